@@ -1,0 +1,596 @@
+//! A small order-preserving JSON value, a bounded parser and a compact writer that matches
+//! `JSON.stringify`, so sizes, output bytes and fingerprints agree between Rust and JavaScript.
+//!
+//! Why not `serde_json`: its order-preserving map needs `std`, and toolshelf needs key order (tool
+//! sizes and pass-through bytes), a depth bound that is an error rather than a stack overflow, and
+//! number text written exactly as JavaScript writes it. This module is those three things and no more.
+
+use alloc::borrow::ToOwned;
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::Write as _;
+
+/// Deepest nesting of arrays and objects the parser accepts (`too_large` beyond it).
+pub const MAX_DEPTH: usize = 128;
+
+/// A JSON value. Objects keep their keys in the order given; numbers keep the text that
+/// `JSON.stringify` would print for them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A number as canonical text (`Number.prototype.toString` form).
+    Number(Box<str>),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object, keys in input order.
+    Object(Vec<(String, Value)>),
+}
+
+/// Why a text is not acceptable JSON: a message and the byte offset where it was noticed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// What went wrong, in words.
+    pub message: String,
+    /// Byte offset in the input.
+    pub offset: usize,
+    /// True when a bound (depth) was exceeded rather than the syntax broken.
+    pub too_deep: bool,
+}
+
+impl Value {
+    /// The member `key` of an object (the last one, as `JSON.parse` keeps), or `None`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(members) => members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The string inside, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The members, if this is an object.
+    pub fn as_object(&self) -> Option<&[(String, Value)]> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is an array.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The boolean inside, if this is a boolean.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The number as `f64`, if this is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Number(n) => n.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// True for objects.
+    pub fn is_object(&self) -> bool {
+        matches!(self, Value::Object(_))
+    }
+
+    /// A string value.
+    pub fn str(s: impl Into<String>) -> Value {
+        Value::String(s.into())
+    }
+
+    /// A number value from an unsigned integer.
+    pub fn uint(n: u64) -> Value {
+        Value::Number(n.to_string().into_boxed_str())
+    }
+
+    /// A number value from a float, written as JavaScript writes it (non-finite becomes `null`).
+    pub fn float(x: f64) -> Value {
+        if x.is_finite() {
+            Value::Number(js_number_text(x).into_boxed_str())
+        } else {
+            Value::Null
+        }
+    }
+
+    /// An object from `(key, value)` pairs.
+    pub fn object<K: Into<String>>(members: impl IntoIterator<Item = (K, Value)>) -> Value {
+        Value::Object(members.into_iter().map(|(k, v)| (k.into(), v)).collect())
+    }
+
+    /// An array of strings.
+    pub fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Value {
+        Value::Array(items.into_iter().map(|s| Value::str(s.as_ref())).collect())
+    }
+
+    /// Compact JSON text, byte for byte what `JSON.stringify` gives for the same value.
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        write_value(&mut out, self);
+        out
+    }
+
+    /// Length in Unicode code points of [`Value::to_json`], computed without building the text.
+    pub fn json_code_points(&self) -> usize {
+        match self {
+            Value::Null => 4,
+            Value::Bool(true) => 4,
+            Value::Bool(false) => 5,
+            Value::Number(n) => n.len(),
+            Value::String(s) => string_code_points(s),
+            Value::Array(items) => {
+                2 + items.iter().map(Value::json_code_points).sum::<usize>() + items.len().saturating_sub(1)
+            }
+            Value::Object(members) => {
+                2 + members.iter().map(|(k, v)| string_code_points(k) + 1 + v.json_code_points()).sum::<usize>()
+                    + members.len().saturating_sub(1)
+            }
+        }
+    }
+}
+
+/// Parses JSON text into a [`Value`], refusing nesting deeper than [`MAX_DEPTH`].
+pub fn parse(text: &str) -> Result<Value, ParseError> {
+    let mut parser = Parser { bytes: text.as_bytes(), text, pos: 0 };
+    parser.skip_ws();
+    let value = parser.value(0)?;
+    parser.skip_ws();
+    if parser.pos < parser.bytes.len() {
+        return Err(parser.error("unexpected text after the JSON value"));
+    }
+    Ok(value)
+}
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    text: &'a str,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, message: &str) -> ParseError {
+        ParseError { message: message.to_owned(), offset: self.pos, too_deep: false }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Value, ParseError> {
+        match self.peek() {
+            Some(b'{') => self.object(depth + 1),
+            Some(b'[') => self.array(depth + 1),
+            Some(b'"') => self.string().map(Value::String),
+            Some(b't') => self.literal("true", Value::Bool(true)),
+            Some(b'f') => self.literal("false", Value::Bool(false)),
+            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.error("expected a JSON value")),
+            None => Err(self.error("unexpected end of JSON")),
+        }
+    }
+
+    fn check_depth(&self, depth: usize) -> Result<(), ParseError> {
+        if depth > MAX_DEPTH {
+            let mut e = self.error("JSON nesting is deeper than 128 levels");
+            e.too_deep = true;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn literal(&mut self, word: &str, value: Value) -> Result<Value, ParseError> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(value)
+        } else {
+            Err(self.error("expected a JSON value"))
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Value, ParseError> {
+        self.check_depth(depth)?;
+        self.pos += 1;
+        let mut members: Vec<(String, Value)> = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Value::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a string key"));
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.error("expected ':'"));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let value = self.value(depth)?;
+            insert_member(&mut members, key, value);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Value::Object(members));
+                }
+                _ => return Err(self.error("expected ',' or '}'")),
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value, ParseError> {
+        self.check_depth(depth)?;
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value(depth)?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.error("expected ',' or ']'")),
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Value, ParseError> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.error("invalid number")),
+        }
+        let mut integer = true;
+        if self.peek() == Some(b'.') {
+            integer = false;
+            self.pos += 1;
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.error("invalid number"));
+            }
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            integer = false;
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.error("invalid number"));
+            }
+            self.digits();
+        }
+        let text = &self.text[start..self.pos];
+        Ok(Value::Number(canonical_number(text, integer).into_boxed_str()))
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn string(&mut self) -> Result<String, ParseError> {
+        self.pos += 1;
+        let mut out = String::new();
+        loop {
+            let run_start = self.pos;
+            while let Some(b) = self.peek() {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            // The run ends on an ASCII byte or the end, so it is a char boundary.
+            out.push_str(self.text.get(run_start..self.pos).unwrap_or(""));
+            match self.peek() {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    self.escape(&mut out)?;
+                }
+                Some(_) => return Err(self.error("control character in string")),
+                None => return Err(self.error("unterminated string")),
+            }
+        }
+    }
+
+    fn escape(&mut self, out: &mut String) -> Result<(), ParseError> {
+        let c = match self.peek() {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                self.pos += 1;
+                let c = self.unicode_escape()?;
+                out.push(c);
+                return Ok(());
+            }
+            _ => return Err(self.error("invalid escape")),
+        };
+        self.pos += 1;
+        out.push(c);
+        Ok(())
+    }
+
+    /// After `\u`: four hex digits, joined with a following low surrogate when they are a high one.
+    /// A lone surrogate (which Rust strings cannot hold) becomes U+FFFD.
+    fn unicode_escape(&mut self) -> Result<char, ParseError> {
+        let first = self.hex4()?;
+        if (0xD800..0xDC00).contains(&first) && self.bytes[self.pos..].starts_with(b"\\u") {
+            let save = self.pos;
+            self.pos += 2;
+            let second = self.hex4()?;
+            if (0xDC00..0xE000).contains(&second) {
+                let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                return Ok(char::from_u32(code).unwrap_or('\u{FFFD}'));
+            }
+            self.pos = save;
+        }
+        Ok(char::from_u32(first).unwrap_or('\u{FFFD}'))
+    }
+
+    fn hex4(&mut self) -> Result<u32, ParseError> {
+        let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.error("invalid \\u escape"))?;
+        let mut code = 0u32;
+        for &d in digits {
+            let v = (d as char).to_digit(16).ok_or_else(|| self.error("invalid \\u escape"))?;
+            code = code * 16 + v;
+        }
+        self.pos += 4;
+        Ok(code)
+    }
+}
+
+/// Adds a member as `JSON.parse` does: a repeated key keeps its first place and takes the last value.
+fn insert_member(members: &mut Vec<(String, Value)>, key: String, value: Value) {
+    if let Some(slot) = members.iter_mut().find(|(k, _)| *k == key) {
+        slot.1 = value;
+    } else {
+        members.push((key, value));
+    }
+}
+
+/// The text JavaScript prints for the number written as `text`: integers of up to 15 digits are
+/// kept as they are; everything else goes through `f64` and [`js_number_text`].
+fn canonical_number(text: &str, integer: bool) -> String {
+    let digits = text.trim_start_matches('-');
+    let plain = integer && digits.len() <= 15 && (digits == "0" || !digits.starts_with('0'));
+    if plain && text != "-0" {
+        return text.to_owned();
+    }
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() => js_number_text(x),
+        _ => {
+            // Overflow to infinity: JSON.stringify would print null; keep something numeric.
+            if text.starts_with('-') {
+                "-1.7976931348623157e+308".to_owned()
+            } else {
+                "1.7976931348623157e+308".to_owned()
+            }
+        }
+    }
+}
+
+/// `Number.prototype.toString()` for a finite `f64` (ECMAScript's Number::toString, radix 10).
+pub fn js_number_text(x: f64) -> String {
+    if x == 0.0 {
+        return "0".to_owned();
+    }
+    // `{:e}` gives the shortest round-trip digits: "d.ddde±x".
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let n = exp.parse::<i32>().unwrap_or(0) + 1; // x = 0.digits × 10^n
+    let k = digits.len() as i32;
+    let mut out = String::new();
+    if x < 0.0 {
+        out.push('-');
+    }
+    if k <= n && n <= 21 {
+        out.push_str(&digits);
+        out.extend(core::iter::repeat_n('0', (n - k) as usize));
+    } else if 0 < n && n <= 21 {
+        out.push_str(&digits[..n as usize]);
+        out.push('.');
+        out.push_str(&digits[n as usize..]);
+    } else if -6 < n && n <= 0 {
+        out.push_str("0.");
+        out.extend(core::iter::repeat_n('0', (-n) as usize));
+        out.push_str(&digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let e = n - 1;
+        let _ = write!(out, "e{}{}", if e < 0 { '-' } else { '+' }, e.abs());
+    }
+    out
+}
+
+fn write_value(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(n),
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(members) => {
+            out.push('{');
+            for (i, (k, v)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, k);
+                out.push(':');
+                write_value(out, v);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// Writes a JSON string literal with `JSON.stringify`'s escapes.
+pub fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    let mut run_start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[run_start..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
+        } else {
+            out.push_str(escape);
+        }
+        run_start = i + 1;
+    }
+    out.push_str(&s[run_start..]);
+    out.push('"');
+}
+
+/// Code points of the JSON string literal for `s` (quotes and escapes included).
+fn string_code_points(s: &str) -> usize {
+    let mut n = 2;
+    for c in s.chars() {
+        n += match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            '\0'..='\u{1f}' => 6,
+            _ => 1,
+        };
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(input: &str, expected: &str) {
+        let v = parse(input).unwrap();
+        assert_eq!(v.to_json(), expected, "input {input}");
+        assert_eq!(v.json_code_points(), expected.chars().count(), "code points of {expected}");
+    }
+
+    #[test]
+    fn compact_output_matches_json_stringify() {
+        roundtrip(r#" { "b" : 1 , "a" : [ true , false , null ] } "#, r#"{"b":1,"a":[true,false,null]}"#);
+        roundtrip(r#""a\u00e9\/\"\\\n\u0001""#, "\"aé/\\\"\\\\\\n\\u0001\"");
+        roundtrip(r#""\ud83d\ude00""#, "\"😀\"");
+        roundtrip(r#"{"a":1,"a":2}"#, r#"{"a":2}"#);
+    }
+
+    #[test]
+    fn numbers_are_written_as_javascript_writes_them() {
+        for (input, expected) in [
+            ("0", "0"),
+            ("-0", "0"),
+            ("1.0", "1"),
+            ("1.50", "1.5"),
+            ("1e21", "1e+21"),
+            ("1E20", "100000000000000000000"),
+            ("0.000001", "0.000001"),
+            ("1e-7", "1e-7"),
+            ("-2.5e-8", "-2.5e-8"),
+            ("123456789012345678901", "123456789012345680000"),
+            ("9007199254740993", "9007199254740992"),
+            ("42", "42"),
+            ("-17", "-17"),
+            ("3.14159", "3.14159"),
+            ("1e400", "1.7976931348623157e+308"),
+        ] {
+            roundtrip(input, expected);
+        }
+    }
+
+    #[test]
+    fn bad_json_is_an_error_with_an_offset() {
+        for (input, offset) in [("", 0), ("{", 1), ("[1,]", 3), ("{\"a\" 1}", 5), ("01", 1), ("\"\\x\"", 2), ("tru", 0)] {
+            let e = parse(input).unwrap_err();
+            assert_eq!(e.offset, offset, "{input}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(parse(&ok).is_ok());
+        let deep = "[".repeat(100_000);
+        assert!(parse(&deep).unwrap_err().too_deep);
+    }
+}
