@@ -1,4 +1,27 @@
-//! toolshelf: keeps an LLM agent's many tools on a shelf. See the crate docs below.
+//! toolshelf keeps an LLM agent's many tools on a shelf: before each model request it replaces the
+//! schemas of deferred tools (MCP servers, plugins) with three bridge tools and a listing sized to a
+//! token budget; after the model answers, it turns a bridge call back into the real call.
+//!
+//! The core is `#![no_std]` + `alloc` and knows nothing of JavaScript; the binding module
+//! (`wasm`, compiled for wasm32 only) is the one place that does.
+//!
+//! ```
+//! use toolshelf::{json, Shelf};
+//!
+//! let toolbox = json::parse(r#"{
+//!   "tools": [{"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}}],
+//!   "servers": {"linear": [{"type": "function", "function": {
+//!     "name": "create_issue", "description": "Create a new issue in Linear.",
+//!     "parameters": {"type": "object", "properties": {"title": {"type": "string"}}}}}]}
+//! }"#).unwrap();
+//! let options = json::parse(r#"{"contextLength": 200000}"#).unwrap();
+//! let assembly = Shelf::new(&toolbox, &options).unwrap().assemble();
+//! assert_eq!(assembly.facts.tier, 1);                  // bridge, tools listed one by one
+//! let names: Vec<_> = assembly.tools.iter()
+//!     .map(|t| t.get("function").and_then(|f| f.get("name")).and_then(|n| n.as_str()).unwrap())
+//!     .collect();
+//! assert_eq!(names, ["read_file", "tool_search", "tool_describe", "tool_call"]);
+//! ```
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -7,8 +30,21 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod assemble;
+pub mod bridge;
+pub mod catalog;
 pub mod error;
+pub mod format;
 pub mod json;
+pub mod listing;
+pub mod options;
+pub mod shelf;
+pub mod texts;
 
+pub use assemble::{Assembly, Facts, Layout, Slot};
 pub use error::{Error, ErrorCode};
+pub use format::Format;
 pub use json::Value;
+pub use listing::{Form, Level};
+pub use options::Options;
+pub use shelf::{assemble, Shelf};

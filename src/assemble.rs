@@ -1,0 +1,235 @@
+//! assemble (SPEC §3): the budget, the tier, and the model-visible tools array with its facts and
+//! a fingerprint for prompt caches.
+
+use crate::bridge::bridge_tools;
+use crate::catalog::{Catalog, Tool};
+use crate::json::Value;
+use crate::listing::{fit, Form, Level};
+use crate::options::{Options, Switch};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// The percentage leg of the budget when the context length is unknown (SPEC §3.2).
+pub const UNKNOWN_CONTEXT_BUDGET: u64 = 10_000;
+
+/// `max(0, min(listingMaxTokens, floor(contextLength × thresholdPct / 100)))` (SPEC §3.2).
+pub fn budget_tokens(options: &Options) -> u64 {
+    let percentage_leg = match options.context_length {
+        Some(context) => (context as f64 * options.threshold_pct / 100.0) as u64,
+        None => UNKNOWN_CONTEXT_BUDGET,
+    };
+    percentage_leg.min(options.listing_max_tokens)
+}
+
+/// One tool of the model-visible array: a tool def of the caller's, or one toolshelf made.
+#[derive(Clone, Debug)]
+pub enum Slot<'a> {
+    /// The caller's tool def, passed through untouched (in JS: the very same object).
+    Given(&'a Tool),
+    /// A bridge tool, or a deferred tool shown under its qualified name.
+    Made(Value),
+}
+
+impl Slot<'_> {
+    /// The tool def this slot stands for.
+    pub fn def(&self) -> &Value {
+        match self {
+            Slot::Given(tool) => &tool.def,
+            Slot::Made(def) => def,
+        }
+    }
+}
+
+/// One server's line in [`Facts::servers`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerFacts {
+    /// The server name.
+    pub name: String,
+    /// Its deferred tools.
+    pub tools: usize,
+    /// How the listing shows it.
+    pub level: Level,
+}
+
+/// Everything SPEC §3.6 says about an assembly, except the tools themselves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Facts {
+    /// 0: everything as given; 1: bridge with tools listed one by one; 2: bridge with server lines or nothing.
+    pub tier: u8,
+    /// The listing's form.
+    pub form: Form,
+    /// Tools behind the bridge (or that would be, when `enabled` is off).
+    pub deferred_count: usize,
+    /// Their summed token estimates.
+    pub deferred_tokens: u64,
+    /// The listing budget.
+    pub budget_tokens: u64,
+    /// What the listing costs.
+    pub listing_tokens: u64,
+    /// Per server, in code-point order of names.
+    pub servers: Vec<ServerFacts>,
+    /// FNV-1a 64 of the model-visible array's compact JSON, 16 hex digits.
+    pub fingerprint: String,
+    /// Repairs of options and non-fatal toolbox problems.
+    pub warnings: Vec<String>,
+}
+
+/// The model-visible array as slots (borrowing the catalog) plus the facts.
+#[derive(Clone, Debug)]
+pub struct Layout<'a> {
+    /// The tools, in the order the model sees them.
+    pub slots: Vec<Slot<'a>>,
+    /// The facts.
+    pub facts: Facts,
+}
+
+impl Layout<'_> {
+    /// The model-visible array as compact JSON (the caller's defs as `JSON.stringify` writes them).
+    pub fn tools_json(&self) -> String {
+        tools_json(&self.slots)
+    }
+}
+
+/// An owned assembly: the model-visible tools and the facts.
+#[derive(Clone, Debug)]
+pub struct Assembly {
+    /// The model-visible tools array.
+    pub tools: Vec<Value>,
+    /// Tier, form, counts, levels, fingerprint and warnings.
+    pub facts: Facts,
+}
+
+impl Assembly {
+    /// The assembly as one JSON object with SPEC §3.6's camelCase keys.
+    pub fn to_value(&self) -> Value {
+        self.facts.to_value(Value::Array(self.tools.clone()))
+    }
+}
+
+impl From<Layout<'_>> for Assembly {
+    fn from(layout: Layout<'_>) -> Assembly {
+        let tools = layout.slots.iter().map(|s| s.def().clone()).collect();
+        Assembly { tools, facts: layout.facts }
+    }
+}
+
+impl Facts {
+    /// The facts as a JSON object with camelCase keys, `tools` first.
+    pub fn to_value(&self, tools: Value) -> Value {
+        let servers = self.servers.iter().map(|s| {
+            Value::object([
+                ("name", Value::str(s.name.as_str())),
+                ("tools", Value::uint(s.tools as u64)),
+                ("level", Value::str(s.level.as_str())),
+            ])
+        });
+        Value::object([
+            ("tools", tools),
+            ("tier", Value::uint(u64::from(self.tier))),
+            ("form", Value::str(self.form.as_str())),
+            ("deferredCount", Value::uint(self.deferred_count as u64)),
+            ("deferredTokens", Value::uint(self.deferred_tokens)),
+            ("budgetTokens", Value::uint(self.budget_tokens)),
+            ("listingTokens", Value::uint(self.listing_tokens)),
+            ("servers", Value::Array(servers.collect())),
+            ("fingerprint", Value::str(self.fingerprint.as_str())),
+            ("warnings", Value::strings(&self.warnings)),
+        ])
+    }
+}
+
+/// Lays out the model-visible tools for `catalog` under `options` (SPEC §3.3).
+pub fn layout<'a>(catalog: &'a Catalog, options: &Options, warnings: &[String]) -> Layout<'a> {
+    let budget = budget_tokens(options);
+    let deferred: Vec<&Tool> = catalog.deferred().collect();
+    let bridged = !deferred.is_empty() && options.enabled != Switch::Off;
+    let (slots, form, listing_tokens, levels) = if bridged {
+        let listing = fit(catalog, budget, options.listing, &options.bridge_names);
+        let mut slots: Vec<Slot<'_>> = catalog.direct().map(Slot::Given).collect();
+        slots.extend(bridge_tools(catalog.format, options, deferred.len(), &listing.text).map(Slot::Made));
+        let tokens = if listing.form == Form::None { 0 } else { listing.tokens() };
+        (slots, listing.form, tokens, listing.levels)
+    } else {
+        let slots = catalog.tools.iter().map(|t| pass_through(catalog, t)).collect();
+        (slots, Form::None, 0, alloc::vec![Level::Full; catalog.servers.len()])
+    };
+    let tier = match form {
+        _ if !bridged => 0,
+        Form::Full | Form::Names | Form::Mixed => 1,
+        Form::Groups | Form::None => 2,
+    };
+    let servers = catalog
+        .servers
+        .iter()
+        .zip(levels)
+        .map(|(s, level)| ServerFacts { name: s.name.clone(), tools: s.tools.len(), level })
+        .collect();
+    let fingerprint = fingerprint(&tools_json(&slots));
+    let facts = Facts {
+        tier,
+        form,
+        deferred_count: deferred.len(),
+        deferred_tokens: deferred.iter().map(|t| t.tokens()).sum(),
+        budget_tokens: budget,
+        listing_tokens,
+        servers,
+        fingerprint,
+        warnings: warnings.to_vec(),
+    };
+    Layout { slots, facts }
+}
+
+/// A tool shown as it is (tier 0): the caller's def, or under its qualified name when renamed.
+fn pass_through<'a>(catalog: &Catalog, tool: &'a Tool) -> Slot<'a> {
+    if tool.renamed {
+        Slot::Made(catalog.format.renamed(&tool.def, &tool.name))
+    } else {
+        Slot::Given(tool)
+    }
+}
+
+fn tools_json(slots: &[Slot<'_>]) -> String {
+    let mut out = String::from("[");
+    for (i, slot) in slots.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&slot.def().to_json());
+    }
+    out.push(']');
+    out
+}
+
+/// FNV-1a, 64 bits, over the UTF-8 bytes of `text`, as 16 lowercase hex digits.
+pub fn fingerprint(text: &str) -> String {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let hash = text.bytes().fold(OFFSET, |h, b| (h ^ u64::from(b)).wrapping_mul(PRIME));
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_follows_the_formula() {
+        let budget = |context: Option<u64>, pct: f64, cap: u64| {
+            budget_tokens(&Options { context_length: context, threshold_pct: pct, listing_max_tokens: cap, ..Options::default() })
+        };
+        assert_eq!(budget(Some(200_000), 5.0, 20_000), 10_000);
+        assert_eq!(budget(Some(1_000_000), 5.0, 20_000), 20_000);
+        assert_eq!(budget(None, 5.0, 20_000), 10_000);
+        assert_eq!(budget(None, 5.0, 5_000), 5_000);
+        assert_eq!(budget(Some(8_000), 5.0, 20_000), 400);
+        assert_eq!(budget(Some(8_001), 5.0, 20_000), 400);
+        assert_eq!(budget(Some(200_000), 0.0, 20_000), 0);
+    }
+
+    #[test]
+    fn fingerprint_is_fnv1a_64() {
+        assert_eq!(fingerprint(""), "cbf29ce484222325");
+        assert_eq!(fingerprint("a"), "af63dc4c8601ec8c");
+    }
+}

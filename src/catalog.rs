@@ -1,0 +1,348 @@
+//! The toolbox of SPEC §2.2 read into a catalog: every tool with its name, server, own name,
+//! description, schema and size; direct and deferred tools told apart; errors with a path.
+
+use crate::error::{Error, ErrorCode};
+use crate::format::Format;
+use crate::json::Value;
+use crate::options::Options;
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+/// Most tools one toolbox may hold (`too_large` beyond). SPEC §8 asks for at least 50,000.
+pub const MAX_TOOLS: usize = 100_000;
+
+/// Server name given to direct tools deferred by the `defer` option.
+pub const BUILTIN_SERVER: &str = "builtin";
+
+/// One tool of the toolbox.
+#[derive(Clone, Debug)]
+pub struct Tool {
+    /// The name the model knows (after `qualify`).
+    pub name: String,
+    /// The server it belongs to: for deferred tools always; for direct tools when they came from a
+    /// server (`alwaysLoad`) or carry the `mcp__<server>__` prefix.
+    pub server: Option<String>,
+    /// The server-side name, to route the call (`create_issue` for `mcp__github__create_issue`).
+    pub own_name: String,
+    /// The description, empty when the tool has none.
+    pub description: String,
+    /// The tool def as given.
+    pub def: Value,
+    /// Code points of the def's compact JSON (SPEC §2.1).
+    pub size: usize,
+    /// Place in the flattened input: `tools` first, then each server's list, in order.
+    pub position: usize,
+    /// Where it came from, for messages: `tools[3]`, `servers.github[2]`, `[5]`.
+    pub path: String,
+    /// True when the model does not see its schema (it is behind the bridge).
+    pub deferred: bool,
+    /// True when `qualify` gave it a new name.
+    pub renamed: bool,
+}
+
+impl Tool {
+    /// The token estimate: `ceil(size / 4)`.
+    pub fn tokens(&self) -> u64 {
+        self.size.div_ceil(4) as u64
+    }
+
+    /// The parameters schema, if the def has one.
+    pub fn schema(&self, format: Format) -> Option<&Value> {
+        format.fields(&self.def).schema
+    }
+}
+
+/// A server's deferred tools, sorted by name.
+#[derive(Clone, Debug)]
+pub struct Server {
+    /// The server name.
+    pub name: String,
+    /// Indexes into [`Catalog::tools`], in code-point order of tool names.
+    pub tools: Vec<usize>,
+}
+
+/// A parsed toolbox.
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    /// The toolbox's format.
+    pub format: Format,
+    /// Every tool kept (bridge-named ones are dropped), in input order.
+    pub tools: Vec<Tool>,
+    /// Servers with deferred tools, in code-point order of names.
+    pub servers: Vec<Server>,
+    /// Non-fatal problems (an `alwaysLoad` server that does not exist, an undetectable format).
+    pub warnings: Vec<String>,
+    by_name: BTreeMap<String, usize>,
+}
+
+impl Catalog {
+    /// Reads a toolbox: a list of tool defs, or `{tools, servers}`.
+    pub fn parse(toolbox: &Value, options: &Options) -> Result<Catalog, Error> {
+        let entries = flatten(toolbox)?;
+        if entries.len() > MAX_TOOLS {
+            return Err(Error::new(ErrorCode::TooLarge, format!("toolbox: {} tools, more than {MAX_TOOLS}", entries.len())));
+        }
+        let mut warnings = Vec::new();
+        let format = match options.format {
+            Some(format) => format,
+            None => detect_format(&entries, &mut warnings)?,
+        };
+        let mut tools = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let tool = read_tool(entry, format)?;
+            if !options.bridge_names.contains(&tool.name) {
+                tools.push(tool);
+            }
+        }
+        apply_always_load(&mut tools, &options.always_load, &mut warnings);
+        apply_defer(&mut tools, &options.defer, &mut warnings);
+        if options.qualify {
+            qualify(&mut tools);
+        }
+        let by_name = index_names(&tools)?;
+        let servers = group_servers(&tools);
+        Ok(Catalog { format, tools, servers, warnings, by_name })
+    }
+
+    /// Reads a toolbox from JSON text.
+    pub fn parse_json(text: &str, options: &Options) -> Result<Catalog, Error> {
+        Catalog::parse(&parse_input(text, "toolbox", ErrorCode::InvalidToolbox)?, options)
+    }
+
+    /// The tool the model knows as `name`.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.by_name.get(name).and_then(|&i| self.tools.get(i))
+    }
+
+    /// Deferred tools, in input order.
+    pub fn deferred(&self) -> impl Iterator<Item = &Tool> {
+        self.tools.iter().filter(|t| t.deferred)
+    }
+
+    /// Direct tools, in input order.
+    pub fn direct(&self) -> impl Iterator<Item = &Tool> {
+        self.tools.iter().filter(|t| !t.deferred)
+    }
+
+    /// Every tool name, in code-point order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.by_name.keys().map(String::as_str)
+    }
+}
+
+/// Parses JSON input, mapping a syntax error to `code` and a too-deep input to `too_large`.
+pub fn parse_input(text: &str, what: &str, code: ErrorCode) -> Result<Value, Error> {
+    crate::json::parse(text).map_err(|e| {
+        let code = if e.too_deep { ErrorCode::TooLarge } else { code };
+        Error::new(code, format!("{what}: {} at byte {}", e.message, e.offset))
+    })
+}
+
+/// One tool def as found in the input, before reading.
+struct Entry<'a> {
+    def: &'a Value,
+    path: String,
+    server: Option<&'a str>,
+    position: usize,
+}
+
+fn flatten(toolbox: &Value) -> Result<Vec<Entry<'_>>, Error> {
+    match toolbox {
+        Value::Array(items) => Ok(items
+            .iter()
+            .enumerate()
+            .map(|(i, def)| Entry { def, path: format!("[{i}]"), server: None, position: i })
+            .collect()),
+        Value::Object(members) => flatten_grouped(members),
+        other => Err(Error::new(
+            ErrorCode::InvalidToolbox,
+            format!("toolbox: expected a list of tools or {{tools, servers}}, got {}", kind(other)),
+        )),
+    }
+}
+
+fn flatten_grouped(members: &[(String, Value)]) -> Result<Vec<Entry<'_>>, Error> {
+    let mut entries = Vec::new();
+    if let Some((key, _)) = members.iter().find(|(k, _)| k != "tools" && k != "servers") {
+        return Err(Error::new(ErrorCode::InvalidToolbox, format!("toolbox: unknown key \"{key}\" (expected \"tools\" and \"servers\")")));
+    }
+    let get = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v).filter(|v| !matches!(v, Value::Null));
+    if let Some(tools) = get("tools") {
+        let list = tools.as_array().ok_or_else(|| expected_list("tools", tools))?;
+        for (i, def) in list.iter().enumerate() {
+            entries.push(Entry { def, path: format!("tools[{i}]"), server: None, position: entries.len() });
+        }
+    }
+    if let Some(servers) = get("servers") {
+        let servers = servers.as_object().ok_or_else(|| {
+            Error::new(ErrorCode::InvalidToolbox, format!("servers: expected an object of server name → tools, got {}", kind(servers)))
+        })?;
+        for (server, tools) in servers {
+            if server.is_empty() {
+                return Err(Error::new(ErrorCode::InvalidToolbox, "servers: a server name is empty"));
+            }
+            let path = format!("servers.{server}");
+            let list = tools.as_array().ok_or_else(|| expected_list(&path, tools))?;
+            for (i, def) in list.iter().enumerate() {
+                entries.push(Entry { def, path: format!("{path}[{i}]"), server: Some(server), position: entries.len() });
+            }
+        }
+    }
+    Ok(entries)
+}
+
+fn expected_list(path: &str, got: &Value) -> Error {
+    Error::new(ErrorCode::InvalidToolbox, format!("{path}: expected a list of tools, got {}", kind(got)))
+}
+
+/// A word for the JSON type of `value`, for messages.
+pub fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn detect_format(entries: &[Entry<'_>], warnings: &mut Vec<String>) -> Result<Format, Error> {
+    let mut found: Option<(Format, &str)> = None;
+    for entry in entries {
+        let Some(format) = Format::detect(entry.def) else { continue };
+        match found {
+            None => found = Some((format, &entry.path)),
+            Some((first, first_path)) if first != format => {
+                return Err(Error::new(
+                    ErrorCode::MixedFormats,
+                    format!(
+                        "{}: a {} tool, but {first_path} is a {} tool; all tools of one toolbox share one format",
+                        entry.path,
+                        format.as_str(),
+                        first.as_str()
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    match found {
+        Some((format, _)) => Ok(format),
+        None => {
+            if !entries.is_empty() {
+                warnings.push("toolbox: the tool format could not be detected; reading tools as gemini-style {name, description, parameters} (pass the format option)".into());
+            }
+            Ok(Format::Gemini)
+        }
+    }
+}
+
+fn read_tool(entry: Entry<'_>, format: Format) -> Result<Tool, Error> {
+    if !entry.def.is_object() {
+        return Err(Error::new(ErrorCode::InvalidTool, format!("{}: a tool must be an object, got {}", entry.path, kind(entry.def))));
+    }
+    let fields = format.fields(entry.def);
+    let name = fields.name.map(str::trim).filter(|n| !n.is_empty()).ok_or_else(|| {
+        Error::new(ErrorCode::InvalidTool, format!("{}: a {} tool needs a non-empty string \"name\"", entry.path, format.as_str()))
+    })?;
+    let (server, own_name) = match entry.server {
+        Some(server) => (Some(server.to_string()), name.to_string()),
+        None => match split_mcp_name(name) {
+            Some((server, tool)) => (Some(server.to_string()), tool.to_string()),
+            None => (None, name.to_string()),
+        },
+    };
+    Ok(Tool {
+        name: name.to_string(),
+        deferred: server.is_some(),
+        server,
+        own_name,
+        description: fields.description.unwrap_or("").to_string(),
+        size: entry.def.json_code_points(),
+        def: entry.def.clone(),
+        position: entry.position,
+        path: entry.path,
+        renamed: false,
+    })
+}
+
+/// `mcp__<server>__<tool>` → `(server, tool)`, both non-empty.
+pub fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
+    let rest = name.strip_prefix("mcp__")?;
+    let (server, tool) = rest.split_once("__")?;
+    (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
+}
+
+fn apply_always_load(tools: &mut [Tool], servers: &[String], warnings: &mut Vec<String>) {
+    for server in servers {
+        let mut found = false;
+        for tool in tools.iter_mut().filter(|t| t.server.as_deref() == Some(server.as_str())) {
+            tool.deferred = false;
+            found = true;
+        }
+        if !found {
+            warnings.push(format!("alwaysLoad: no server named \"{server}\""));
+        }
+    }
+}
+
+fn apply_defer(tools: &mut [Tool], names: &[String], warnings: &mut Vec<String>) {
+    for name in names {
+        match tools.iter_mut().find(|t| !t.deferred && t.server.is_none() && t.name == *name) {
+            Some(tool) => {
+                tool.deferred = true;
+                tool.server = Some(BUILTIN_SERVER.into());
+            }
+            None => warnings.push(format!("defer: no direct tool named \"{name}\"")),
+        }
+    }
+}
+
+/// Gives deferred tools of the grouped form the name `mcp__<server>__<tool>`.
+fn qualify(tools: &mut [Tool]) {
+    for tool in tools.iter_mut().filter(|t| t.deferred && t.path.starts_with("servers.")) {
+        if let Some(server) = &tool.server {
+            if split_mcp_name(&tool.name).is_none() {
+                tool.name = format!("mcp__{server}__{}", tool.own_name);
+                tool.renamed = true;
+            }
+        }
+    }
+}
+
+fn index_names(tools: &[Tool]) -> Result<BTreeMap<String, usize>, Error> {
+    let mut by_name = BTreeMap::new();
+    for (i, tool) in tools.iter().enumerate() {
+        if let Some(&first) = by_name.get(&tool.name) {
+            let first: &Tool = &tools[first];
+            return Err(Error::new(
+                ErrorCode::DuplicateTool,
+                format!(
+                    "{}: duplicate tool name \"{}\", also at {}; names must be unique (qualify: true prefixes deferred tools with their server)",
+                    tool.path, tool.name, first.path
+                ),
+            ));
+        }
+        by_name.insert(tool.name.clone(), i);
+    }
+    Ok(by_name)
+}
+
+fn group_servers(tools: &[Tool]) -> Vec<Server> {
+    let mut by_server: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, tool) in tools.iter().enumerate().filter(|(_, t)| t.deferred) {
+        if let Some(server) = &tool.server {
+            by_server.entry(server).or_default().push(i);
+        }
+    }
+    by_server
+        .into_iter()
+        .map(|(name, mut indexes)| {
+            indexes.sort_by(|&a, &b| tools[a].name.cmp(&tools[b].name));
+            Server { name: name.to_string(), tools: indexes }
+        })
+        .collect()
+}

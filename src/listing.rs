@@ -1,0 +1,277 @@
+//! The listing of SPEC §3.4: what is on the shelf, per server at one of three levels (full, names,
+//! summary), fitted greedily to a token budget, and the short descriptions its full lines carry.
+
+use crate::catalog::Catalog;
+use crate::options::{BridgeNames, Switch};
+use crate::texts;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// Most code points of a short description, the `…` included.
+pub const SHORT_MAX: usize = 60;
+
+/// How much of one server the listing shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// One line per tool: name and short description.
+    Full,
+    /// One line with every name.
+    Names,
+    /// One line: the server and its tool count.
+    Summary,
+    /// Not shown (no listing).
+    Hidden,
+}
+
+impl Level {
+    /// `"full"`, `"names"`, `"summary"` or `"hidden"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Full => "full",
+            Level::Names => "names",
+            Level::Summary => "summary",
+            Level::Hidden => "hidden",
+        }
+    }
+
+    fn lower(self) -> Level {
+        match self {
+            Level::Full => Level::Names,
+            _ => Level::Summary,
+        }
+    }
+}
+
+/// The listing's overall form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// No listing.
+    None,
+    /// Every server at full.
+    Full,
+    /// Every server at names.
+    Names,
+    /// Servers at different levels.
+    Mixed,
+    /// Every server at summary.
+    Groups,
+}
+
+impl Form {
+    /// `"none"`, `"full"`, `"names"`, `"mixed"` or `"groups"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Form::None => "none",
+            Form::Full => "full",
+            Form::Names => "names",
+            Form::Mixed => "mixed",
+            Form::Groups => "groups",
+        }
+    }
+}
+
+/// A fitted listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// The text as the model reads it (framing and server blocks); empty for [`Form::None`].
+    pub text: String,
+    /// The form.
+    pub form: Form,
+    /// One level per server of [`Catalog::servers`], same order.
+    pub levels: Vec<Level>,
+}
+
+impl Listing {
+    /// `ceil(code points / 4)`.
+    pub fn tokens(&self) -> u64 {
+        self.text.chars().count().div_ceil(4) as u64
+    }
+}
+
+/// Fits the listing of `catalog`'s servers into `budget` tokens (SPEC §3.4).
+///
+/// Every server starts at full; while the listing is over budget, the server whose block is
+/// longest (ties: the smaller name) goes down one level. When even every server at summary is over
+/// budget there is no listing, unless `mode` is [`Switch::On`], which keeps the summary lines.
+pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, names: &BridgeNames) -> Listing {
+    let servers = catalog.servers.len();
+    if mode == Switch::Off || servers == 0 {
+        return none(servers);
+    }
+    let framing = texts::listing_framing(names);
+    let blocks: Vec<[String; 3]> = catalog
+        .servers
+        .iter()
+        .map(|server| {
+            let tools = server.tools.iter().filter_map(|&i| catalog.tools.get(i));
+            let lines: Vec<(&str, String)> = tools.map(|t| (t.name.as_str(), short_description(&t.description))).collect();
+            [
+                texts::full_block(&server.name, &lines),
+                texts::names_block(&server.name, lines.iter().map(|(n, _)| *n), lines.len()),
+                texts::summary_block(&server.name, lines.len()),
+            ]
+        })
+        .collect();
+    let lengths: Vec<[usize; 3]> = blocks.iter().map(|b| [0, 1, 2].map(|l| b[l].chars().count())).collect();
+    let Some(levels) = fit_levels(&lengths, framing.chars().count(), budget, mode) else {
+        return none(servers);
+    };
+    let mut text = framing;
+    for (block, level) in blocks.iter().zip(&levels) {
+        text.push_str(&block[*level as usize]);
+    }
+    Listing { form: form_of(&levels), text, levels }
+}
+
+fn none(servers: usize) -> Listing {
+    Listing { text: String::new(), form: Form::None, levels: alloc::vec![Level::Hidden; servers] }
+}
+
+/// The greedy fit over block lengths (code points) per server and level.
+fn fit_levels(lengths: &[[usize; 3]], framing: usize, budget: u64, mode: Switch) -> Option<Vec<Level>> {
+    let mut levels = alloc::vec![Level::Full; lengths.len()];
+    let mut total = framing + lengths.iter().map(|l| l[0]).sum::<usize>();
+    while total.div_ceil(4) as u64 > budget {
+        let Some(i) = longest_lowerable(lengths, &levels) else {
+            return (mode == Switch::On).then_some(levels);
+        };
+        let (from, to) = (levels[i], levels[i].lower());
+        total = total - lengths[i][from as usize] + lengths[i][to as usize];
+        levels[i] = to;
+    }
+    Some(levels)
+}
+
+/// The server not yet at summary whose current block is longest; ties go to the first (smaller name).
+fn longest_lowerable(lengths: &[[usize; 3]], levels: &[Level]) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for (i, (len, level)) in lengths.iter().zip(levels).enumerate() {
+        if *level == Level::Summary {
+            continue;
+        }
+        let current = len[*level as usize];
+        if best.is_none_or(|(_, b)| current > b) {
+            best = Some((i, current));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+fn form_of(levels: &[Level]) -> Form {
+    let all = |level: Level| levels.iter().all(|l| *l == level);
+    if all(Level::Full) {
+        Form::Full
+    } else if all(Level::Names) {
+        Form::Names
+    } else if all(Level::Summary) {
+        Form::Groups
+    } else {
+        Form::Mixed
+    }
+}
+
+/// The first sentence of `description`, whitespace collapsed, cut at a word boundary to at most
+/// [`SHORT_MAX`] code points with `…` when cut.
+pub fn short_description(description: &str) -> String {
+    let collapsed = collapse_whitespace(description);
+    let sentence = first_sentence(&collapsed);
+    cut_at_word(sentence, SHORT_MAX)
+}
+
+fn collapse_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4 * SHORT_MAX * 4));
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+        if out.len() > 16 * SHORT_MAX {
+            break; // enough text to find a short first sentence; never scan a huge description
+        }
+    }
+    out
+}
+
+/// Up to and including the first `.`, `!` or `?` followed by a space or the end, skipping the
+/// dots of `e.g.`, `i.e.` and `etc.`.
+fn first_sentence(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if !matches!(b, b'.' | b'!' | b'?') {
+            continue;
+        }
+        let at_end = matches!(bytes.get(i + 1), None | Some(b' '));
+        if at_end && !(b == b'.' && ends_with_abbreviation(&text[..=i])) {
+            return &text[..=i];
+        }
+    }
+    text
+}
+
+fn ends_with_abbreviation(text: &str) -> bool {
+    let word = text.rsplit(' ').next().unwrap_or(text).trim_start_matches(['(', '[', '"', '\'']);
+    ["e.g.", "i.e.", "etc."].iter().any(|a| word.eq_ignore_ascii_case(a))
+}
+
+fn cut_at_word(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return String::from(text);
+    }
+    let limit = text.char_indices().nth(max - 1).map_or(text.len(), |(i, _)| i);
+    let head = &text[..limit];
+    let ends_on_word = text[limit..].starts_with(' ');
+    let cut = match head.rfind(' ') {
+        Some(space) if space > 0 && !ends_on_word => &head[..space],
+        _ => head,
+    };
+    let mut out = String::from(cut.trim_end_matches([' ', ',', ';', ':', '-']));
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(description: &str, expected: &str) {
+        let short = short_description(description);
+        assert_eq!(short, expected, "{description:?}");
+        assert!(short.chars().count() <= SHORT_MAX);
+    }
+
+    #[test]
+    fn short_descriptions() {
+        check("", "");
+        check("Create an issue.", "Create an issue.");
+        check("Create an issue. Then more.", "Create an issue.");
+        check("Create an issue! Then more.", "Create an issue!");
+        check("Is it open? Then more.", "Is it open?");
+        check("Use a file, e.g. ci.yaml. Then more.", "Use a file, e.g. ci.yaml.");
+        check("Lists things, i.e. everything. More.", "Lists things, i.e. everything.");
+        check("Lists A, B, etc. as well. More.", "Lists A, B, etc. as well.");
+        check("Version 1.2 is out. More", "Version 1.2 is out.");
+        check("  Get\n  details\tabout   it.\nMore", "Get details about it.");
+        check("No full stop at all", "No full stop at all");
+        check(
+            "Retrieve the details of an existing charge that has previously been created by you",
+            "Retrieve the details of an existing charge that has…",
+        );
+        check(&"x".repeat(100), &("x".repeat(59) + "…"));
+        check("éééé ".repeat(20).as_str(), "éééé éééé éééé éééé éééé éééé éééé éééé éééé éééé éééé éééé…");
+    }
+
+    #[test]
+    fn greedy_fit_lowers_the_longest_block_first() {
+        // framing 0; server a: 40/20/10, b: 400/100/10 → budget 20 tokens = 80 code points.
+        let lengths = [[40, 20, 10], [400, 100, 10]];
+        let levels = fit_levels(&lengths, 0, 20, Switch::Auto).unwrap();
+        assert_eq!(levels, [Level::Full, Level::Summary]);
+        let levels = fit_levels(&lengths, 0, 35, Switch::Auto).unwrap();
+        assert_eq!(levels, [Level::Full, Level::Names]);
+        assert_eq!(fit_levels(&lengths, 0, 4, Switch::Auto), None);
+        assert_eq!(fit_levels(&lengths, 0, 4, Switch::On).unwrap(), [Level::Summary, Level::Summary]);
+        // ties: the smaller name (earlier index) goes first
+        let levels = fit_levels(&[[100, 50, 10], [100, 50, 10]], 0, 38, Switch::Auto).unwrap();
+        assert_eq!(levels, [Level::Names, Level::Full]);
+    }
+}
