@@ -79,7 +79,7 @@ pub struct Catalog {
 
 impl Catalog {
     /// Reads a toolbox: a list of tool defs, or `{tools, servers}`.
-    pub fn parse(toolbox: &Value, options: &Options) -> Result<Catalog, Error> {
+    pub fn parse(toolbox: Value, options: &Options) -> Result<Catalog, Error> {
         let entries = flatten(toolbox)?;
         if entries.len() > MAX_TOOLS {
             return Err(Error::new(ErrorCode::TooLarge, format!("toolbox: {} tools, more than {MAX_TOOLS}", entries.len())));
@@ -108,7 +108,7 @@ impl Catalog {
 
     /// Reads a toolbox from JSON text.
     pub fn parse_json(text: &str, options: &Options) -> Result<Catalog, Error> {
-        Catalog::parse(&parse_input(text, "toolbox", ErrorCode::InvalidToolbox)?, options)
+        Catalog::parse(parse_input(text, "toolbox", ErrorCode::InvalidToolbox)?, options)
     }
 
     /// The tool the model knows as `name`.
@@ -141,53 +141,66 @@ pub fn parse_input(text: &str, what: &str, code: ErrorCode) -> Result<Value, Err
 }
 
 /// One tool def as found in the input, before reading.
-struct Entry<'a> {
-    def: &'a Value,
+struct Entry {
+    def: Value,
     path: String,
-    server: Option<&'a str>,
+    server: Option<String>,
     position: usize,
 }
 
-fn flatten(toolbox: &Value) -> Result<Vec<Entry<'_>>, Error> {
+fn flatten(toolbox: Value) -> Result<Vec<Entry>, Error> {
     match toolbox {
         Value::Array(items) => Ok(items
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(i, def)| Entry { def, path: format!("[{i}]"), server: None, position: i })
             .collect()),
         Value::Object(members) => flatten_grouped(members),
         other => Err(Error::new(
             ErrorCode::InvalidToolbox,
-            format!("toolbox: expected a list of tools or {{tools, servers}}, got {}", kind(other)),
+            format!("toolbox: expected a list of tools or {{tools, servers}}, got {}", kind(&other)),
         )),
     }
 }
 
-fn flatten_grouped(members: &[(String, Value)]) -> Result<Vec<Entry<'_>>, Error> {
-    let mut entries = Vec::new();
+fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
     if let Some((key, _)) = members.iter().find(|(k, _)| k != "tools" && k != "servers") {
         return Err(Error::new(ErrorCode::InvalidToolbox, format!("toolbox: unknown key \"{key}\" (expected \"tools\" and \"servers\")")));
     }
-    let get = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v).filter(|v| !matches!(v, Value::Null));
-    if let Some(tools) = get("tools") {
-        let list = tools.as_array().ok_or_else(|| expected_list("tools", tools))?;
-        for (i, def) in list.iter().enumerate() {
-            entries.push(Entry { def, path: format!("tools[{i}]"), server: None, position: entries.len() });
+    let (mut tools, mut servers) = (Value::Null, Value::Null);
+    for (key, value) in members {
+        if key == "tools" {
+            tools = value;
+        } else {
+            servers = value;
         }
     }
-    if let Some(servers) = get("servers") {
-        let servers = servers.as_object().ok_or_else(|| {
-            Error::new(ErrorCode::InvalidToolbox, format!("servers: expected an object of server name → tools, got {}", kind(servers)))
-        })?;
-        for (server, tools) in servers {
-            if server.is_empty() {
-                return Err(Error::new(ErrorCode::InvalidToolbox, "servers: a server name is empty"));
+    let mut entries = Vec::new();
+    match tools {
+        Value::Null => {}
+        Value::Array(list) => {
+            for (i, def) in list.into_iter().enumerate() {
+                entries.push(Entry { def, path: format!("tools[{i}]"), server: None, position: entries.len() });
             }
-            let path = format!("servers.{server}");
-            let list = tools.as_array().ok_or_else(|| expected_list(&path, tools))?;
-            for (i, def) in list.iter().enumerate() {
-                entries.push(Entry { def, path: format!("{path}[{i}]"), server: Some(server), position: entries.len() });
-            }
+        }
+        other => return Err(expected_list("tools", &other)),
+    }
+    let servers = match servers {
+        Value::Null => Vec::new(),
+        Value::Object(servers) => servers,
+        other => {
+            let message = format!("servers: expected an object of server name → tools, got {}", kind(&other));
+            return Err(Error::new(ErrorCode::InvalidToolbox, message));
+        }
+    };
+    for (server, tools) in servers {
+        if server.is_empty() {
+            return Err(Error::new(ErrorCode::InvalidToolbox, "servers: a server name is empty"));
+        }
+        let path = format!("servers.{server}");
+        let Value::Array(list) = tools else { return Err(expected_list(&path, &tools)) };
+        for (i, def) in list.into_iter().enumerate() {
+            entries.push(Entry { def, path: format!("{path}[{i}]"), server: Some(server.clone()), position: entries.len() });
         }
     }
     Ok(entries)
@@ -209,10 +222,10 @@ pub fn kind(value: &Value) -> &'static str {
     }
 }
 
-fn detect_format(entries: &[Entry<'_>], warnings: &mut Vec<String>) -> Result<Format, Error> {
+fn detect_format(entries: &[Entry], warnings: &mut Vec<String>) -> Result<Format, Error> {
     let mut found: Option<(Format, &str)> = None;
     for entry in entries {
-        let Some(format) = Format::detect(entry.def) else { continue };
+        let Some(format) = Format::detect(&entry.def) else { continue };
         match found {
             None => found = Some((format, &entry.path)),
             Some((first, first_path)) if first != format => {
@@ -240,29 +253,30 @@ fn detect_format(entries: &[Entry<'_>], warnings: &mut Vec<String>) -> Result<Fo
     }
 }
 
-fn read_tool(entry: Entry<'_>, format: Format) -> Result<Tool, Error> {
+fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
     if !entry.def.is_object() {
-        return Err(Error::new(ErrorCode::InvalidTool, format!("{}: a tool must be an object, got {}", entry.path, kind(entry.def))));
+        return Err(Error::new(ErrorCode::InvalidTool, format!("{}: a tool must be an object, got {}", entry.path, kind(&entry.def))));
     }
-    let fields = format.fields(entry.def);
+    let fields = format.fields(&entry.def);
     let name = fields.name.map(str::trim).filter(|n| !n.is_empty()).ok_or_else(|| {
         Error::new(ErrorCode::InvalidTool, format!("{}: a {} tool needs a non-empty string \"name\"", entry.path, format.as_str()))
     })?;
-    let (server, own_name) = match entry.server {
-        Some(server) => (Some(server.to_string()), name.to_string()),
+    let (server, own_name) = match &entry.server {
+        Some(server) => (Some(server.clone()), name.to_string()),
         None => match split_mcp_name(name) {
             Some((server, tool)) => (Some(server.to_string()), tool.to_string()),
             None => (None, name.to_string()),
         },
     };
+    let (name, description) = (name.to_string(), fields.description.unwrap_or("").to_string());
     Ok(Tool {
-        name: name.to_string(),
+        name,
         deferred: server.is_some(),
         server,
         own_name,
-        description: fields.description.unwrap_or("").to_string(),
+        description,
         size: entry.def.json_code_points(),
-        def: entry.def.clone(),
+        def: entry.def,
         position: entry.position,
         path: entry.path,
         renamed: false,

@@ -21,18 +21,19 @@ impl Shelf {
     /// Prepares `toolbox` (SPEC §2.2) with `options` (SPEC §3.1, read leniently).
     pub fn new(toolbox: &Value, options: &Value) -> Result<Shelf, Error> {
         let parsed = Options::parse(options);
-        Shelf::with_options(toolbox, parsed.options, parsed.warnings)
+        Shelf::with_options(toolbox.clone(), parsed.options, parsed.warnings)
     }
 
     /// Prepares a toolbox given as JSON text, with options as JSON text (`""` or `"null"` for none).
     pub fn from_json(toolbox: &str, options: &str) -> Result<Shelf, Error> {
         let toolbox = parse_input(toolbox, "toolbox", ErrorCode::InvalidToolbox)?;
         let parsed = if options.trim().is_empty() { Options::parse(&Value::Null) } else { Options::parse_json(options) };
-        Shelf::with_options(&toolbox, parsed.options, parsed.warnings)
+        Shelf::with_options(toolbox, parsed.options, parsed.warnings)
     }
 
-    /// Prepares a toolbox with options already built in Rust; `warnings` are carried into every assembly.
-    pub fn with_options(toolbox: &Value, options: Options, mut warnings: Vec<String>) -> Result<Shelf, Error> {
+    /// Prepares a toolbox (taking it, no copy) with options already built in Rust; `warnings` are
+    /// carried into every assembly.
+    pub fn with_options(toolbox: Value, options: Options, mut warnings: Vec<String>) -> Result<Shelf, Error> {
         let catalog = Catalog::parse(toolbox, &options)?;
         warnings.extend(catalog.warnings.iter().cloned());
         Ok(Shelf { catalog, options, warnings })

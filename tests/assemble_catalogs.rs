@@ -1,0 +1,220 @@
+//! assemble over the real catalogs: the ladder of SPEC §10 with our catalogs, the tiers, the
+//! per-server levels, the budget bound, and pass-through of direct tools.
+
+mod common;
+
+use common::{grouped, grouped_with, openai_name, openai_tool, options};
+use toolshelf::json::{self, Value};
+use toolshelf::{Level, Shelf};
+
+/// One row of the ladder: catalogs, options, then the expected tier, form and server levels.
+fn check(catalogs: &[&str], opts: &str, tier: u8, form: &str, levels: &[(&str, Level)]) {
+    let shelf = Shelf::new(&grouped(catalogs), &options(opts)).unwrap_or_else(|e| panic!("{catalogs:?}: {e}"));
+    let a = shelf.assemble();
+    let label = format!("{catalogs:?} {opts}");
+    assert_eq!((a.facts.tier, a.facts.form.as_str()), (tier, form), "{label}");
+    for (server, level) in levels {
+        let found = a.facts.servers.iter().find(|s| s.name == *server).unwrap_or_else(|| panic!("{label}: no server {server}"));
+        assert_eq!(found.level, *level, "{label}: {server}");
+    }
+    let forced = opts.contains(r#""listing":"on""#);
+    assert!(forced || a.facts.listing_tokens <= a.facts.budget_tokens, "{label}: listing over budget");
+    assert!(a.facts.warnings.is_empty(), "{label}: {:?}", a.facts.warnings);
+}
+
+#[test]
+fn the_ladder_of_real_catalogs() {
+    use Level::*;
+    check(&["linear-mcp-official"], r#"{"contextLength":200000}"#, 1, "full", &[("linear", Full)]);
+    check(&["github-mcp-server"], r#"{"contextLength":200000}"#, 1, "full", &[("github", Full)]);
+    check(&["cloudflare-api-2024-08"], r#"{"contextLength":200000}"#, 2, "groups", &[("cloudflare", Summary)]);
+    check(&["cloudflare-api-2024-08"], r#"{"contextLength":1000000}"#, 1, "names", &[("cloudflare", Names)]);
+    check(
+        &["github-mcp-server", "linear-mcp-official", "cloudflare-api-2024-08"],
+        r#"{"contextLength":200000,"qualify":true}"#,
+        1,
+        "mixed",
+        &[("github", Full), ("linear", Full), ("cloudflare", Summary)],
+    );
+    check(&["livemcptool-70servers"], r#"{"contextLength":8000,"qualify":true}"#, 2, "none", &[("git", Hidden), ("memory", Hidden)]);
+    check(&["livemcptool-70servers"], r#"{"contextLength":1000000,"qualify":true}"#, 1, "full", &[("git", Full)]);
+    check(
+        &["rest-apis-flat-3400"],
+        r#"{"contextLength":200000}"#,
+        1,
+        "mixed",
+        &[("stripe", Full), ("cloudflare", Summary), ("twilio", Summary)],
+    );
+    check(&["linear-mcp-official"], r#"{"contextLength":200000,"listing":"off"}"#, 2, "none", &[("linear", Hidden)]);
+    check(&["livemcptool-70servers"], r#"{"contextLength":8000,"qualify":true,"listing":"on"}"#, 2, "groups", &[("git", Summary)]);
+    check(&["linear-mcp-official"], r#"{"contextLength":200000,"thresholdPct":0}"#, 2, "none", &[("linear", Hidden)]);
+}
+
+#[test]
+fn same_tool_name_on_two_servers_needs_qualify() {
+    let err = Shelf::new(&grouped(&["github-mcp-server", "linear-mcp-official"]), &Value::Null).unwrap_err();
+    assert_eq!(err.code.as_str(), "duplicate_tool");
+    assert!(err.message.contains("servers.linear[") && err.message.contains("servers.github["), "{}", err.message);
+    assert!(err.message.contains("\"list_issues\""), "{}", err.message);
+}
+
+#[test]
+fn listing_text_matches_the_levels() {
+    let shelf = Shelf::new(
+        &grouped(&["github-mcp-server", "linear-mcp-official", "cloudflare-api-2024-08"]),
+        &options(r#"{"contextLength":200000,"qualify":true}"#),
+    )
+    .unwrap();
+    let a = shelf.assemble();
+    let search = a.tools.iter().find(|t| openai_name(t) == "tool_search").unwrap();
+    let text = search.get("function").and_then(|f| f.get("description")).and_then(Value::as_str).unwrap();
+    assert!(text.starts_with("Search 1688 deferred tools"), "{text}");
+    assert!(text.contains("\nlinear (38 tools):\n- mcp__linear__"), "{text}");
+    assert!(text.contains("\n- mcp__linear__save_issue: Create or update a Linear issue.\n"), "{text}");
+    assert!(text.contains("\ncloudflare: 1533 tools, not listed"), "{text}");
+    assert!(!text.contains("dns-records-for-a-zone"), "a summarized server lists no names");
+    // Servers in code-point order: cloudflare, github, linear.
+    let (c, g, l) = (text.find("\ncloudflare:").unwrap(), text.find("\ngithub (").unwrap(), text.find("\nlinear (").unwrap());
+    assert!(c < g && g < l);
+    // Tools within a server in code-point order.
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("- mcp__linear__")).collect();
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted);
+    assert_eq!(lines.len(), 38);
+}
+
+#[test]
+fn direct_tools_come_first_then_the_bridge() {
+    let direct = vec![openai_tool("read_file", "Read a file."), openai_tool("write_file", "Write a file.")];
+    let shelf = Shelf::new(&grouped_with(direct.clone(), &["linear-mcp-official"]), &options(r#"{"contextLength":200000}"#)).unwrap();
+    let a = shelf.assemble();
+    let names: Vec<&str> = a.tools.iter().map(openai_name).collect();
+    assert_eq!(names, ["read_file", "write_file", "tool_search", "tool_describe", "tool_call"]);
+    assert_eq!(a.tools[..2], direct[..], "direct tools pass through untouched");
+}
+
+#[test]
+fn no_deferred_tool_gives_tier_0_and_the_input_unchanged() {
+    let text = r#"[{"type":"function","function":{"name":"a","description":"Ünïcode \"quoted\"\n","parameters":{"type":"object","properties":{"n":{"type":"number","maximum":1.5e3}}}}},{"type":"function","function":{"name":"b","parameters":{}}}]"#;
+    let shelf = Shelf::from_json(text, "").unwrap();
+    let layout = shelf.layout();
+    assert_eq!((layout.facts.tier, layout.facts.form.as_str(), layout.facts.deferred_count), (0, "none", 0));
+    // Compact input whose numbers are written as JavaScript writes them comes back byte for byte;
+    // 1.5e3 is written 1500 by JSON.stringify, so it is the one difference.
+    assert_eq!(layout.tools_json(), text.replace("1.5e3", "1500"));
+}
+
+#[test]
+fn enabled_off_passes_everything_through_in_input_order() {
+    let direct = vec![openai_tool("read_file", "Read a file.")];
+    let toolbox = grouped_with(direct, &["linear-mcp-official", "github-mcp-server"]);
+    let a = Shelf::new(&toolbox, &options(r#"{"enabled":"off","qualify":true}"#)).unwrap().assemble();
+    assert_eq!((a.facts.tier, a.facts.deferred_count), (0, 38 + 117));
+    assert_eq!(a.tools.len(), 1 + 38 + 117);
+    let names: Vec<&str> = a.tools.iter().map(openai_name).collect();
+    assert_eq!(names[0], "read_file");
+    assert!(names[1].starts_with("mcp__linear__") && names[39].starts_with("mcp__github__"), "{names:?}");
+    let linear = common::catalog("linear-mcp-official");
+    assert_eq!(names[1], format!("mcp__linear__{}", openai_name(&linear[0].1)));
+}
+
+#[test]
+fn flat_lists_use_the_mcp_prefix_convention() {
+    let tools: Vec<Value> = common::catalog("linear-mcp-official")
+        .into_iter()
+        .take(5)
+        .map(|(_, t)| {
+            let name = format!("mcp__linear__{}", openai_name(&t));
+            toolshelf::Format::OpenAi.renamed(&t, &name)
+        })
+        .chain([openai_tool("bash", "Run a command.")])
+        .collect();
+    let a = Shelf::new(&Value::Array(tools), &options(r#"{"contextLength":200000}"#)).unwrap().assemble();
+    assert_eq!((a.facts.tier, a.facts.deferred_count), (1, 5));
+    assert_eq!(a.facts.servers[0].name, "linear");
+    assert_eq!(openai_name(&a.tools[0]), "bash");
+    let shelf = Shelf::new(&Value::Array(vec![openai_tool("mcp__x__y", "d")]), &Value::Null).unwrap();
+    let tool = shelf.catalog().get("mcp__x__y").unwrap();
+    assert_eq!((tool.server.as_deref(), tool.own_name.as_str()), (Some("x"), "y"));
+}
+
+#[test]
+fn always_load_and_defer_move_tools_across_the_line() {
+    let direct = vec![openai_tool("read_file", "Read a file."), openai_tool("web_fetch", "Fetch a page.")];
+    let toolbox = grouped_with(direct, &["linear-mcp-official", "github-mcp-server"]);
+    let opts = options(r#"{"alwaysLoad":["linear"],"defer":["web_fetch","nope"],"qualify":true,"alwaysLoad ":1}"#);
+    let a = Shelf::new(&toolbox, &opts).unwrap().assemble();
+    assert_eq!(a.facts.deferred_count, 117 + 1);
+    let servers: Vec<&str> = a.facts.servers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(servers, ["builtin", "github"]);
+    assert_eq!(a.tools.len(), 1 + 38 + 3);
+    assert_eq!(openai_name(&a.tools[0]), "read_file");
+    assert_eq!(a.facts.warnings.len(), 2, "{:?}", a.facts.warnings); // "nope", and the unknown option name
+}
+
+#[test]
+fn bridge_tools_follow_the_toolbox_format() {
+    let linear = common::catalog("linear-mcp-official");
+    for (format, schema_key) in [("openai", ""), ("responses", "parameters"), ("anthropic", "input_schema"), ("mcp", "inputSchema"), ("gemini", "parameters")] {
+        let tools: Vec<Value> = linear
+            .iter()
+            .map(|(_, t)| {
+                let f = t.get("function").unwrap();
+                let schema = f.get("parameters").unwrap().clone();
+                match format {
+                    "openai" => t.clone(),
+                    _ => toolshelf::Format::from_name(format).unwrap().tool(
+                        f.get("name").unwrap().as_str().unwrap(),
+                        f.get("description").and_then(Value::as_str).unwrap_or(""),
+                        schema,
+                    ),
+                }
+            })
+            .collect();
+        let toolbox = Value::object([("servers", Value::object([("linear", Value::Array(tools))]))]);
+        let a = Shelf::new(&toolbox, &options(r#"{"contextLength":200000}"#)).unwrap().assemble();
+        assert_eq!(a.tools.len(), 3, "{format}");
+        for tool in &a.tools {
+            assert_eq!(toolshelf::Format::detect(tool).map(|f| f.as_str()), Some(format), "{format}: {}", tool.to_json());
+            if !schema_key.is_empty() {
+                assert!(tool.get(schema_key).is_some(), "{format}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bridge_names_are_configurable() {
+    let a = Shelf::new(&grouped(&["linear-mcp-official"]), &options(r#"{"bridgeNames":{"call":"invoke_tool"}}"#)).unwrap().assemble();
+    let names: Vec<&str> = a.tools.iter().map(openai_name).collect();
+    assert_eq!(names, ["tool_search", "tool_describe", "invoke_tool"]);
+    let describe = a.tools[1].to_json();
+    assert!(describe.contains("calling it with invoke_tool"), "{describe}");
+}
+
+#[test]
+fn batch_mode_changes_the_search_and_describe_shapes() {
+    let a = Shelf::new(&grouped(&["linear-mcp-official"]), &options(r#"{"batch":true}"#)).unwrap().assemble();
+    let schema = |i: usize| a.tools[i].get("function").unwrap().get("parameters").unwrap().to_json();
+    assert!(schema(0).contains(r#""queries":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":7}"#), "{}", schema(0));
+    assert!(schema(1).contains(r#""names":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":10}"#), "{}", schema(1));
+    assert!(schema(2).contains(r#""required":["name","arguments"]"#));
+}
+
+#[test]
+fn facts_serialize_with_camel_case_keys() {
+    let a = Shelf::new(&grouped(&["linear-mcp-official"]), &options(r#"{"contextLength":200000}"#)).unwrap().assemble();
+    let v = a.to_value();
+    let keys: Vec<&str> = v.as_object().unwrap().iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["tools", "tier", "form", "deferredCount", "deferredTokens", "budgetTokens", "listingTokens", "servers", "fingerprint", "warnings"]
+    );
+    assert_eq!(v.get("budgetTokens").unwrap().to_json(), "10000");
+    assert_eq!(v.get("fingerprint").unwrap().as_str().unwrap().len(), 16);
+    let sizes: u64 = common::catalog("linear-mcp-official").iter().map(|(_, t)| t.to_json().chars().count().div_ceil(4) as u64).sum();
+    assert_eq!(a.facts.deferred_tokens, sizes);
+    let text = json::parse(&v.to_json()).unwrap();
+    assert_eq!(text, v);
+}

@@ -1,0 +1,75 @@
+//! Test support shared by the native integration tests and examples: loads the real catalogs of
+//! `tests/data/catalogs/` and builds toolboxes from them.
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::path::PathBuf;
+use toolshelf::json::{self, Value};
+
+/// The folder holding the shared fixtures.
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// The text of `tests/data/catalogs/<name>.json.gz`.
+pub fn catalog_text(name: &str) -> String {
+    let path = data_dir().join("catalogs").join(format!("{name}.json.gz"));
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(file).read_to_string(&mut text).unwrap();
+    text
+}
+
+/// `(server, tool def)` entries of a catalog; `rest-apis-flat-3400` is built from its three parts.
+pub fn catalog(name: &str) -> Vec<(String, Value)> {
+    if name == "rest-apis-flat-3400" {
+        return ["cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04"].iter().flat_map(|n| catalog(n)).collect();
+    }
+    let Value::Array(entries) = json::parse(&catalog_text(name)).unwrap() else { panic!("{name}: not an array") };
+    entries
+        .into_iter()
+        .map(|e| (e.get("server").and_then(Value::as_str).unwrap().to_string(), e.get("tool").unwrap().clone()))
+        .collect()
+}
+
+/// A grouped toolbox `{"servers": {...}}` holding the catalogs named, servers in first-seen order.
+pub fn grouped(names: &[&str]) -> Value {
+    grouped_with(vec![], names)
+}
+
+/// A grouped toolbox with `direct` tools and the catalogs named as servers.
+pub fn grouped_with(direct: Vec<Value>, names: &[&str]) -> Value {
+    let mut servers: Vec<(String, Value)> = Vec::new();
+    for name in names {
+        for (server, tool) in catalog(name) {
+            match servers.iter_mut().find(|(s, _)| *s == server) {
+                Some((_, Value::Array(list))) => list.push(tool),
+                _ => servers.push((server, Value::Array(vec![tool]))),
+            }
+        }
+    }
+    let mut members = vec![];
+    if !direct.is_empty() {
+        members.push(("tools".to_string(), Value::Array(direct)));
+    }
+    members.push(("servers".to_string(), Value::Object(servers)));
+    Value::Object(members)
+}
+
+/// A small OpenAI-format tool def.
+pub fn openai_tool(name: &str, description: &str) -> Value {
+    json::parse(&format!(
+        r#"{{"type":"function","function":{{"name":"{name}","description":"{description}","parameters":{{"type":"object","properties":{{"path":{{"type":"string"}}}},"required":["path"]}}}}}}"#
+    ))
+    .unwrap()
+}
+
+/// Options from JSON text.
+pub fn options(text: &str) -> Value {
+    json::parse(text).unwrap()
+}
+
+/// The `name` of an OpenAI-format tool def.
+pub fn openai_name(tool: &Value) -> &str {
+    tool.get("function").and_then(|f| f.get("name")).and_then(Value::as_str).unwrap()
+}
