@@ -232,7 +232,7 @@ fn detect_format(entries: &[Entry], warnings: &mut Vec<String>) -> Result<Format
                 return Err(Error::new(
                     ErrorCode::MixedFormats,
                     format!(
-                        "{}: a {} tool, but {first_path} is a {} tool; all tools of one toolbox share one format",
+                        "{}: a tool in {} format, but {first_path} is in {} format; all tools of one toolbox share one format",
                         entry.path,
                         format.as_str(),
                         first.as_str()
@@ -259,7 +259,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
     }
     let fields = format.fields(&entry.def);
     let name = fields.name.map(str::trim).filter(|n| !n.is_empty()).ok_or_else(|| {
-        Error::new(ErrorCode::InvalidTool, format!("{}: a {} tool needs a non-empty string \"name\"", entry.path, format.as_str()))
+        Error::new(ErrorCode::InvalidTool, format!("{}: a tool in {} format needs a non-empty string \"name\"", entry.path, format.as_str()))
     })?;
     let (server, own_name) = match &entry.server {
         Some(server) => (Some(server.clone()), name.to_string()),
