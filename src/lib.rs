@@ -40,6 +40,8 @@ pub mod listing;
 pub mod options;
 pub mod shelf;
 pub mod texts;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 pub use assemble::{Assembly, Facts, Layout, Slot};
 pub use error::{Error, ErrorCode};

@@ -56,7 +56,8 @@ pub fn summary_block(server: &str, count: usize) -> String {
 
 /// The search tool's description: what it does, then the listing (if any).
 pub fn search_description(deferred: usize, batch: bool, listing: &str) -> String {
-    let mut text = format!("Search {} deferred tools by keywords: service, action, object (e.g. \"github create issue\")", deferred);
+    let count = if deferred == 1 { String::from("1 deferred tool") } else { format!("{deferred} deferred tools") };
+    let mut text = format!("Search {count} by keywords: service, action, object (e.g. \"github create issue\")");
     if batch {
         text.push_str("; several queries at once, one per tool you need");
     }

@@ -5,49 +5,26 @@ mod common;
 
 use common::{grouped, grouped_with, openai_name, openai_tool, options};
 use toolshelf::json::{self, Value};
-use toolshelf::{Level, Shelf};
+use toolshelf::Shelf;
 
-/// One row of the ladder: catalogs, options, then the expected tier, form and server levels.
-fn check(catalogs: &[&str], opts: &str, tier: u8, form: &str, levels: &[(&str, Level)]) {
-    let shelf = Shelf::new(&grouped(catalogs), &options(opts)).unwrap_or_else(|e| panic!("{catalogs:?}: {e}"));
-    let a = shelf.assemble();
-    let label = format!("{catalogs:?} {opts}");
-    assert_eq!((a.facts.tier, a.facts.form.as_str()), (tier, form), "{label}");
-    for (server, level) in levels {
-        let found = a.facts.servers.iter().find(|s| s.name == *server).unwrap_or_else(|| panic!("{label}: no server {server}"));
-        assert_eq!(found.level, *level, "{label}: {server}");
-    }
-    let forced = opts.contains(r#""listing":"on""#);
-    assert!(forced || a.facts.listing_tokens <= a.facts.budget_tokens, "{label}: listing over budget");
-    assert!(a.facts.warnings.is_empty(), "{label}: {:?}", a.facts.warnings);
-}
-
+/// The ladder of `tests/data/assemble-cases.json` (shared with the JS tests): each case's tier,
+/// form and server levels, and the listing within budget.
 #[test]
 fn the_ladder_of_real_catalogs() {
-    use Level::*;
-    check(&["linear-mcp-official"], r#"{"contextLength":200000}"#, 1, "full", &[("linear", Full)]);
-    check(&["github-mcp-server"], r#"{"contextLength":200000}"#, 1, "full", &[("github", Full)]);
-    check(&["cloudflare-api-2024-08"], r#"{"contextLength":200000}"#, 2, "groups", &[("cloudflare", Summary)]);
-    check(&["cloudflare-api-2024-08"], r#"{"contextLength":1000000}"#, 1, "names", &[("cloudflare", Names)]);
-    check(
-        &["github-mcp-server", "linear-mcp-official", "cloudflare-api-2024-08"],
-        r#"{"contextLength":200000,"qualify":true}"#,
-        1,
-        "mixed",
-        &[("github", Full), ("linear", Full), ("cloudflare", Summary)],
-    );
-    check(&["livemcptool-70servers"], r#"{"contextLength":8000,"qualify":true}"#, 2, "none", &[("git", Hidden), ("memory", Hidden)]);
-    check(&["livemcptool-70servers"], r#"{"contextLength":1000000,"qualify":true}"#, 1, "full", &[("git", Full)]);
-    check(
-        &["rest-apis-flat-3400"],
-        r#"{"contextLength":200000}"#,
-        1,
-        "mixed",
-        &[("stripe", Full), ("cloudflare", Summary), ("twilio", Summary)],
-    );
-    check(&["linear-mcp-official"], r#"{"contextLength":200000,"listing":"off"}"#, 2, "none", &[("linear", Hidden)]);
-    check(&["livemcptool-70servers"], r#"{"contextLength":8000,"qualify":true,"listing":"on"}"#, 2, "groups", &[("git", Summary)]);
-    check(&["linear-mcp-official"], r#"{"contextLength":200000,"thresholdPct":0}"#, 2, "none", &[("linear", Hidden)]);
+    let cases = common::assemble_cases();
+    assert!(cases.len() >= 15);
+    for case in &cases {
+        let shelf = Shelf::new(&grouped(&case.catalogs), &case.options).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let a = shelf.assemble();
+        assert_eq!((a.facts.tier, a.facts.form.as_str()), (case.tier, case.form.as_str()), "{}", case.name);
+        for (server, level) in &case.levels {
+            let found = a.facts.servers.iter().find(|s| s.name == *server).unwrap_or_else(|| panic!("{}: no server {server}", case.name));
+            assert_eq!(found.level.as_str(), level, "{}: {server}", case.name);
+        }
+        let forced = case.options.get("listing").and_then(Value::as_str) == Some("on");
+        assert!(forced || a.facts.listing_tokens <= a.facts.budget_tokens, "{}: listing over budget", case.name);
+        assert!(a.facts.warnings.is_empty(), "{}: {:?}", case.name, a.facts.warnings);
+    }
 }
 
 #[test]

@@ -73,3 +73,41 @@ pub fn options(text: &str) -> Value {
 pub fn openai_name(tool: &Value) -> &str {
     tool.get("function").and_then(|f| f.get("name")).and_then(Value::as_str).unwrap()
 }
+
+/// One case of `tests/data/assemble-cases.json`.
+pub struct AssembleCase {
+    pub name: String,
+    pub catalogs: Vec<&'static str>,
+    pub options: Value,
+    pub tier: u8,
+    pub form: String,
+    pub levels: Vec<(String, String)>,
+}
+
+/// The assemble cases shared by the Rust and JS tests.
+pub fn assemble_cases() -> Vec<AssembleCase> {
+    let text = std::fs::read_to_string(data_dir().join("assemble-cases.json")).unwrap();
+    let Value::Array(cases) = json::parse(&text).unwrap() else { panic!("assemble-cases.json: not an array") };
+    cases
+        .iter()
+        .map(|c| {
+            let expect = c.get("expect").unwrap();
+            let catalogs = c.get("catalogs").unwrap().as_array().unwrap();
+            AssembleCase {
+                name: c.get("name").unwrap().as_str().unwrap().to_string(),
+                catalogs: catalogs.iter().map(|n| &*n.as_str().unwrap().to_string().leak()).collect(),
+                options: c.get("options").unwrap().clone(),
+                tier: expect.get("tier").unwrap().as_f64().unwrap() as u8,
+                form: expect.get("form").unwrap().as_str().unwrap().to_string(),
+                levels: expect
+                    .get("levels")
+                    .unwrap()
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+                    .collect(),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,129 @@
+// The types of toolshelf's API, written once; index.d.ts and slim.d.ts re-export them.
+
+/** JSON Schema of a tool's parameters, as the caller wrote it. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** OpenAI Chat Completions tool. */
+export interface OpenAiTool {
+  type: "function";
+  function: { name: string; description?: string; parameters?: JsonSchema; strict?: boolean };
+}
+/** OpenAI Responses tool. */
+export interface ResponsesTool {
+  type: "function";
+  name: string;
+  description?: string;
+  parameters?: JsonSchema;
+  strict?: boolean;
+}
+/** Anthropic Messages tool. */
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema: JsonSchema;
+  [key: string]: unknown;
+}
+/** MCP `tools/list` item. */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: { [key: string]: unknown };
+  [key: string]: unknown;
+}
+/** Gemini function declaration. */
+export interface GeminiTool {
+  name: string;
+  description?: string;
+  parameters?: JsonSchema;
+}
+/** One tool def in any supported format (all tools of one toolbox share one format). */
+export type ToolDef = OpenAiTool | ResponsesTool | AnthropicTool | McpTool | GeminiTool;
+export type ToolFormat = "openai" | "responses" | "anthropic" | "mcp" | "gemini";
+
+/**
+ * Everything one session may use. A flat list (tools named `mcp__<server>__<tool>` are deferred,
+ * the rest direct) or direct `tools` plus deferred tools by server.
+ */
+export type Toolbox<T extends ToolDef = ToolDef> = T[] | { tools?: T[]; servers?: Record<string, T[]> };
+
+export type TriState = "auto" | "on" | "off" | boolean | "yes" | "no" | "1" | "0" | 1 | 0;
+
+/** Options of SPEC §3.1; each also accepted in snake_case. Never throws: repairs become warnings. */
+export interface Options {
+  /** The model's context window in tokens. */
+  contextLength?: number;
+  /** `off`: everything passes through, no bridge. Default `auto`. */
+  enabled?: TriState;
+  /** Listing budget as a percentage of the context (0–100, default 5). */
+  thresholdPct?: number;
+  /** Absolute cap of the listing budget (200–60000, default 20000). */
+  listingMaxTokens?: number;
+  /** `off`: bridge without listing; `on`: never less than the server summary lines. Default `auto`. */
+  listing?: TriState;
+  /** Hits when a search gives no limit (default 5). */
+  searchDefaultLimit?: number;
+  /** Hard cap on a search's limit (1–50, default 20). */
+  maxSearchLimit?: number;
+  /** Batched bridge shapes (several queries / names per call). */
+  batch?: boolean;
+  /** Bridge tool names, e.g. `{ call: "invoke_tool" }` where a chat template reserves `tool_call`. */
+  bridgeNames?: { search?: string; describe?: string; call?: string } | [string, string, string];
+  /** Servers whose tools stay direct. */
+  alwaysLoad?: string[];
+  /** Direct tools deferred anyway, under server `builtin`. */
+  defer?: string[];
+  /** Force the toolbox format instead of detecting it. */
+  format?: ToolFormat;
+  /** Rename grouped deferred tools to `mcp__<server>__<tool>` (cures name clashes across servers). */
+  qualify?: boolean;
+  [snakeCase: string]: unknown;
+}
+
+export type Level = "full" | "names" | "summary" | "hidden";
+export type Form = "none" | "full" | "names" | "mixed" | "groups";
+
+/** The model-visible tools for one request, and facts about them. */
+export interface Assembly<T extends ToolDef = ToolDef> {
+  /** Direct tools (the very objects given) then the bridge tools, in the toolbox's format. */
+  tools: T[];
+  tier: 0 | 1 | 2;
+  form: Form;
+  deferredCount: number;
+  deferredTokens: number;
+  budgetTokens: number;
+  listingTokens: number;
+  servers: { name: string; tools: number; level: Level }[];
+  /** Stable hex hash of the tools array's compact JSON, equal in every runtime: a prompt-cache key. */
+  fingerprint: string;
+  warnings: string[];
+}
+
+export type ErrorCode =
+  | "invalid_toolbox"
+  | "invalid_tool"
+  | "duplicate_tool"
+  | "mixed_formats"
+  | "invalid_call"
+  | "too_large"
+  | "invalid_options"
+  | "not_initialized";
+
+/** A programmer error with a stable code and a message that says where. */
+export declare class ToolshelfError extends Error {
+  readonly name: "ToolshelfError";
+  readonly code: ErrorCode;
+}
+
+/** Stateless assemble: the model-visible tools for `toolbox` under `options`. */
+export declare function assemble<T extends ToolDef>(toolbox: Toolbox<T>, options?: Options): Assembly<T>;
+
+/** A toolbox prepared once with its options, for agents that keep the same tools across turns. */
+export declare class Shelf<T extends ToolDef = ToolDef> {
+  constructor(toolbox: Toolbox<T>, options?: Options);
+  assemble(): Assembly<T>;
+  /** Releases the wasm memory now rather than at garbage collection. */
+  free(): void;
+}
