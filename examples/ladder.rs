@@ -16,13 +16,20 @@ fn main() {
         ("Stripe", &["stripe-api-2022-04"], false),
         ("Unreal (exploded)", &["unreal-mcp-actions-exploded"], false),
         ("Cloudflare API", &["cloudflare-api-2024-08"], false),
-        ("GitHub + Linear + Cloudflare (q)", &["github-mcp-server", "linear-mcp-official", "cloudflare-api-2024-08"], true),
+        (
+            "GitHub + Linear + Cloudflare (q)",
+            &["github-mcp-server", "linear-mcp-official", "cloudflare-api-2024-08"],
+            true,
+        ),
         ("70 MCP servers (qualified)", &["livemcptool-70servers"], true),
         ("REST APIs 3,400", &["rest-apis-flat-3400"], false),
         ("Mega union 4,774 (qualified)", &["mega-union"], true),
     ];
     println!("context {context} tokens\n");
-    println!("{:<30} {:>6} {:>5} {:<7} {:>10} {:>8} {:>8}  servers", "toolbox", "tools", "tier", "form", "eager tok", "after", "ms");
+    println!(
+        "{:<30} {:>6} {:>5} {:<7} {:>10} {:>8} {:>8}  servers",
+        "toolbox", "tools", "tier", "form", "eager tok", "after", "ms"
+    );
     for (label, names, qualify) in toolboxes {
         let toolbox = common::grouped(names);
         let options = common::options(&format!(r#"{{"contextLength":{context},"qualify":{qualify}}}"#));
@@ -32,7 +39,8 @@ fn main() {
         let ms = start.elapsed().as_secs_f64() * 1e3;
         let facts = &layout.facts;
         let after = layout.tools_json().chars().count().div_ceil(4);
-        let mut levels: Vec<String> = facts.servers.iter().take(4).map(|s| format!("{} {}", s.name, s.level.as_str())).collect();
+        let mut levels: Vec<String> =
+            facts.servers.iter().take(4).map(|s| format!("{} {}", s.name, s.level.as_str())).collect();
         if facts.servers.len() > 4 {
             levels.push(format!("… {} servers", facts.servers.len()));
         }

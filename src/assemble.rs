@@ -216,7 +216,12 @@ mod tests {
     #[test]
     fn budget_follows_the_formula() {
         let budget = |context: Option<u64>, pct: f64, cap: u64| {
-            budget_tokens(&Options { context_length: context, threshold_pct: pct, listing_max_tokens: cap, ..Options::default() })
+            budget_tokens(&Options {
+                context_length: context,
+                threshold_pct: pct,
+                listing_max_tokens: cap,
+                ..Options::default()
+            })
         };
         assert_eq!(budget(Some(200_000), 5.0, 20_000), 10_000);
         assert_eq!(budget(Some(1_000_000), 5.0, 20_000), 20_000);

@@ -16,8 +16,16 @@ pub const MAX_BATCH_NAMES: u64 = 10;
 pub fn bridge_tools(format: Format, options: &Options, deferred: usize, listing: &str) -> [Value; 3] {
     let names = &options.bridge_names;
     [
-        format.tool(&names.search, &texts::search_description(deferred, options.batch, listing), search_schema(options)),
-        format.tool(&names.describe, &texts::describe_description(names, options.batch), describe_schema(options.batch)),
+        format.tool(
+            &names.search,
+            &texts::search_description(deferred, options.batch, listing),
+            search_schema(options),
+        ),
+        format.tool(
+            &names.describe,
+            &texts::describe_description(names, options.batch),
+            describe_schema(options.batch),
+        ),
         format.tool(&names.call, &texts::call_description(names), call_schema()),
     ]
 }

@@ -82,7 +82,10 @@ impl Catalog {
     pub fn parse(toolbox: Value, options: &Options) -> Result<Catalog, Error> {
         let entries = flatten(toolbox)?;
         if entries.len() > MAX_TOOLS {
-            return Err(Error::new(ErrorCode::TooLarge, format!("toolbox: {} tools, more than {MAX_TOOLS}", entries.len())));
+            return Err(Error::new(
+                ErrorCode::TooLarge,
+                format!("toolbox: {} tools, more than {MAX_TOOLS}", entries.len()),
+            ));
         }
         let mut warnings = Vec::new();
         let format = match options.format {
@@ -165,7 +168,10 @@ fn flatten(toolbox: Value) -> Result<Vec<Entry>, Error> {
 
 fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
     if let Some((key, _)) = members.iter().find(|(k, _)| k != "tools" && k != "servers") {
-        return Err(Error::new(ErrorCode::InvalidToolbox, format!("toolbox: unknown key \"{key}\" (expected \"tools\" and \"servers\")")));
+        return Err(Error::new(
+            ErrorCode::InvalidToolbox,
+            format!("toolbox: unknown key \"{key}\" (expected \"tools\" and \"servers\")"),
+        ));
     }
     let (mut tools, mut servers) = (Value::Null, Value::Null);
     for (key, value) in members {
@@ -198,9 +204,16 @@ fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
             return Err(Error::new(ErrorCode::InvalidToolbox, "servers: a server name is empty"));
         }
         let path = format!("servers.{server}");
-        let Value::Array(list) = tools else { return Err(expected_list(&path, &tools)) };
+        let Value::Array(list) = tools else {
+            return Err(expected_list(&path, &tools));
+        };
         for (i, def) in list.into_iter().enumerate() {
-            entries.push(Entry { def, path: format!("{path}[{i}]"), server: Some(server.clone()), position: entries.len() });
+            entries.push(Entry {
+                def,
+                path: format!("{path}[{i}]"),
+                server: Some(server.clone()),
+                position: entries.len(),
+            });
         }
     }
     Ok(entries)
@@ -225,7 +238,9 @@ pub fn kind(value: &Value) -> &'static str {
 fn detect_format(entries: &[Entry], warnings: &mut Vec<String>) -> Result<Format, Error> {
     let mut found: Option<(Format, &str)> = None;
     for entry in entries {
-        let Some(format) = Format::detect(&entry.def) else { continue };
+        let Some(format) = Format::detect(&entry.def) else {
+            continue;
+        };
         match found {
             None => found = Some((format, &entry.path)),
             Some((first, first_path)) if first != format => {
@@ -255,11 +270,17 @@ fn detect_format(entries: &[Entry], warnings: &mut Vec<String>) -> Result<Format
 
 fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
     if !entry.def.is_object() {
-        return Err(Error::new(ErrorCode::InvalidTool, format!("{}: a tool must be an object, got {}", entry.path, kind(&entry.def))));
+        return Err(Error::new(
+            ErrorCode::InvalidTool,
+            format!("{}: a tool must be an object, got {}", entry.path, kind(&entry.def)),
+        ));
     }
     let fields = format.fields(&entry.def);
     let name = fields.name.map(str::trim).filter(|n| !n.is_empty()).ok_or_else(|| {
-        Error::new(ErrorCode::InvalidTool, format!("{}: a tool in {} format needs a non-empty string \"name\"", entry.path, format.as_str()))
+        Error::new(
+            ErrorCode::InvalidTool,
+            format!("{}: a tool in {} format needs a non-empty string \"name\"", entry.path, format.as_str()),
+        )
     })?;
     let (server, own_name) = match &entry.server {
         Some(server) => (Some(server.clone()), name.to_string()),

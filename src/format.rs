@@ -92,7 +92,9 @@ impl Format {
             ]
         };
         match self {
-            Format::OpenAi => Value::object([("type", Value::str("function")), ("function", Value::Object(core("parameters")))]),
+            Format::OpenAi => {
+                Value::object([("type", Value::str("function")), ("function", Value::Object(core("parameters")))])
+            }
             Format::Responses => {
                 let mut members = vec![(String::from("type"), Value::str("function"))];
                 members.extend(core("parameters"));
@@ -108,7 +110,9 @@ impl Format {
     pub fn renamed(self, tool: &Value, new_name: &str) -> Value {
         let mut copy = tool.clone();
         let holder = match (self, &mut copy) {
-            (Format::OpenAi, Value::Object(members)) => members.iter_mut().rev().find(|(k, _)| k == "function").map(|(_, v)| v),
+            (Format::OpenAi, Value::Object(members)) => {
+                members.iter_mut().rev().find(|(k, _)| k == "function").map(|(_, v)| v)
+            }
             (_, other) => Some(other),
         };
         if let Some(Value::Object(members)) = holder {

@@ -580,7 +580,8 @@ mod tests {
 
     #[test]
     fn bad_json_is_an_error_with_an_offset() {
-        for (input, offset) in [("", 0), ("{", 1), ("[1,]", 3), ("{\"a\" 1}", 5), ("01", 1), ("\"\\x\"", 2), ("tru", 0)] {
+        for (input, offset) in [("", 0), ("{", 1), ("[1,]", 3), ("{\"a\" 1}", 5), ("01", 1), ("\"\\x\"", 2), ("tru", 0)]
+        {
             let e = parse(input).unwrap_err();
             assert_eq!(e.offset, offset, "{input}: {}", e.message);
         }

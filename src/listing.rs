@@ -104,7 +104,8 @@ pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, names: &BridgeNames) ->
         .iter()
         .map(|server| {
             let tools = server.tools.iter().filter_map(|&i| catalog.tools.get(i));
-            let lines: Vec<(&str, String)> = tools.map(|t| (t.name.as_str(), short_description(&t.description))).collect();
+            let lines: Vec<(&str, String)> =
+                tools.map(|t| (t.name.as_str(), short_description(&t.description))).collect();
             [
                 texts::full_block(&server.name, &lines),
                 texts::names_block(&server.name, lines.iter().map(|(n, _)| *n), lines.len()),

@@ -163,7 +163,8 @@ impl Reader<'_> {
             return defaults;
         }
         self.warn_unknown_names();
-        let max_search_limit = self.integer("maxSearchLimit", 1, 50).unwrap_or(defaults.max_search_limit as u64) as usize;
+        let max_search_limit =
+            self.integer("maxSearchLimit", 1, 50).unwrap_or(defaults.max_search_limit as u64) as usize;
         Options {
             context_length: self.integer("contextLength", 1, u64::from(u32::MAX) * 16),
             enabled: self.switch("enabled").unwrap_or(defaults.enabled),
@@ -184,7 +185,9 @@ impl Reader<'_> {
     }
 
     fn warn_unknown_names(&mut self) {
-        let Some(members) = self.value.as_object() else { return };
+        let Some(members) = self.value.as_object() else {
+            return;
+        };
         for (key, _) in members {
             if !KNOWN.iter().any(|(camel, snake)| key == camel || key == snake) {
                 self.warnings.push(format!("unknown option \"{key}\" ignored"));
@@ -224,8 +227,9 @@ impl Reader<'_> {
 
     fn integer(&mut self, name: &str, min: u64, max: u64) -> Option<u64> {
         let x = self.number(name, min as f64, max as f64)?;
-        if x.fract() != 0.0 {
-            let floored = floor_non_negative(x) as u64;
+        let floored = floor_non_negative(x);
+        if floored != x {
+            let floored = floored as u64;
             self.warnings.push(format!("{name}: {x} is not an integer; using {floored}"));
             return Some(floored.max(min));
         }
@@ -271,9 +275,13 @@ impl Reader<'_> {
     }
 
     fn names(&mut self, name: &str) -> Vec<String> {
-        let Some(value) = self.get(name).cloned() else { return Vec::new() };
+        let Some(value) = self.get(name).cloned() else {
+            return Vec::new();
+        };
         match &value {
-            Value::String(s) => s.split(',').map(str::trim).filter(|s| !s.is_empty()).map(ToString::to_string).collect(),
+            Value::String(s) => {
+                s.split(',').map(str::trim).filter(|s| !s.is_empty()).map(ToString::to_string).collect()
+            }
             Value::Array(items) => {
                 let names: Vec<String> = items.iter().filter_map(Value::as_str).map(ToString::to_string).collect();
                 if names.len() != items.len() {
@@ -299,7 +307,9 @@ impl Reader<'_> {
 
     fn bridge_names(&mut self) -> BridgeNames {
         let defaults = BridgeNames::default();
-        let Some(value) = self.get("bridgeNames").cloned() else { return defaults };
+        let Some(value) = self.get("bridgeNames").cloned() else {
+            return defaults;
+        };
         let pick = |key: &str, index: usize, default: &str| -> Option<String> {
             let item = match &value {
                 Value::Object(_) => value.get(key),
@@ -312,14 +322,22 @@ impl Reader<'_> {
                 _ => None,
             }
         };
-        let names = match (pick("search", 0, &defaults.search), pick("describe", 1, &defaults.describe), pick("call", 2, &defaults.call)) {
+        let names = match (
+            pick("search", 0, &defaults.search),
+            pick("describe", 1, &defaults.describe),
+            pick("call", 2, &defaults.call),
+        ) {
             (Some(search), Some(describe), Some(call)) if search != describe && describe != call && search != call => {
                 Some(BridgeNames { search, describe, call })
             }
             _ => None,
         };
         names.unwrap_or_else(|| {
-            self.default_warning("bridgeNames", &value, "three distinct tool names (letters, digits, _ and -, at most 64)");
+            self.default_warning(
+                "bridgeNames",
+                &value,
+                "three distinct tool names (letters, digits, _ and -, at most 64)",
+            );
             defaults
         })
     }

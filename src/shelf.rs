@@ -27,7 +27,8 @@ impl Shelf {
     /// Prepares a toolbox given as JSON text, with options as JSON text (`""` or `"null"` for none).
     pub fn from_json(toolbox: &str, options: &str) -> Result<Shelf, Error> {
         let toolbox = parse_input(toolbox, "toolbox", ErrorCode::InvalidToolbox)?;
-        let parsed = if options.trim().is_empty() { Options::parse(&Value::Null) } else { Options::parse_json(options) };
+        let parsed =
+            if options.trim().is_empty() { Options::parse(&Value::Null) } else { Options::parse_json(options) };
         Shelf::with_options(toolbox, parsed.options, parsed.warnings)
     }
 

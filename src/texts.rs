@@ -71,9 +71,15 @@ pub fn search_description(deferred: usize, batch: bool, listing: &str) -> String
 /// The describe tool's description (fixed: it never depends on the listing).
 pub fn describe_description(names: &BridgeNames, batch: bool) -> String {
     if batch {
-        format!("Load deferred tools' full descriptions and parameter schemas by exact names, before calling them with {}.", names.call)
+        format!(
+            "Load deferred tools' full descriptions and parameter schemas by exact names, before calling them with {}.",
+            names.call
+        )
     } else {
-        format!("Load a deferred tool's full description and parameter schema by exact name, before calling it with {}.", names.call)
+        format!(
+            "Load a deferred tool's full description and parameter schema by exact name, before calling it with {}.",
+            names.call
+        )
     }
 }
 

@@ -14,11 +14,17 @@ fn the_ladder_of_real_catalogs() {
     let cases = common::assemble_cases();
     assert!(cases.len() >= 15);
     for case in &cases {
-        let shelf = Shelf::new(&grouped(&case.catalogs), &case.options).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let shelf =
+            Shelf::new(&grouped(&case.catalogs), &case.options).unwrap_or_else(|e| panic!("{}: {e}", case.name));
         let a = shelf.assemble();
         assert_eq!((a.facts.tier, a.facts.form.as_str()), (case.tier, case.form.as_str()), "{}", case.name);
         for (server, level) in &case.levels {
-            let found = a.facts.servers.iter().find(|s| s.name == *server).unwrap_or_else(|| panic!("{}: no server {server}", case.name));
+            let found = a
+                .facts
+                .servers
+                .iter()
+                .find(|s| s.name == *server)
+                .unwrap_or_else(|| panic!("{}: no server {server}", case.name));
             assert_eq!(found.level.as_str(), level, "{}: {server}", case.name);
         }
         let forced = case.options.get("listing").and_then(Value::as_str) == Some("on");
@@ -51,7 +57,8 @@ fn listing_text_matches_the_levels() {
     assert!(text.contains("\ncloudflare: 1533 tools, not listed"), "{text}");
     assert!(!text.contains("dns-records-for-a-zone"), "a summarized server lists no names");
     // Servers in code-point order: cloudflare, github, linear.
-    let (c, g, l) = (text.find("\ncloudflare:").unwrap(), text.find("\ngithub (").unwrap(), text.find("\nlinear (").unwrap());
+    let (c, g, l) =
+        (text.find("\ncloudflare:").unwrap(), text.find("\ngithub (").unwrap(), text.find("\nlinear (").unwrap());
     assert!(c < g && g < l);
     // Tools within a server in code-point order.
     let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("- mcp__linear__")).collect();
@@ -64,7 +71,9 @@ fn listing_text_matches_the_levels() {
 #[test]
 fn direct_tools_come_first_then_the_bridge() {
     let direct = vec![openai_tool("read_file", "Read a file."), openai_tool("write_file", "Write a file.")];
-    let shelf = Shelf::new(&grouped_with(direct.clone(), &["linear-mcp-official"]), &options(r#"{"contextLength":200000}"#)).unwrap();
+    let shelf =
+        Shelf::new(&grouped_with(direct.clone(), &["linear-mcp-official"]), &options(r#"{"contextLength":200000}"#))
+            .unwrap();
     let a = shelf.assemble();
     let names: Vec<&str> = a.tools.iter().map(openai_name).collect();
     assert_eq!(names, ["read_file", "write_file", "tool_search", "tool_describe", "tool_call"]);
@@ -133,7 +142,13 @@ fn always_load_and_defer_move_tools_across_the_line() {
 #[test]
 fn bridge_tools_follow_the_toolbox_format() {
     let linear = common::catalog("linear-mcp-official");
-    for (format, schema_key) in [("openai", ""), ("responses", "parameters"), ("anthropic", "input_schema"), ("mcp", "inputSchema"), ("gemini", "parameters")] {
+    for (format, schema_key) in [
+        ("openai", ""),
+        ("responses", "parameters"),
+        ("anthropic", "input_schema"),
+        ("mcp", "inputSchema"),
+        ("gemini", "parameters"),
+    ] {
         let tools: Vec<Value> = linear
             .iter()
             .map(|(_, t)| {
@@ -153,7 +168,12 @@ fn bridge_tools_follow_the_toolbox_format() {
         let a = Shelf::new(&toolbox, &options(r#"{"contextLength":200000}"#)).unwrap().assemble();
         assert_eq!(a.tools.len(), 3, "{format}");
         for tool in &a.tools {
-            assert_eq!(toolshelf::Format::detect(tool).map(|f| f.as_str()), Some(format), "{format}: {}", tool.to_json());
+            assert_eq!(
+                toolshelf::Format::detect(tool).map(|f| f.as_str()),
+                Some(format),
+                "{format}: {}",
+                tool.to_json()
+            );
             if !schema_key.is_empty() {
                 assert!(tool.get(schema_key).is_some(), "{format}");
             }
@@ -163,7 +183,9 @@ fn bridge_tools_follow_the_toolbox_format() {
 
 #[test]
 fn bridge_names_are_configurable() {
-    let a = Shelf::new(&grouped(&["linear-mcp-official"]), &options(r#"{"bridgeNames":{"call":"invoke_tool"}}"#)).unwrap().assemble();
+    let a = Shelf::new(&grouped(&["linear-mcp-official"]), &options(r#"{"bridgeNames":{"call":"invoke_tool"}}"#))
+        .unwrap()
+        .assemble();
     let names: Vec<&str> = a.tools.iter().map(openai_name).collect();
     assert_eq!(names, ["tool_search", "tool_describe", "invoke_tool"]);
     let describe = a.tools[1].to_json();
@@ -174,8 +196,16 @@ fn bridge_names_are_configurable() {
 fn batch_mode_changes_the_search_and_describe_shapes() {
     let a = Shelf::new(&grouped(&["linear-mcp-official"]), &options(r#"{"batch":true}"#)).unwrap().assemble();
     let schema = |i: usize| a.tools[i].get("function").unwrap().get("parameters").unwrap().to_json();
-    assert!(schema(0).contains(r#""queries":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":7}"#), "{}", schema(0));
-    assert!(schema(1).contains(r#""names":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":10}"#), "{}", schema(1));
+    assert!(
+        schema(0).contains(r#""queries":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":7}"#),
+        "{}",
+        schema(0)
+    );
+    assert!(
+        schema(1).contains(r#""names":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":10}"#),
+        "{}",
+        schema(1)
+    );
     assert!(schema(2).contains(r#""required":["name","arguments"]"#));
 }
 
@@ -186,11 +216,25 @@ fn facts_serialize_with_camel_case_keys() {
     let keys: Vec<&str> = v.as_object().unwrap().iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(
         keys,
-        ["tools", "tier", "form", "deferredCount", "deferredTokens", "budgetTokens", "listingTokens", "servers", "fingerprint", "warnings"]
+        [
+            "tools",
+            "tier",
+            "form",
+            "deferredCount",
+            "deferredTokens",
+            "budgetTokens",
+            "listingTokens",
+            "servers",
+            "fingerprint",
+            "warnings"
+        ]
     );
     assert_eq!(v.get("budgetTokens").unwrap().to_json(), "10000");
     assert_eq!(v.get("fingerprint").unwrap().as_str().unwrap().len(), 16);
-    let sizes: u64 = common::catalog("linear-mcp-official").iter().map(|(_, t)| t.to_json().chars().count().div_ceil(4) as u64).sum();
+    let sizes: u64 = common::catalog("linear-mcp-official")
+        .iter()
+        .map(|(_, t)| t.to_json().chars().count().div_ceil(4) as u64)
+        .sum();
     assert_eq!(a.facts.deferred_tokens, sizes);
     let text = json::parse(&v.to_json()).unwrap();
     assert_eq!(text, v);

@@ -24,10 +24,7 @@ fn toolbox_strategy() -> impl Strategy<Value = Toolbox> {
         "x",
         "A very long description that goes on and on without any full stop so it must be cut at a word boundary somewhere",
     ]);
-    let server = (
-        "[a-z]{1,8}",
-        prop::collection::vec(("[a-z_]{1,12}", description.prop_map(String::from)), 0..25),
-    );
+    let server = ("[a-z]{1,8}", prop::collection::vec(("[a-z_]{1,12}", description.prop_map(String::from)), 0..25));
     (prop::collection::vec("[a-z]{1,6}", 0..3), prop::collection::vec(server, 0..6)).prop_map(|(direct, servers)| {
         // Make every name unique across the toolbox by prefixing server and position.
         let direct = direct.into_iter().enumerate().map(|(i, n)| format!("d{i}_{n}")).collect();
@@ -50,7 +47,9 @@ fn to_value(t: &Toolbox, extra_direct: &[Value]) -> Value {
     let servers = t
         .servers
         .iter()
-        .map(|(s, tools)| (s.clone(), Value::Array(tools.iter().map(|(n, d)| common::openai_tool(n, &d.replace('"', "'"))).collect())))
+        .map(|(s, tools)| {
+            (s.clone(), Value::Array(tools.iter().map(|(n, d)| common::openai_tool(n, &d.replace('"', "'"))).collect()))
+        })
         .collect();
     Value::object([("tools", Value::Array(direct)), ("servers", Value::Object(servers))])
 }

@@ -18,16 +18,36 @@ fn invalid_toolbox() {
     check("[", "", "invalid_toolbox", "at byte 1");
     check(r#"{"toolz":[]}"#, "", "invalid_toolbox", r#"toolbox: unknown key "toolz""#);
     check(r#"{"tools":{}}"#, "", "invalid_toolbox", "tools: expected a list of tools, got an object");
-    check(r#"{"servers":[]}"#, "", "invalid_toolbox", "servers: expected an object of server name → tools, got an array");
-    check(r#"{"servers":{"github":{}}}"#, "", "invalid_toolbox", "servers.github: expected a list of tools, got an object");
+    check(
+        r#"{"servers":[]}"#,
+        "",
+        "invalid_toolbox",
+        "servers: expected an object of server name → tools, got an array",
+    );
+    check(
+        r#"{"servers":{"github":{}}}"#,
+        "",
+        "invalid_toolbox",
+        "servers.github: expected a list of tools, got an object",
+    );
     check(r#"{"servers":{"":[]}}"#, "", "invalid_toolbox", "servers: a server name is empty");
 }
 
 #[test]
 fn invalid_tool() {
     check(r#"[1]"#, "", "invalid_tool", "[0]: a tool must be an object, got a number");
-    check(&format!(r#"{{"servers":{{"github":[{T},{{"type":"function","function":{{"description":"x"}}}}]}}}}"#), "", "invalid_tool", r#"servers.github[1]: a tool in openai format needs a non-empty string "name""#);
-    check(&format!(r#"{{"tools":[{T},{{"type":"function","function":{{"name":"  "}}}}]}}"#), "", "invalid_tool", "tools[1]: ");
+    check(
+        &format!(r#"{{"servers":{{"github":[{T},{{"type":"function","function":{{"description":"x"}}}}]}}}}"#),
+        "",
+        "invalid_tool",
+        r#"servers.github[1]: a tool in openai format needs a non-empty string "name""#,
+    );
+    check(
+        &format!(r#"{{"tools":[{T},{{"type":"function","function":{{"name":"  "}}}}]}}"#),
+        "",
+        "invalid_tool",
+        "tools[1]: ",
+    );
     check(r#"[{"name":5,"input_schema":{}}]"#, "", "invalid_tool", "[0]: a tool in anthropic format needs");
 }
 
@@ -60,7 +80,12 @@ fn forced_format_reads_every_tool_that_way() {
     // Detected as gemini, but forced to mcp: the name is read at the top level either way.
     let shelf = Shelf::from_json(r#"[{"name":"a","parameters":{}}]"#, r#"{"format":"mcp"}"#).unwrap();
     assert_eq!(shelf.catalog().format.as_str(), "mcp");
-    check(r#"[{"type":"function","function":{"name":"a"}}]"#, r#"{"format":"anthropic"}"#, "invalid_tool", "[0]: a tool in anthropic format needs");
+    check(
+        r#"[{"type":"function","function":{"name":"a"}}]"#,
+        r#"{"format":"anthropic"}"#,
+        "invalid_tool",
+        "[0]: a tool in anthropic format needs",
+    );
 }
 
 #[test]
@@ -73,7 +98,8 @@ fn bounds_are_errors_not_hangs() {
 
 #[test]
 fn fifty_thousand_tools_are_accepted() {
-    let tools: Vec<String> = (0..50_000).map(|i| format!(r#"{{"name":"mcp__s{}__t{i}","parameters":{{}}}}"#, i % 50)).collect();
+    let tools: Vec<String> =
+        (0..50_000).map(|i| format!(r#"{{"name":"mcp__s{}__t{i}","parameters":{{}}}}"#, i % 50)).collect();
     let shelf = Shelf::from_json(&format!("[{}]", tools.join(",")), r#"{"contextLength":200000}"#).unwrap();
     let a = shelf.assemble();
     assert_eq!((a.facts.deferred_count, a.facts.servers.len()), (50_000, 50));
@@ -82,7 +108,9 @@ fn fifty_thousand_tools_are_accepted() {
 
 #[test]
 fn odd_but_valid_toolboxes_are_not_errors() {
-    for (toolbox, tier) in [("[]", 0), ("{}", 0), (r#"{"tools":null,"servers":null}"#, 0), (r#"{"servers":{"s":[]}}"#, 0)] {
+    for (toolbox, tier) in
+        [("[]", 0), ("{}", 0), (r#"{"tools":null,"servers":null}"#, 0), (r#"{"servers":{"s":[]}}"#, 0)]
+    {
         let a = Shelf::from_json(toolbox, "").unwrap().assemble();
         assert_eq!((a.facts.tier, a.tools.len()), (tier, 0), "{toolbox}");
     }

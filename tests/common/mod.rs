@@ -23,7 +23,10 @@ pub fn catalog_text(name: &str) -> String {
 /// `(server, tool def)` entries of a catalog; `rest-apis-flat-3400` is built from its three parts.
 pub fn catalog(name: &str) -> Vec<(String, Value)> {
     if name == "rest-apis-flat-3400" {
-        return ["cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04"].iter().flat_map(|n| catalog(n)).collect();
+        return ["cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04"]
+            .iter()
+            .flat_map(|n| catalog(n))
+            .collect();
     }
     let Value::Array(entries) = json::parse(&catalog_text(name)).unwrap() else { panic!("{name}: not an array") };
     entries

@@ -1,0 +1,41 @@
+// Shared by the JS tests: the fixtures of tests/data (the same files the Rust tests read).
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { join } from "node:path";
+
+export const dataDir = process.env.TOOLSHELF_DATA ?? new URL("../data/", import.meta.url).pathname;
+
+const cache = new Map();
+/** `[{server, tool}]` entries of a catalog; rest-apis-flat-3400 is built from its three parts. */
+export function catalog(name) {
+  if (name === "rest-apis-flat-3400") {
+    return ["cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04"].flatMap(catalog);
+  }
+  if (!cache.has(name)) {
+    const text = gunzipSync(readFileSync(join(dataDir, "catalogs", `${name}.json.gz`))).toString("utf8");
+    cache.set(name, JSON.parse(text));
+  }
+  return cache.get(name);
+}
+
+/** `{servers: {...}}` with the catalogs' tools, servers in first-seen order (as the Rust tests build it). */
+export function grouped(names, direct = []) {
+  const servers = {};
+  for (const name of names) for (const { server, tool } of catalog(name)) (servers[server] ??= []).push(tool);
+  return direct.length ? { tools: direct, servers } : { servers };
+}
+
+export function assembleCases() {
+  return JSON.parse(readFileSync(join(dataDir, "assemble-cases.json"), "utf8"));
+}
+
+/** Results of the same cases computed natively (examples/fixtures.rs), when scripts/test made them. */
+export function nativeResults() {
+  const path = process.env.TOOLSHELF_NATIVE_ASSEMBLE;
+  return path ? JSON.parse(readFileSync(path, "utf8")) : null;
+}
+
+export const tool = (name, description = "A tool.") => ({
+  type: "function",
+  function: { name, description, parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+});
