@@ -33,13 +33,16 @@ extern crate std;
 pub mod assemble;
 pub mod bridge;
 pub mod catalog;
+pub mod describe;
 pub mod error;
+pub mod find;
 pub mod format;
 pub mod json;
 pub mod listing;
 pub mod options;
 pub mod shelf;
 pub mod texts;
+pub mod unwrap;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
@@ -49,4 +52,7 @@ pub use format::Format;
 pub use json::Value;
 pub use listing::{Form, Level};
 pub use options::Options;
-pub use shelf::{assemble, Shelf};
+pub use describe::Described;
+pub use find::SearchResult;
+pub use shelf::{assemble, describe, search, unwrap, Shelf};
+pub use unwrap::{Call, Unwrapped};

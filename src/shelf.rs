@@ -3,18 +3,25 @@
 
 use crate::assemble::{layout, Assembly, Layout};
 use crate::catalog::{parse_input, Catalog};
+use crate::describe::Described;
 use crate::error::{Error, ErrorCode};
+use crate::find::{build_index, SearchResult};
 use crate::json::Value;
 use crate::options::Options;
+use crate::search::SearchIndex;
+use crate::unwrap::Unwrapped;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::cell::OnceCell;
 
-/// A toolbox prepared with its options.
+/// A toolbox prepared with its options. The search index is built on the first search, so an
+/// agent that only assembles never pays for it.
 #[derive(Clone, Debug)]
 pub struct Shelf {
     catalog: Catalog,
     options: Options,
     warnings: Vec<String>,
+    index: OnceCell<(SearchIndex, Vec<usize>)>,
 }
 
 impl Shelf {
@@ -37,7 +44,7 @@ impl Shelf {
     pub fn with_options(toolbox: Value, options: Options, mut warnings: Vec<String>) -> Result<Shelf, Error> {
         let catalog = Catalog::parse(toolbox, &options)?;
         warnings.extend(catalog.warnings.iter().cloned());
-        Ok(Shelf { catalog, options, warnings })
+        Ok(Shelf { catalog, options, warnings, index: OnceCell::new() })
     }
 
     /// The parsed toolbox.
@@ -60,9 +67,43 @@ impl Shelf {
     pub fn layout(&self) -> Layout<'_> {
         layout(&self.catalog, &self.options, &self.warnings)
     }
+
+    /// Searches the deferred tools (SPEC §4). `limit` defaults to `searchDefaultLimit` and is
+    /// clamped to 1..=`maxSearchLimit`.
+    pub fn search(&self, query: &str, limit: Option<usize>) -> SearchResult {
+        let (index, documents) = self.index.get_or_init(|| build_index(&self.catalog));
+        let limit = limit.unwrap_or(self.options.search_default_limit).clamp(1, self.options.max_search_limit);
+        crate::find::search(&self.catalog, index, documents, query, limit)
+    }
+
+    /// A deferred tool's whole description and schema (SPEC §5); `None` for any other name.
+    pub fn describe(&self, name: &str) -> Option<Described> {
+        crate::describe::describe(&self.catalog, name)
+    }
+
+    /// Turns the model's tool call into the real call, a local answer or a reject (SPEC §7).
+    /// Only a call that is not an object at all is an error (`invalid_call`).
+    pub fn unwrap(&self, call: &Value) -> Result<Unwrapped, Error> {
+        crate::unwrap::unwrap(self, call)
+    }
 }
 
 /// Stateless assemble: `Shelf::new(toolbox, options)?.assemble()`.
 pub fn assemble(toolbox: &Value, options: &Value) -> Result<Assembly, Error> {
     Ok(Shelf::new(toolbox, options)?.assemble())
+}
+
+/// Stateless search: `Shelf::new(toolbox, options)?.search(query, limit)`.
+pub fn search(toolbox: &Value, query: &str, options: &Value, limit: Option<usize>) -> Result<SearchResult, Error> {
+    Ok(Shelf::new(toolbox, options)?.search(query, limit))
+}
+
+/// Stateless describe: `Shelf::new(toolbox, options)?.describe(name)`.
+pub fn describe(toolbox: &Value, name: &str, options: &Value) -> Result<Option<Described>, Error> {
+    Ok(Shelf::new(toolbox, options)?.describe(name))
+}
+
+/// Stateless unwrap: `Shelf::new(toolbox, options)?.unwrap(call)`.
+pub fn unwrap(toolbox: &Value, call: &Value, options: &Value) -> Result<Unwrapped, Error> {
+    Shelf::new(toolbox, options)?.unwrap(call)
 }

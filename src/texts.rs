@@ -87,3 +87,81 @@ pub fn describe_description(names: &BridgeNames, batch: bool) -> String {
 pub fn call_description(names: &BridgeNames) -> String {
     format!("Run a deferred tool by exact name, with arguments matching its schema (from {}).", names.describe)
 }
+
+/// A search without a query.
+pub fn query_required() -> String {
+    String::from("query is required: give keywords, e.g. \"github create issue\".")
+}
+
+/// Added to a search answer when nothing matched.
+pub fn no_match_hint() -> String {
+    String::from(
+        "No tool matched. The servers' tools above remain available: search again with the service name \
+         plus an action and an object (e.g. \"github create issue\").",
+    )
+}
+
+/// The model sent a call without a tool name.
+pub fn missing_name(names: &BridgeNames) -> String {
+    format!(
+        "The tool call has no tool name, so nothing was run. Call a tool by its exact name; for a deferred tool use {} with {{\"name\", \"arguments\"}}.",
+        names.call
+    )
+}
+
+/// The model sent arguments that are not a JSON object.
+pub fn bad_arguments(tool: &str, reason: &str) -> String {
+    format!("{tool} was not run: {reason}. Send the arguments as a JSON object.")
+}
+
+/// A bridge tool named inside `tool_call`.
+pub fn bridge_inside_call(inner: &str, names: &BridgeNames) -> String {
+    format!("{inner} is a bridge tool: call it directly, not through {}. Nothing was run.", names.call)
+}
+
+/// A direct tool sent through `tool_call`.
+pub fn direct_through_call(inner: &str, names: &BridgeNames) -> String {
+    format!("{inner} is already in your tools list: call it directly, not through {}. Nothing was run.", names.call)
+}
+
+/// A name outside the toolbox, with the closest names.
+pub fn unknown_tool(name: &str, closest: &[&str], names: &BridgeNames) -> String {
+    let mut text = format!("There is no tool named \"{name}\", so nothing was run.");
+    push_suggestions(&mut text, closest);
+    let _ = write!(text, " Use {} to find the right tool.", names.search);
+    text
+}
+
+/// describe for a direct tool.
+pub fn describe_direct(name: &str) -> String {
+    format!("{name} is already in your tools list with its full schema: call it directly.")
+}
+
+/// describe for a name outside the deferred tools.
+pub fn describe_unknown(name: &str, closest: &[&str], names: &BridgeNames) -> String {
+    let mut text = format!("There is no deferred tool named \"{name}\".");
+    push_suggestions(&mut text, closest);
+    let _ = write!(text, " Use {} to find it.", names.search);
+    text
+}
+
+fn push_suggestions(text: &mut String, closest: &[&str]) {
+    if !closest.is_empty() {
+        text.push_str(" Closest names: ");
+        text.push_str(&closest.join(", "));
+        text.push('.');
+    }
+}
+
+/// Arguments that fail the tool's schema.
+pub fn invalid_arguments(tool: &str, path: &str, message: &str, keyword: &str, schema: &str) -> String {
+    format!(
+        "{tool} was not invoked: invalid arguments. {message} ({keyword} at {path}). \
+         Fix the arguments and call again. Schema at {path}: {schema}"
+    )
+}
+
+/// A bridge call whose own arguments are unusable (e.g. a describe without a name).
+pub fn bridge_usage(bridge: &str, usage: &str) -> String {
+    format!("{bridge} needs {usage}. Nothing was run.")
+}

@@ -1,0 +1,121 @@
+//! describe (SPEC §5): a deferred tool's whole description and schema; and the closest names to a
+//! name that is not in the toolbox, for messages that help the model recover from a typo.
+
+use crate::catalog::Catalog;
+use crate::json::Value;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// How many names a "did you mean" suggestion offers.
+pub const MAX_SUGGESTIONS: usize = 3;
+/// Names are compared on at most this many code points (bounds the edit-distance work).
+const COMPARE_MAX: usize = 96;
+
+/// A deferred tool as the model loads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Described {
+    /// The name the model knows.
+    pub name: String,
+    /// Its server.
+    pub server: String,
+    /// The whole description.
+    pub description: String,
+    /// The whole parameters schema (`{}` when the tool has none).
+    pub parameters: Value,
+}
+
+impl Described {
+    /// `{name, server, description, parameters}` as JSON, what the model reads.
+    pub fn to_value(&self) -> Value {
+        Value::object([
+            ("name", Value::str(self.name.as_str())),
+            ("server", Value::str(self.server.as_str())),
+            ("description", Value::str(self.description.as_str())),
+            ("parameters", self.parameters.clone()),
+        ])
+    }
+}
+
+/// The deferred tool named `name` (trimmed), or `None` for a direct tool or an unknown name.
+pub fn describe(catalog: &Catalog, name: &str) -> Option<Described> {
+    let tool = catalog.get(name.trim()).filter(|t| t.deferred)?;
+    Some(Described {
+        name: tool.name.clone(),
+        server: tool.server.clone().unwrap_or_default(),
+        description: tool.description.clone(),
+        parameters: tool.schema(catalog.format).cloned().unwrap_or_else(|| Value::Object(Vec::new())),
+    })
+}
+
+/// Up to three tool names closest to `wanted`: names that end with it (or whose own name it ends
+/// with) first, then by edit distance; only names within a distance of about a third of the
+/// length. Ties by name.
+pub fn closest_names<'a>(catalog: &'a Catalog, wanted: &str) -> Vec<&'a str> {
+    let wanted = lowercase_prefix(wanted.trim());
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let limit = (wanted.len() / 3).max(2);
+    let mut scored: Vec<(usize, &str)> = catalog
+        .tools
+        .iter()
+        .filter_map(|tool| {
+            let name = lowercase_prefix(&tool.name);
+            let own = lowercase_prefix(&tool.own_name);
+            let suffix = ends_with(&name, &wanted) || ends_with(&wanted, &own);
+            let distance = if suffix { 0 } else { edit_distance(&wanted, &name, limit) };
+            (distance <= limit).then_some((distance, tool.name.as_str()))
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(MAX_SUGGESTIONS).map(|(_, name)| name).collect()
+}
+
+/// The first [`COMPARE_MAX`] code points, lowercased, as chars.
+fn lowercase_prefix(s: &str) -> Vec<char> {
+    s.chars().take(COMPARE_MAX).flat_map(char::to_lowercase).take(COMPARE_MAX).collect()
+}
+
+/// True when `whole` ends with a non-empty `part`.
+fn ends_with(whole: &[char], part: &[char]) -> bool {
+    !part.is_empty() && whole.ends_with(part)
+}
+
+/// Levenshtein distance, giving up (returning `limit + 1`) once every cell of a row exceeds `limit`.
+fn edit_distance(a: &[char], b: &[char], limit: usize) -> usize {
+    if a.len().abs_diff(b.len()) > limit {
+        return limit + 1;
+    }
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = alloc::vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        current[0] = i + 1;
+        let mut row_min = current[0];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+            row_min = row_min.min(current[j + 1]);
+        }
+        if row_min > limit {
+            return limit + 1;
+        }
+        core::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distances() {
+        let d = |a: &str, b: &str| edit_distance(&lowercase_prefix(a), &lowercase_prefix(b), 10);
+        assert_eq!(d("create_issue", "create_issue"), 0);
+        assert_eq!(d("create_isue", "create_issue"), 1);
+        assert_eq!(d("list_isues", "list_issues"), 1);
+        assert_eq!(d("kitten", "sitting"), 3);
+        assert_eq!(d("", "abc"), 3);
+        assert_eq!(edit_distance(&lowercase_prefix("abcdefgh"), &lowercase_prefix("zzzzzzzz"), 2), 3);
+    }
+}

@@ -1,0 +1,212 @@
+//! search (SPEC §4) over a catalog's deferred tools: the result a program gets, and the JSON the
+//! model reads for a `tool_search` call (default and batched shapes).
+
+use crate::catalog::{Catalog, Tool};
+use crate::json::Value;
+use crate::search::{DocFields, SearchConfig, SearchIndex};
+use crate::texts;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// Queries are cut at this many code points (SPEC §8).
+pub const MAX_QUERY_CHARS: usize = 1_000;
+/// Descriptions the model reads in search results are cut at this many code points.
+pub const MODEL_DESCRIPTION_CHARS: usize = 400;
+
+/// One search hit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Match {
+    /// The name the model knows.
+    pub name: String,
+    /// Its server.
+    pub server: String,
+    /// The whole description.
+    pub description: String,
+    /// The schema's required parameter names.
+    pub required: Vec<String>,
+    /// The ranking score (higher is better).
+    pub score: f64,
+}
+
+/// What `search` returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The query as searched (trimmed, cut).
+    pub query: String,
+    /// How many deferred tools the catalog holds.
+    pub total_available: usize,
+    /// The hits, best first.
+    pub matches: Vec<Match>,
+    /// Every server and its tool count, present only when nothing matched.
+    pub servers: Option<Vec<(String, usize)>>,
+    /// A model error (an empty query), when there is one.
+    pub error: Option<String>,
+}
+
+/// Builds the search index over the catalog's deferred tools (document `i` is `deferred_tools[i]`).
+pub fn build_index(catalog: &Catalog) -> (SearchIndex, Vec<usize>) {
+    let deferred: Vec<usize> = (0..catalog.tools.len()).filter(|&i| catalog.tools[i].deferred).collect();
+    let docs = deferred.iter().filter_map(|&i| catalog.tools.get(i)).map(|tool| DocFields {
+        name: &tool.name,
+        server: tool.server.as_deref().unwrap_or(""),
+        description: &tool.description,
+        params: parameter_names(catalog, tool),
+    });
+    (SearchIndex::build(docs, SearchConfig::default()), deferred)
+}
+
+fn parameter_names<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {
+    let properties = catalog.format.fields(&tool.def).schema.and_then(|s| s.get("properties"));
+    properties.and_then(Value::as_object).map_or_else(Vec::new, |p| p.iter().map(|(k, _)| k.as_str()).collect())
+}
+
+/// The schema's top-level `required` names.
+pub fn required_names(catalog: &Catalog, tool: &Tool) -> Vec<String> {
+    let required = tool.schema(catalog.format).and_then(|s| s.get("required")).and_then(Value::as_array);
+    required.map_or_else(Vec::new, |r| r.iter().filter_map(Value::as_str).map(String::from).collect())
+}
+
+/// Searches `index` (built by [`build_index`]) for `query`, returning at most `limit` hits.
+pub fn search(catalog: &Catalog, index: &SearchIndex, documents: &[usize], query: &str, limit: usize) -> SearchResult {
+    let query = cut_chars(query.trim(), MAX_QUERY_CHARS);
+    let total_available = documents.len();
+    if query.is_empty() {
+        return SearchResult {
+            query,
+            total_available,
+            matches: Vec::new(),
+            servers: Some(server_counts(catalog)),
+            error: Some(texts::query_required()),
+        };
+    }
+    let matches: Vec<Match> = index
+        .search(&query, limit)
+        .into_iter()
+        .filter_map(|hit| {
+            let tool = documents.get(hit.doc).and_then(|&i| catalog.tools.get(i))?;
+            Some(Match {
+                name: tool.name.clone(),
+                server: tool.server.clone().unwrap_or_default(),
+                description: tool.description.clone(),
+                required: required_names(catalog, tool),
+                score: hit.score,
+            })
+        })
+        .collect();
+    let servers = matches.is_empty().then(|| server_counts(catalog));
+    SearchResult { query, total_available, matches, servers, error: None }
+}
+
+fn server_counts(catalog: &Catalog) -> Vec<(String, usize)> {
+    catalog.servers.iter().map(|s| (s.name.clone(), s.tools.len())).collect()
+}
+
+/// The first `max` code points of `text`.
+pub fn cut_chars(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => String::from(&text[..end]),
+        None => String::from(text),
+    }
+}
+
+/// `text` cut to `max` code points, `…` marking a cut.
+fn cut_marked(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => {
+            let mut out = String::from(text[..end].trim_end());
+            out.push('…');
+            out
+        }
+        None => String::from(text),
+    }
+}
+
+fn servers_value(servers: &[(String, usize)]) -> Value {
+    Value::Array(
+        servers
+            .iter()
+            .map(|(name, tools)| Value::object([("name", Value::str(name.as_str())), ("tools", Value::uint(*tools as u64))]))
+            .collect(),
+    )
+}
+
+impl Match {
+    fn model_value(&self, with_name: bool) -> Value {
+        let mut members = Vec::new();
+        if with_name {
+            members.push(("name", Value::str(self.name.as_str())));
+        }
+        members.push(("server", Value::str(self.server.as_str())));
+        members.push(("description", Value::str(cut_marked(&self.description, MODEL_DESCRIPTION_CHARS))));
+        members.push(("required", Value::strings(&self.required)));
+        Value::object(members)
+    }
+}
+
+impl SearchResult {
+    /// The result for a program, camelCase keys: `{query, totalAvailable, matches, servers?, error?}`.
+    pub fn to_value(&self) -> Value {
+        let matches = self.matches.iter().map(|m| {
+            Value::object([
+                ("name", Value::str(m.name.as_str())),
+                ("server", Value::str(m.server.as_str())),
+                ("description", Value::str(m.description.as_str())),
+                ("required", Value::strings(&m.required)),
+                ("score", Value::float(m.score)),
+            ])
+        });
+        let mut members = alloc::vec![
+            ("query", Value::str(self.query.as_str())),
+            ("totalAvailable", Value::uint(self.total_available as u64)),
+            ("matches", Value::Array(matches.collect())),
+        ];
+        if let Some(servers) = &self.servers {
+            members.push(("servers", servers_value(servers)));
+        }
+        if let Some(error) = &self.error {
+            members.push(("error", Value::str(error.as_str())));
+        }
+        Value::object(members)
+    }
+
+    /// What the model reads: snake_case, no scores, descriptions cut at 400 code points; with no
+    /// match, the servers and a hint.
+    pub fn model_value(&self) -> Value {
+        let mut members = alloc::vec![
+            ("query", Value::str(self.query.as_str())),
+            ("total_available", Value::uint(self.total_available as u64)),
+            ("matches", Value::Array(self.matches.iter().map(|m| m.model_value(true)).collect())),
+        ];
+        if let Some(servers) = &self.servers {
+            members.push(("servers", servers_value(servers)));
+            members.push(("hint", Value::str(texts::no_match_hint())));
+        }
+        Value::object(members)
+    }
+}
+
+/// What the model reads for a batched search: one group per query (names only) and one shared map
+/// of tool summaries, so a tool found by two queries is described once.
+pub fn batch_model_value(results: &[SearchResult]) -> Value {
+    let mut summaries: Vec<(String, Value)> = Vec::new();
+    let groups = results.iter().map(|r| {
+        for m in &r.matches {
+            if !summaries.iter().any(|(name, _)| *name == m.name) {
+                summaries.push((m.name.clone(), m.model_value(false)));
+            }
+        }
+        Value::object([
+            ("query", Value::str(r.query.as_str())),
+            ("total_available", Value::uint(r.total_available as u64)),
+            ("matches", Value::strings(r.matches.iter().map(|m| m.name.as_str()))),
+        ])
+    });
+    let mut members = alloc::vec![("results", Value::Array(groups.collect()))];
+    let unmatched = results.iter().find_map(|r| r.servers.as_ref());
+    members.push(("tools", Value::Object(summaries)));
+    if let Some(servers) = unmatched {
+        members.push(("servers", servers_value(servers)));
+        members.push(("hint", Value::str(texts::no_match_hint())));
+    }
+    Value::object(members)
+}

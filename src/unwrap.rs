@@ -1,0 +1,328 @@
+//! unwrap (SPEC §7): from the model's tool call, in any provider's shape, to the real call, a local
+//! answer (search, describe) or a reject that tells the model how to recover.
+
+use crate::bridge::{MAX_BATCH_NAMES, MAX_BATCH_QUERIES};
+use crate::catalog::{kind, Tool};
+use crate::describe::closest_names;
+use crate::error::{Error, ErrorCode};
+use crate::find::batch_model_value;
+use crate::json::{self, Value};
+use crate::shelf::Shelf;
+use crate::texts;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+/// Largest arguments accepted, in code points of their JSON (SPEC §8).
+pub const MAX_ARGUMENTS_CHARS: usize = 4 << 20;
+
+/// The real call an agent runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// The name as the model knows it.
+    pub name: String,
+    /// The server to send it to (deferred tools, and direct tools that came from a server).
+    pub server: Option<String>,
+    /// The server-side tool name.
+    pub tool: Option<String>,
+    /// The arguments: validated (and coerced) for deferred tools, as sent for direct ones.
+    pub arguments: Value,
+    /// The provider's call id.
+    pub id: Option<String>,
+    /// True when the model went through `tool_call`.
+    pub via_bridge: bool,
+    /// True when `arguments` is exactly the object the model sent (JS hands back that very object).
+    pub untouched: bool,
+}
+
+/// What unwrap makes of one call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unwrapped {
+    /// Run this tool.
+    Call(Call),
+    /// A bridge search or describe, answered here: send `content` back as the tool result.
+    Answer {
+        /// The tool result text.
+        content: String,
+        /// The provider's call id.
+        id: Option<String>,
+    },
+    /// The call is invalid and nothing ran: send `content` back as the tool result.
+    Reject {
+        /// What was wrong and how to recover.
+        content: String,
+        /// The provider's call id.
+        id: Option<String>,
+    },
+}
+
+impl Unwrapped {
+    /// The JS shape: `{kind: "call", name, server?, tool?, arguments, id?, viaBridge}` or
+    /// `{kind: "answer" | "reject", content, id?}`.
+    pub fn to_value(&self) -> Value {
+        let mut members: Vec<(&str, Value)> = Vec::new();
+        let id = match self {
+            Unwrapped::Call(call) => {
+                members.push(("kind", Value::str("call")));
+                members.push(("name", Value::str(call.name.as_str())));
+                if let Some(server) = &call.server {
+                    members.push(("server", Value::str(server.as_str())));
+                }
+                if let Some(tool) = &call.tool {
+                    members.push(("tool", Value::str(tool.as_str())));
+                }
+                members.push(("arguments", call.arguments.clone()));
+                &call.id
+            }
+            Unwrapped::Answer { content, id } | Unwrapped::Reject { content, id } => {
+                let kind = if matches!(self, Unwrapped::Answer { .. }) { "answer" } else { "reject" };
+                members.push(("kind", Value::str(kind)));
+                members.push(("content", Value::str(content.as_str())));
+                id
+            }
+        };
+        if let Some(id) = id {
+            members.push(("id", Value::str(id.as_str())));
+        }
+        if let Unwrapped::Call(call) = self {
+            members.push(("viaBridge", Value::Bool(call.via_bridge)));
+        }
+        Value::object(members)
+    }
+}
+
+/// The parts every provider's call shape carries.
+struct Parts<'a> {
+    name: Option<&'a str>,
+    arguments: Option<&'a Value>,
+    id: Option<String>,
+}
+
+/// Reads `{name, arguments}`, OpenAI Chat `tool_calls[i]`, a Responses `function_call`, an Anthropic
+/// `tool_use` block, or Gemini's `{name, args}`.
+fn parts(call: &Value) -> Result<Parts<'_>, Error> {
+    if !call.is_object() {
+        let message = format!("call: expected a tool call object, got {}", kind(call));
+        return Err(Error::new(ErrorCode::InvalidCall, message));
+    }
+    let id_of = |key: &str| call.get(key).and_then(Value::as_str).map(String::from);
+    let holder = call.get("function").filter(|f| f.is_object()).unwrap_or(call);
+    let name = holder.get("name").and_then(Value::as_str);
+    let arguments = ["arguments", "input", "args"].iter().find_map(|k| holder.get(k));
+    let id = match call.get("type").and_then(Value::as_str) {
+        Some("function_call") => id_of("call_id").or_else(|| id_of("id")),
+        _ => id_of("id").or_else(|| id_of("call_id")),
+    };
+    Ok(Parts { name, arguments, id })
+}
+
+/// Arguments as a JSON object: absent, `null` and blank text count as `{}`; text is parsed.
+fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
+    let parsed = match raw {
+        None | Some(Value::Null) => return Ok((Value::Object(Vec::new()), false)),
+        Some(Value::String(text)) if text.trim().is_empty() => return Ok((Value::Object(Vec::new()), false)),
+        Some(Value::String(text)) => {
+            if text.len() > MAX_ARGUMENTS_CHARS {
+                return Err(format!("the arguments are larger than {MAX_ARGUMENTS_CHARS} bytes"));
+            }
+            let value =
+                json::parse(text).map_err(|e| format!("the arguments are not valid JSON ({} at byte {})", e.message, e.offset))?;
+            (value, false)
+        }
+        Some(value) => (value.clone(), true),
+    };
+    let (value, untouched) = parsed;
+    if !value.is_object() {
+        return Err(format!("the arguments must be a JSON object, got {}", kind(&value)));
+    }
+    if untouched && value.json_code_points() > MAX_ARGUMENTS_CHARS {
+        return Err(format!("the arguments are larger than {MAX_ARGUMENTS_CHARS} code points"));
+    }
+    Ok((value, untouched))
+}
+
+/// Unwraps one call against the shelf's toolbox.
+pub fn unwrap(shelf: &Shelf, call: &Value) -> Result<Unwrapped, Error> {
+    let parts = parts(call)?;
+    let id = parts.id.clone();
+    let reject = |content: String| Unwrapped::Reject { content, id: id.clone() };
+    let names = &shelf.options().bridge_names;
+    let Some(name) = parts.name.map(str::trim).filter(|n| !n.is_empty()) else {
+        return Ok(reject(texts::missing_name(names)));
+    };
+    let arguments = match arguments_object(parts.arguments) {
+        Ok(arguments) => arguments,
+        Err(reason) => return Ok(reject(texts::bad_arguments(name, &reason))),
+    };
+    let result = if name == names.search {
+        answer_search(shelf, &arguments.0)
+    } else if name == names.describe {
+        answer_describe(shelf, &arguments.0)
+    } else if name == names.call {
+        through_bridge(shelf, arguments.0)
+    } else {
+        direct_call(shelf, name, arguments)
+    };
+    Ok(match result {
+        Outcome::Call(mut call) => {
+            call.id = id;
+            Unwrapped::Call(call)
+        }
+        Outcome::Answer(content) => Unwrapped::Answer { content, id },
+        Outcome::Reject(content) => Unwrapped::Reject { content, id },
+    })
+}
+
+enum Outcome {
+    Call(Call),
+    Answer(String),
+    Reject(String),
+}
+
+/// A call by the tool's own name (not through `tool_call`).
+fn direct_call(shelf: &Shelf, name: &str, (arguments, untouched): (Value, bool)) -> Outcome {
+    match shelf.catalog().get(name) {
+        Some(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
+        Some(tool) => Outcome::Call(call_of(tool, arguments, false, untouched)),
+        None => unknown(shelf, name),
+    }
+}
+
+/// `tool_call {name, arguments}`. Arguments sent flat beside `name` are accepted too.
+fn through_bridge(shelf: &Shelf, mut outer: Value) -> Outcome {
+    let names = &shelf.options().bridge_names;
+    let Some(inner) = outer.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty()) else {
+        return Outcome::Reject(texts::bridge_usage(&names.call, "{\"name\": <tool name>, \"arguments\": {...}}"));
+    };
+    let inner = inner.to_string();
+    if names.contains(&inner) {
+        return Outcome::Reject(texts::bridge_inside_call(&inner, names));
+    }
+    let raw = match &mut outer {
+        Value::Object(members) if !members.iter().any(|(k, _)| k == "arguments") => {
+            members.retain(|(k, _)| k != "name");
+            Some(outer.clone())
+        }
+        _ => outer.get("arguments").cloned(),
+    };
+    let arguments = match arguments_object(raw.as_ref()) {
+        Ok((arguments, _)) => arguments,
+        Err(reason) => return Outcome::Reject(texts::bad_arguments(&inner, &reason)),
+    };
+    match shelf.catalog().get(&inner) {
+        Some(tool) if tool.deferred => checked_call(shelf, tool, arguments, true),
+        Some(_) => Outcome::Reject(texts::direct_through_call(&inner, names)),
+        None => unknown(shelf, &inner),
+    }
+}
+
+fn unknown(shelf: &Shelf, name: &str) -> Outcome {
+    let closest = closest_names(shelf.catalog(), name);
+    Outcome::Reject(texts::unknown_tool(name, &closest, &shelf.options().bridge_names))
+}
+
+/// A deferred tool's call, after validating (and coercing) its arguments against its schema.
+fn checked_call(shelf: &Shelf, tool: &Tool, mut arguments: Value, via_bridge: bool) -> Outcome {
+    if let Some(schema) = tool.schema(shelf.catalog().format) {
+        if let Err(violation) = crate::schema::validate(schema, &mut arguments) {
+            let schema_text = violation.schema.to_json();
+            let message = texts::invalid_arguments(&tool.name, &violation.path, &violation.message, violation.keyword, &schema_text);
+            return Outcome::Reject(message);
+        }
+    }
+    Outcome::Call(call_of(tool, arguments, via_bridge, false))
+}
+
+fn call_of(tool: &Tool, arguments: Value, via_bridge: bool, untouched: bool) -> Call {
+    Call {
+        name: tool.name.clone(),
+        server: tool.server.clone(),
+        tool: tool.server.as_ref().map(|_| tool.own_name.clone()),
+        arguments,
+        id: None,
+        via_bridge,
+        untouched,
+    }
+}
+
+/// The limit a search call asks for: a number or numeric text; anything else is the default.
+fn requested_limit(arguments: &Value) -> Option<usize> {
+    let limit = arguments.get("limit")?;
+    let number = match limit {
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        other => other.as_f64(),
+    }?;
+    (number.is_finite() && number >= 0.0).then_some(number as usize)
+}
+
+/// `tool_search {query}` or `{queries: [...]}`, answered locally.
+fn answer_search(shelf: &Shelf, arguments: &Value) -> Outcome {
+    let limit = requested_limit(arguments);
+    let queries = arguments.get("queries").or_else(|| arguments.get("query").filter(|q| q.as_array().is_some()));
+    if let Some(queries) = queries.and_then(Value::as_array) {
+        let texts: Vec<&str> = queries.iter().filter_map(Value::as_str).filter(|q| !q.trim().is_empty()).collect();
+        if texts.is_empty() {
+            let usage = format!("{{\"queries\": [<keywords>, ...]}} with 1 to {MAX_BATCH_QUERIES} non-empty queries");
+            return Outcome::Reject(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
+        }
+        let results: Vec<_> =
+            texts.iter().take(MAX_BATCH_QUERIES as usize).map(|q| shelf.search(q, limit)).collect();
+        return Outcome::Answer(batch_model_value(&results).to_json());
+    }
+    let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
+    let result = shelf.search(query, limit);
+    match result.error {
+        Some(error) => Outcome::Reject(error),
+        None => Outcome::Answer(result.model_value().to_json()),
+    }
+}
+
+/// `tool_describe {name}` or `{names: [...]}`, answered locally.
+fn answer_describe(shelf: &Shelf, arguments: &Value) -> Outcome {
+    let names = &shelf.options().bridge_names;
+    let batch = arguments.get("names").or_else(|| arguments.get("name").filter(|n| n.as_array().is_some()));
+    if let Some(list) = batch.and_then(Value::as_array) {
+        let wanted: Vec<&str> = list.iter().filter_map(Value::as_str).take(MAX_BATCH_NAMES as usize).collect();
+        if wanted.is_empty() {
+            let usage = format!("{{\"names\": [<tool name>, ...]}} with 1 to {MAX_BATCH_NAMES} names");
+            return Outcome::Reject(texts::bridge_usage(&names.describe, &usage));
+        }
+        return Outcome::Answer(describe_batch(shelf, &wanted).to_json());
+    }
+    let Some(name) = arguments.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty()) else {
+        return Outcome::Reject(texts::bridge_usage(&names.describe, "{\"name\": <exact tool name>}"));
+    };
+    match describe_one(shelf, name) {
+        Ok(described) => Outcome::Answer(described.to_json()),
+        Err(message) => Outcome::Reject(message),
+    }
+}
+
+/// One name's describe: the tool as JSON, or why not.
+fn describe_one(shelf: &Shelf, name: &str) -> Result<Value, String> {
+    if let Some(described) = shelf.describe(name) {
+        return Ok(described.to_value());
+    }
+    let names = &shelf.options().bridge_names;
+    if shelf.catalog().get(name).is_some() || names.contains(name) {
+        return Err(texts::describe_direct(name));
+    }
+    Err(texts::describe_unknown(name, &closest_names(shelf.catalog(), name), names))
+}
+
+/// `{tools: [...found], not_found: [names], errors: [{name, error}]}`.
+fn describe_batch(shelf: &Shelf, wanted: &[&str]) -> Value {
+    let (mut found, mut not_found, mut errors) = (Vec::new(), Vec::new(), Vec::new());
+    for name in wanted {
+        match describe_one(shelf, name.trim()) {
+            Ok(described) => found.push(described),
+            Err(message) => {
+                if shelf.catalog().get(name.trim()).is_none() {
+                    not_found.push(Value::str(*name));
+                }
+                errors.push(Value::object([("name", Value::str(*name)), ("error", Value::String(message))]));
+            }
+        }
+    }
+    Value::object([("tools", Value::Array(found)), ("not_found", Value::Array(not_found)), ("errors", Value::Array(errors))])
+}
