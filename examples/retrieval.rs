@@ -2,7 +2,8 @@
 //! query set, for the default ranking and its ablations.
 //!
 //! `cargo run --release --example retrieval` prints the markdown tables of docs/search.md.
-//! `-- --misses` also lists the keyword queries whose answer is not in the top 5 (default config).
+//! `-- --misses` also lists the keyword queries whose answer is not in the top 5 (default config);
+//! `-- --explain CATALOG QUERY TOOL` shows why a tool does or does not answer a query.
 //!
 //! Metrics: for the keyword set every listed tool is an acceptable answer, so recall@k is the share
 //! of queries with an acceptable tool in the top k. For the shipped natural-language sets the
@@ -31,6 +32,7 @@ fn configs() -> Vec<(&'static str, SearchConfig)> {
         ("name weight 3", SearchConfig { name_weight: 3, ..d }),
         ("no stop words", SearchConfig { stopwords: false, ..d }),
         ("no synonyms", SearchConfig { synonyms: false, ..d }),
+        ("no rescue", SearchConfig { rescue: false, ..d }),
         ("plain BM25", SearchConfig::PLAIN_BM25),
     ]
 }
@@ -118,7 +120,23 @@ fn load_catalogs(queries: &[LabelledQuery], into: &mut BTreeMap<String, Vec<Tool
 
 const HEADER: &str = "| | queries | recall@1 | recall@5 | MRR@10 | empty |\n|---|---|---|---|---|---|";
 
+/// `--explain CATALOG QUERY TOOL`: prints why TOOL does or does not answer QUERY.
+fn explain(args: &[String]) {
+    let [catalog, query, tool] = args else { panic!("--explain CATALOG QUERY TOOL") };
+    let tools = load_catalog(catalog);
+    let index = SearchIndex::build(tools.iter().map(Tool::fields), SearchConfig::default());
+    let top: Vec<&str> = index.search(query, 5).iter().map(|h| tools[h.doc].name.as_str()).collect();
+    println!("top 5: {top:?}");
+    for doc in (0..tools.len()).filter(|&d| tools[d].name == *tool) {
+        println!("{:#?}", index.explain(query, doc));
+    }
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--explain") {
+        return explain(&args[at + 1..]);
+    }
     let show_misses = std::env::args().any(|a| a == "--misses");
     let keyword = keyword_queries();
     let shipped: Vec<(&str, Vec<LabelledQuery>)> =

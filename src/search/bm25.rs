@@ -15,12 +15,21 @@ pub fn idf(doc_count: usize, doc_freq: usize) -> f64 {
     (1.0 + (total - n + 0.5) / (n + 0.5)).ln()
 }
 
-/// The BM25 contribution of one term: `idf · tf·(K1 + 1) / (tf + K1·(1 − B + B·len/avg_len))`,
-/// where `tf` is the (field-weighted) count of the term in a document of length `len`.
-pub fn term_score(idf: f64, tf: f64, len: f64, avg_len: f64) -> f64 {
+/// One field's share of a term's frequency in BM25F: `weight · tf / (1 − B + B·len/avg_len)`,
+/// where the field holds the term `tf` times and has `len` terms against `avg_len` on average.
+/// Normalising per field lets a short name that matches beat a long one that matches as much.
+pub fn field_tf(tf: f64, weight: f64, len: f64, avg_len: f64) -> f64 {
     let relative_len = if avg_len > 0.0 { len / avg_len } else { 1.0 };
-    let norm = K1 * (1.0 - B + B * relative_len);
-    idf * tf * (K1 + 1.0) / (tf + norm)
+    weight * tf / (1.0 - B + B * relative_len)
+}
+
+/// The BM25 contribution of one term whose length-normalised frequency is `tf`:
+/// `idf · tf·(K1 + 1) / (tf + K1)`.
+pub fn term_score(idf: f64, tf: f64) -> f64 {
+    if tf <= 0.0 {
+        return 0.0;
+    }
+    idf * tf * (K1 + 1.0) / (tf + K1)
 }
 
 #[cfg(test)]
@@ -37,11 +46,13 @@ mod tests {
     }
 
     #[test]
-    fn term_score_saturates_and_prefers_short_documents() {
-        let one = term_score(1.0, 1.0, 10.0, 10.0);
-        let two = term_score(1.0, 2.0, 10.0, 10.0);
+    fn term_score_saturates_and_short_fields_weigh_more() {
+        let one = term_score(1.0, 1.0);
+        let two = term_score(1.0, 2.0);
         assert!(two > one && two < 2.0 * one);
-        assert!(term_score(1.0, 1.0, 5.0, 10.0) > term_score(1.0, 1.0, 20.0, 10.0));
-        assert!(term_score(1.0, 1.0, 0.0, 0.0).is_finite());
+        assert_eq!(term_score(1.0, 0.0), 0.0);
+        assert!(field_tf(1.0, 1.0, 5.0, 10.0) > field_tf(1.0, 1.0, 20.0, 10.0));
+        assert!(field_tf(1.0, 2.0, 10.0, 10.0) > field_tf(1.0, 1.0, 10.0, 10.0));
+        assert!(field_tf(1.0, 1.0, 0.0, 0.0).is_finite());
     }
 }

@@ -23,16 +23,21 @@ mod bm25;
 pub mod stem;
 pub mod tokenize;
 
+use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
+use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-pub use bm25::{idf, term_score, B, K1};
+pub use bm25::{field_tf, idf, term_score, B, K1};
 use tokenize::{strip_mcp_prefix, Analyzer};
 
 /// Longest query looked at, in code points; the rest is ignored.
 pub const MAX_QUERY_CHARS: usize = 1_000;
+
+/// Shortest term read as a prefix of known terms when it is itself unknown.
+pub const MIN_PREFIX_CHARS: usize = 3;
 
 /// Distinct known terms from which a query counts as long (the "half of them" rule).
 pub const LONG_QUERY_TERMS: usize = 4;
@@ -69,6 +74,10 @@ pub struct SearchConfig {
     /// Fold a few action verbs onto one term (add/new → create, remove → delete,
     /// edit/modify → update, retrieve → get).
     pub synonyms: bool,
+    /// Rescue a query term no tool has: join it with a neighbouring word ("hacker news" meets
+    /// `hackernews`), else read it as a prefix of known terms ("docs" meets `documentation`,
+    /// "repo" meets `repository`). A term that stays unknown ("gmail") is unknown.
+    pub rescue: bool,
 }
 
 impl SearchConfig {
@@ -81,6 +90,7 @@ impl SearchConfig {
         name_weight: 1,
         stopwords: false,
         synonyms: false,
+        rescue: false,
     };
 }
 
@@ -93,6 +103,7 @@ impl Default for SearchConfig {
             name_weight: 2,
             stopwords: true,
             synonyms: true,
+            rescue: true,
         }
     }
 }
@@ -115,8 +126,9 @@ pub struct TermExplanation {
     pub doc_freq: usize,
     /// Its inverse document frequency ([`idf`]).
     pub idf: f64,
-    /// Its weighted count in this tool (name terms count [`SearchConfig::name_weight`] times).
-    pub term_freq: u32,
+    /// Its frequency in this tool, each field's count weighted (the name
+    /// [`SearchConfig::name_weight`] times) and normalised by the field's length ([`field_tf`]).
+    pub term_freq: f64,
     /// What it adds to this tool's score.
     pub score: f64,
     /// Whether admission requires it (the rarest term, or one of several equally rare).
@@ -170,15 +182,19 @@ struct Doc {
     name: String,
     server: String,
     lower_name: String,
-    /// Weighted number of terms.
-    len: u32,
 }
 
-/// One occurrence list entry: a tool and the term's weighted count in it.
+/// The fields of a tool document: name, server, description, parameter names.
+const FIELDS: usize = 4;
+
+/// A term's count in each field of one tool, or a tool's length in terms per field.
+type FieldCounts = [u32; FIELDS];
+
+/// One occurrence list entry: a tool and the term's field-weighted, length-normalised frequency.
 #[derive(Clone, Copy, Debug)]
 struct Posting {
     doc: usize,
-    term_freq: u32,
+    term_freq: f64,
 }
 
 /// The prepared search of one toolbox: built once, queried many times.
@@ -190,15 +206,15 @@ pub struct SearchIndex {
     /// Sorted terms; `postings[i]` lists the tools holding `terms[i]`, in build order.
     terms: Vec<String>,
     postings: Vec<Vec<Posting>>,
-    avg_len: f64,
     /// Lowercased names (with and without an `mcp__` prefix) and their tool, sorted.
     names: Vec<(String, usize)>,
 }
 
 /// A query term with its occurrence list.
 struct QueryTerm<'i> {
+    /// The term (a rescued prefix ends in `*`).
     term: String,
-    postings: &'i [Posting],
+    postings: Cow<'i, [Posting]>,
     idf: f64,
     required: bool,
 }
@@ -231,26 +247,29 @@ impl SearchIndex {
     /// Indexes `docs`; a tool's number in every [`Hit`] is its position here.
     pub fn build<'a>(docs: impl IntoIterator<Item = DocFields<'a>>, config: SearchConfig) -> SearchIndex {
         let analyzer = Analyzer::new(&config);
-        let mut by_term: BTreeMap<String, Vec<Posting>> = BTreeMap::new();
+        let mut by_term: BTreeMap<String, Vec<(usize, FieldCounts)>> = BTreeMap::new();
         let mut metas = Vec::new();
+        let mut lengths: Vec<FieldCounts> = Vec::new();
         for (doc, fields) in docs.into_iter().enumerate() {
-            let counts = weighted_term_counts(&analyzer, &fields, config.name_weight);
-            let len = counts.iter().fold(0u32, |sum, (_, n)| sum.saturating_add(*n));
-            for (term, term_freq) in counts {
-                by_term.entry(term).or_default().push(Posting { doc, term_freq });
+            let (counts, length) = field_term_counts(&analyzer, &fields);
+            for (term, in_fields) in counts {
+                by_term.entry(term).or_default().push((doc, in_fields));
             }
+            lengths.push(length);
             metas.push(Doc {
                 name: fields.name.to_string(),
                 server: fields.server.to_string(),
                 lower_name: fields.name.to_lowercase(),
-                len,
             });
         }
-        let total_len: f64 = metas.iter().map(|d| f64::from(d.len)).sum();
-        let avg_len = if metas.is_empty() { 0.0 } else { total_len / metas.len() as f64 };
-        let (terms, postings) = by_term.into_iter().unzip();
+        let weights = [f64::from(config.name_weight.max(1)), 1.0, 1.0, 1.0];
+        let normalise = FieldNorms { weights, avg_len: average_lengths(&lengths), lengths };
+        let (terms, postings) = by_term
+            .into_iter()
+            .map(|(term, list)| (term, list.into_iter().map(|(doc, tf)| normalise.posting(doc, tf)).collect()))
+            .unzip();
         let names = sorted_names(&metas);
-        SearchIndex { analyzer, config, docs: metas, terms, postings, avg_len, names }
+        SearchIndex { analyzer, config, docs: metas, terms, postings, names }
     }
 
     /// The best `limit` tools for `query`, best first (see the module docs for the order).
@@ -301,20 +320,75 @@ impl SearchIndex {
 
     /// Analyses the query: its distinct terms, their statistics, and what admission asks.
     fn plan(&self, query: &str) -> Plan<'_> {
-        let query = cut_query(query).trim().to_lowercase();
-        let mut words = self.analyzer.terms(&query);
-        words.sort_unstable();
-        words.dedup();
-        let mut terms: Vec<QueryTerm<'_>> = words
-            .into_iter()
-            .map(|term| {
-                let postings = self.postings_of(&term);
-                let idf = idf(self.docs.len(), postings.len());
-                QueryTerm { term, postings, idf, required: false }
-            })
-            .collect();
+        let raw = cut_query(query).trim();
+        let words = tokenize::words(raw, self.analyzer.splits_camel());
+        let mut terms: Vec<QueryTerm<'_>> = Vec::new();
+        for (i, word) in words.iter().enumerate() {
+            let Some(term) = self.analyzer.term(word) else { continue };
+            let found = self.query_term(term, &words, i);
+            if !terms.iter().any(|t| t.term == found.term) {
+                terms.push(found);
+            }
+        }
+        terms.sort_unstable_by(|a, b| a.term.cmp(&b.term));
         let gate = self.mark_gate(&mut terms);
-        Plan { query, terms, gate }
+        Plan { query: raw.to_lowercase(), terms, gate }
+    }
+
+    /// The query term for `term` (from `words[i]`). With rescue on, a tool also holds it when it
+    /// holds the word joined with a neighbour (`hacker` + `news` in `hackernews`), and an unknown
+    /// term is read as a prefix of known terms.
+    fn query_term(&self, term: String, words: &[String], i: usize) -> QueryTerm<'_> {
+        let postings = self.postings_of(&term);
+        if !self.config.rescue {
+            return self.query_term_of(term, Cow::Borrowed(postings));
+        }
+        let compounds = self.compound_postings(words, i);
+        if compounds.is_empty() && !postings.is_empty() {
+            return self.query_term_of(term, Cow::Borrowed(postings));
+        }
+        if postings.is_empty() && compounds.is_empty() {
+            let expanded = self.prefix_postings(&term);
+            let term = if expanded.is_empty() { term } else { format!("{term}*") };
+            return self.query_term_of(term, Cow::Owned(expanded));
+        }
+        self.query_term_of(term, Cow::Owned(merge_postings(postings.iter().chain(&compounds).copied())))
+    }
+
+    /// Occurrences of `words[i]` joined with the word before or after it, as one known term.
+    fn compound_postings(&self, words: &[String], i: usize) -> Vec<Posting> {
+        let word = words.get(i).map_or("", String::as_str);
+        let before = i.checked_sub(1).and_then(|p| words.get(p)).map(|prev| format!("{prev}{word}"));
+        let after = words.get(i + 1).map(|next| format!("{word}{next}"));
+        let mut found = Vec::new();
+        for joined in [before, after].into_iter().flatten() {
+            if let Some(term) = self.analyzer.term(&joined) {
+                found.extend_from_slice(self.postings_of(&term));
+            }
+        }
+        found
+    }
+
+    fn query_term_of<'i>(&'i self, term: String, postings: Cow<'i, [Posting]>) -> QueryTerm<'i> {
+        let idf = idf(self.docs.len(), postings.len());
+        QueryTerm { term, postings, idf, required: false }
+    }
+
+    /// The tools holding any known term that starts with `prefix`, each with its best frequency.
+    fn prefix_postings(&self, prefix: &str) -> Vec<Posting> {
+        if prefix.chars().count() < MIN_PREFIX_CHARS {
+            return Vec::new();
+        }
+        let start = self.terms.partition_point(|t| t.as_str() < prefix);
+        let found = self
+            .terms
+            .get(start..)
+            .unwrap_or(&[])
+            .iter()
+            .zip(self.postings.get(start..).unwrap_or(&[]))
+            .take_while(|(t, _)| t.starts_with(prefix))
+            .flat_map(|(_, list)| list.iter().copied());
+        merge_postings(found)
     }
 
     /// Decides the admission rule for these terms and marks the required (rarest) ones.
@@ -344,10 +418,8 @@ impl SearchIndex {
         let n = self.docs.len();
         let mut s = Scores { score: alloc::vec![0.0; n], matched: alloc::vec![0; n], has_required: alloc::vec![false; n], touched: Vec::new() };
         for term in &plan.terms {
-            for posting in term.postings {
-                let Some(doc) = self.docs.get(posting.doc) else { continue };
-                let add = term_score(term.idf, f64::from(posting.term_freq), f64::from(doc.len), self.avg_len);
-                s.add(posting.doc, add, term.required);
+            for posting in term.postings.iter() {
+                s.add(posting.doc, term_score(term.idf, posting.term_freq), term.required);
             }
         }
         s.touched.sort_unstable();
@@ -400,15 +472,13 @@ impl SearchIndex {
             .binary_search_by_key(&doc, |p| p.doc)
             .ok()
             .and_then(|i| term.postings.get(i))
-            .map_or(0, |p| p.term_freq);
-        let len = self.docs.get(doc).map_or(0.0, |d| f64::from(d.len));
-        let score = if term_freq == 0 { 0.0 } else { term_score(term.idf, f64::from(term_freq), len, self.avg_len) };
+            .map_or(0.0, |p| p.term_freq);
         TermExplanation {
             term: term.term.clone(),
             doc_freq: term.postings.len(),
             idf: term.idf,
             term_freq,
-            score,
+            score: term_score(term.idf, term_freq),
             required: term.required,
         }
     }
@@ -476,27 +546,75 @@ impl Scores {
     }
 }
 
-/// The terms of one tool with their weighted counts, sorted by term.
-fn weighted_term_counts(analyzer: &Analyzer, fields: &DocFields<'_>, name_weight: u32) -> Vec<(String, u32)> {
-    let mut weighted: Vec<(String, u32)> = Vec::new();
-    let mut push = |text: &str, weight: u32| {
-        weighted.extend(analyzer.terms(text).into_iter().map(|t| (t, weight)));
-    };
-    push(strip_mcp_prefix(fields.name), name_weight.max(1));
-    push(fields.server, 1);
-    push(fields.description, 1);
-    for param in &fields.params {
-        push(param, 1);
+/// Turns per-field counts into BM25F frequencies: field weights and per-field average lengths.
+struct FieldNorms {
+    weights: [f64; FIELDS],
+    avg_len: [f64; FIELDS],
+    lengths: Vec<FieldCounts>,
+}
+
+impl FieldNorms {
+    fn posting(&self, doc: usize, in_fields: FieldCounts) -> Posting {
+        let length = self.lengths.get(doc).copied().unwrap_or_default();
+        let term_freq = (0..FIELDS)
+            .filter_map(|f| {
+                let tf = f64::from(*in_fields.get(f)?);
+                let len = f64::from(*length.get(f)?);
+                Some(field_tf(tf, *self.weights.get(f)?, len, *self.avg_len.get(f)?))
+            })
+            .sum();
+        Posting { doc, term_freq }
     }
-    weighted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut counts: Vec<(String, u32)> = Vec::new();
-    for (term, weight) in weighted {
-        match counts.last_mut() {
-            Some((last, n)) if *last == term => *n = n.saturating_add(weight),
-            _ => counts.push((term, weight)),
+}
+
+fn average_lengths(lengths: &[FieldCounts]) -> [f64; FIELDS] {
+    let mut avg = [0.0; FIELDS];
+    for length in lengths {
+        for (sum, n) in avg.iter_mut().zip(length) {
+            *sum += f64::from(*n);
         }
     }
-    counts
+    let docs = lengths.len().max(1) as f64;
+    avg.map(|sum| sum / docs)
+}
+
+/// The terms of one tool with their count in each field (sorted by term), and its field lengths.
+fn field_term_counts(analyzer: &Analyzer, fields: &DocFields<'_>) -> (Vec<(String, FieldCounts)>, FieldCounts) {
+    let mut found: Vec<(String, usize)> = Vec::new();
+    let mut push = |text: &str, field: usize| {
+        found.extend(analyzer.terms(text).into_iter().map(|t| (t, field)));
+    };
+    push(strip_mcp_prefix(fields.name), 0);
+    push(fields.server, 1);
+    push(fields.description, 2);
+    for param in &fields.params {
+        push(param, 3);
+    }
+    let mut length = FieldCounts::default();
+    for (_, field) in &found {
+        if let Some(n) = length.get_mut(*field) {
+            *n = n.saturating_add(1);
+        }
+    }
+    found.sort_unstable();
+    let mut counts: Vec<(String, FieldCounts)> = Vec::new();
+    for (term, field) in found {
+        if counts.last().is_none_or(|(last, _)| *last != term) {
+            counts.push((term, FieldCounts::default()));
+        }
+        if let Some(n) = counts.last_mut().and_then(|(_, c)| c.get_mut(field)) {
+            *n = n.saturating_add(1);
+        }
+    }
+    (counts, length)
+}
+
+/// One occurrence list from several: sorted by tool, each tool once with its highest frequency.
+fn merge_postings(postings: impl Iterator<Item = Posting>) -> Vec<Posting> {
+    let mut merged: Vec<Posting> = postings.collect();
+    merged.sort_unstable_by(|a, b| a.doc.cmp(&b.doc).then(b.term_freq.total_cmp(&a.term_freq)));
+    merged.dedup_by_key(|p| p.doc);
+    merged
 }
 
 /// Every tool's lowercased name, and its name without an `mcp__` prefix, sorted for lookup.

@@ -32,14 +32,21 @@ impl Analyzer {
 
     /// Appends the terms of `text` to `out`, in text order (repeats kept).
     pub(crate) fn terms_into(&self, text: &str, out: &mut Vec<String>) {
-        for word in words(text, self.split_camel) {
-            if self.stopwords && is_stopword(&word) {
-                continue;
-            }
-            let term = if self.stemming { stem(&word) } else { word };
-            let term = if self.synonyms { fold_synonym(&term).map_or(term, String::from) } else { term };
-            out.push(term);
+        out.extend(words(text, self.split_camel).iter().filter_map(|w| self.term(w)));
+    }
+
+    /// The term of one lowercase word, or `None` for a stop word.
+    pub(crate) fn term(&self, word: &str) -> Option<String> {
+        if self.stopwords && is_stopword(word) {
+            return None;
         }
+        let term = if self.stemming { stem(word) } else { String::from(word) };
+        Some(if self.synonyms { fold_synonym(&term).map_or(term, String::from) } else { term })
+    }
+
+    /// Whether words are split at case changes.
+    pub(crate) fn splits_camel(&self) -> bool {
+        self.split_camel
     }
 
     /// The terms of `text`, in text order.
