@@ -186,6 +186,7 @@ struct Doc {
 
 /// The fields of a tool document: name, server, description, parameter names.
 const FIELDS: usize = 4;
+const NAME: usize = 0;
 
 /// A term's count in each field of one tool, or a tool's length in terms per field.
 type FieldCounts = [u32; FIELDS];
@@ -579,12 +580,14 @@ fn average_lengths(lengths: &[FieldCounts]) -> [f64; FIELDS] {
 }
 
 /// The terms of one tool with their count in each field (sorted by term), and its field lengths.
+/// A name term counts once however often the name repeats it: REST names repeat path parameters
+/// (`PostCustomersCustomerSources`), which says nothing about what the tool does.
 fn field_term_counts(analyzer: &Analyzer, fields: &DocFields<'_>) -> (Vec<(String, FieldCounts)>, FieldCounts) {
     let mut found: Vec<(String, usize)> = Vec::new();
     let mut push = |text: &str, field: usize| {
         found.extend(analyzer.terms(text).into_iter().map(|t| (t, field)));
     };
-    push(strip_mcp_prefix(fields.name), 0);
+    push(strip_mcp_prefix(fields.name), NAME);
     push(fields.server, 1);
     push(fields.description, 2);
     for param in &fields.params {
@@ -603,7 +606,7 @@ fn field_term_counts(analyzer: &Analyzer, fields: &DocFields<'_>) -> (Vec<(Strin
             counts.push((term, FieldCounts::default()));
         }
         if let Some(n) = counts.last_mut().and_then(|(_, c)| c.get_mut(field)) {
-            *n = n.saturating_add(1);
+            *n = if field == NAME { 1 } else { n.saturating_add(1) };
         }
     }
     (counts, length)
