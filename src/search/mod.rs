@@ -187,6 +187,7 @@ struct Doc {
 /// The fields of a tool document: name, server, description, parameter names.
 const FIELDS: usize = 4;
 const NAME: usize = 0;
+const DESCRIPTION: usize = 2;
 
 /// A term's count in each field of one tool, or a tool's length in terms per field.
 type FieldCounts = [u32; FIELDS];
@@ -585,11 +586,11 @@ fn average_lengths(lengths: &[FieldCounts]) -> [f64; FIELDS] {
 fn field_term_counts(analyzer: &Analyzer, fields: &DocFields<'_>) -> (Vec<(String, FieldCounts)>, FieldCounts) {
     let mut found: Vec<(String, usize)> = Vec::new();
     let mut push = |text: &str, field: usize| {
-        found.extend(analyzer.terms(text).into_iter().map(|t| (t, field)));
+        found.extend(analyzer.document_terms(text, field == DESCRIPTION).into_iter().map(|t| (t, field)));
     };
     push(strip_mcp_prefix(fields.name), NAME);
     push(fields.server, 1);
-    push(fields.description, 2);
+    push(fields.description, DESCRIPTION);
     for param in &fields.params {
         push(param, 3);
     }

@@ -30,9 +30,19 @@ impl Analyzer {
         }
     }
 
-    /// Appends the terms of `text` to `out`, in text order (repeats kept).
-    pub(crate) fn terms_into(&self, text: &str, out: &mut Vec<String>) {
-        out.extend(words(text, self.split_camel).iter().filter_map(|w| self.term(w)));
+    /// The terms of a document field, in text order (repeats kept). With `whole_runs`, a run
+    /// split into several words also yields the whole run, so the query "github" meets a
+    /// description's "GitHub" (names need not: their runs are what the name rule matches).
+    pub(crate) fn document_terms(&self, text: &str, whole_runs: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        for run in runs(text) {
+            let parts = split_run(run.as_bytes(), self.split_camel);
+            if whole_runs && parts.len() > 1 {
+                out.extend(self.term(&run.to_ascii_lowercase()));
+            }
+            out.extend(parts.iter().filter_map(|w| self.term(w)));
+        }
+        out
     }
 
     /// The term of one lowercase word, or `None` for a stop word.
@@ -49,12 +59,6 @@ impl Analyzer {
         self.split_camel
     }
 
-    /// The terms of `text`, in text order.
-    pub(crate) fn terms(&self, text: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        self.terms_into(text, &mut out);
-        out
-    }
 }
 
 /// The lowercase ASCII words of `text`.
@@ -65,23 +69,26 @@ impl Analyzer {
 /// `PostChargesChargeRefunds` → `post charges charge refunds`, `HTMLParser` → `html parser`,
 /// `api_v2010_CreateMessage` → `api v 2010 create message`.
 pub fn words(text: &str, split_camel: bool) -> Vec<String> {
-    let mut out = Vec::new();
-    for run in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|r| !r.is_empty()) {
-        split_run(run.as_bytes(), split_camel, &mut out);
-    }
-    out
+    runs(text).flat_map(|run| split_run(run.as_bytes(), split_camel)).collect()
 }
 
-/// Splits one run of ASCII letters and digits at its internal word boundaries.
-fn split_run(run: &[u8], split_camel: bool, out: &mut Vec<String>) {
+/// The runs of ASCII letters and digits in `text`.
+fn runs(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|r| !r.is_empty())
+}
+
+/// Splits one run of ASCII letters and digits at its internal word boundaries, lowercased.
+fn split_run(run: &[u8], split_camel: bool) -> Vec<String> {
+    let mut out = Vec::new();
     let mut start = 0;
     for i in 1..run.len() {
         if is_boundary(run, i, split_camel) {
-            push_lowercase(run.get(start..i), out);
+            push_lowercase(run.get(start..i), &mut out);
             start = i;
         }
     }
-    push_lowercase(run.get(start..), out);
+    push_lowercase(run.get(start..), &mut out);
+    out
 }
 
 /// Whether a word starts at `run[i]` (never at 0).
