@@ -494,6 +494,9 @@ impl SearchIndex {
 
     /// Tools whose lowercased name (with or without an `mcp__` prefix) is the lowercased query.
     fn exact_matches(&self, lower_query: &str) -> Vec<usize> {
+        if lower_query.is_empty() {
+            return Vec::new();
+        }
         let start = self.names.partition_point(|(name, _)| name.as_str() < lower_query);
         let mut docs: Vec<usize> = self
             .names
