@@ -1,0 +1,58 @@
+//! Okapi BM25, the scoring function of the search: its two constants and two small formulas.
+
+/// Term-frequency saturation: how quickly repeats of a term stop adding to the score.
+pub const K1: f64 = 1.2;
+
+/// Length normalisation: 0 ignores document length, 1 divides fully by the relative length.
+pub const B: f64 = 0.75;
+
+/// Inverse document frequency of a term found in `doc_freq` of `doc_count` documents:
+/// `idf = ln(1 + (N − n + 0.5) / (n + 0.5))` (the Lucene/tantivy form, never negative).
+/// A term in no document has the highest IDF a catalog of that size can give.
+pub fn idf(doc_count: usize, doc_freq: usize) -> f64 {
+    let n = doc_freq.min(doc_count) as f64;
+    let total = doc_count as f64;
+    (1.0 + (total - n + 0.5) / (n + 0.5)).ln()
+}
+
+/// One field's share of a term's frequency in BM25F: `weight · tf / (1 − B + B·len/avg_len)`,
+/// where the field holds the term `tf` times and has `len` terms against `avg_len` on average.
+/// Normalising per field lets a short name that matches beat a long one that matches as much.
+pub fn field_tf(tf: f64, weight: f64, len: f64, avg_len: f64) -> f64 {
+    let relative_len = if avg_len > 0.0 { len / avg_len } else { 1.0 };
+    weight * tf / (1.0 - B + B * relative_len)
+}
+
+/// The BM25 contribution of one term whose length-normalised frequency is `tf`:
+/// `idf · tf·(K1 + 1) / (tf + K1)`.
+pub fn term_score(idf: f64, tf: f64) -> f64 {
+    if tf <= 0.0 {
+        return 0.0;
+    }
+    idf * tf * (K1 + 1.0) / (tf + K1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idf_falls_as_terms_get_common_and_stays_positive() {
+        assert!(idf(100, 1) > idf(100, 10));
+        assert!(idf(100, 10) > idf(100, 100));
+        assert!(idf(100, 100) > 0.0);
+        assert!(idf(100, 0) > idf(100, 1));
+        assert!((idf(3, 1) - (1.0f64 + 2.5 / 1.5).ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn term_score_saturates_and_short_fields_weigh_more() {
+        let one = term_score(1.0, 1.0);
+        let two = term_score(1.0, 2.0);
+        assert!(two > one && two < 2.0 * one);
+        assert_eq!(term_score(1.0, 0.0), 0.0);
+        assert!(field_tf(1.0, 1.0, 5.0, 10.0) > field_tf(1.0, 1.0, 20.0, 10.0));
+        assert!(field_tf(1.0, 2.0, 10.0, 10.0) > field_tf(1.0, 1.0, 10.0, 10.0));
+        assert!(field_tf(1.0, 1.0, 0.0, 0.0).is_finite());
+    }
+}

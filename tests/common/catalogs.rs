@@ -1,0 +1,150 @@
+//! Loads the test catalogs (`tests/data/catalogs/*.json.gz`) and the labelled query sets, for the
+//! search tests and the retrieval and speed examples (which include this file by `#[path]`).
+#![allow(dead_code)] // each user needs a different part
+
+use std::fs::File;
+use std::io::Read;
+use std::path::PathBuf;
+use std::string::String;
+use std::vec::Vec;
+
+use toolshelf::json::{self, Value};
+use toolshelf::search::DocFields;
+
+/// One tool of a catalog, as the search indexes it.
+#[derive(Clone, Debug)]
+pub struct Tool {
+    pub server: String,
+    pub name: String,
+    pub description: String,
+    pub params: Vec<String>,
+}
+
+impl Tool {
+    pub fn fields(&self) -> DocFields<'_> {
+        DocFields {
+            name: &self.name,
+            server: &self.server,
+            description: &self.description,
+            params: self.params.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// A query and the tools that answer it. `relevant` holds `(server, name)`; a `None` server
+/// accepts the name on any server.
+#[derive(Clone, Debug)]
+pub struct LabelledQuery {
+    pub catalog: String,
+    pub query: String,
+    pub relevant: Vec<(Option<String>, String)>,
+}
+
+impl LabelledQuery {
+    pub fn is_relevant(&self, tool: &Tool) -> bool {
+        self.relevant
+            .iter()
+            .any(|(server, name)| *name == tool.name && server.as_ref().is_none_or(|s| *s == tool.server))
+    }
+}
+
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("data")
+}
+
+fn read_gz(path: PathBuf) -> Value {
+    let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(file)
+        .read_to_string(&mut text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    json::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
+}
+
+/// The catalog `name` (file stem), or `rest-apis-flat-3400`, built by concatenation as the
+/// shared file was: cloudflare-api-2024-08 + twilio-api + stripe-api-2022-04.
+pub fn load_catalog(name: &str) -> Vec<Tool> {
+    if name == "rest-apis-flat-3400" {
+        return ["cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04"]
+            .iter()
+            .flat_map(|part| load_catalog(part))
+            .collect();
+    }
+    let value = read_gz(data_dir().join("catalogs").join(format!("{name}.json.gz")));
+    value.as_array().expect("a catalog is an array").iter().map(tool_of_entry).collect()
+}
+
+fn tool_of_entry(entry: &Value) -> Tool {
+    let function = entry.get("tool").and_then(|t| t.get("function")).expect("tool.function");
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
+    let params = function
+        .get("parameters")
+        .and_then(|p| p.get("properties"))
+        .and_then(Value::as_object)
+        .map(|members| members.iter().map(|(k, _)| k.clone()).collect())
+        .unwrap_or_default();
+    Tool {
+        server: text(entry.get("server")),
+        name: text(function.get("name")),
+        description: text(function.get("description")),
+        params,
+    }
+}
+
+/// `tests/data/queries-keyword.json`: our own keyword queries (any listed tool answers).
+pub fn keyword_queries() -> Vec<LabelledQuery> {
+    let path = data_dir().join("queries-keyword.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let value = json::parse(&text).expect("queries-keyword.json parses");
+    value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|q| LabelledQuery {
+            catalog: q.get("catalog").and_then(Value::as_str).expect("catalog").to_string(),
+            query: q.get("query").and_then(Value::as_str).expect("query").to_string(),
+            relevant: names_of(q.get("relevant")).into_iter().map(|n| (None, n)).collect(),
+        })
+        .collect()
+}
+
+fn names_of(list: Option<&Value>) -> Vec<String> {
+    list.and_then(Value::as_array)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
+/// A shipped natural-language query set: `queries-<set>.json.gz` (`toolbench`, `bfcl`,
+/// `metatool`), keeping only queries with ground truth.
+pub fn shipped_queries(set: &str) -> Vec<LabelledQuery> {
+    let value = read_gz(data_dir().join("catalogs").join(format!("queries-{set}.json.gz")));
+    value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|q| LabelledQuery {
+            catalog: q.get("catalog").and_then(Value::as_str).unwrap_or("").trim_end_matches(".json").to_string(),
+            query: q.get("query").and_then(Value::as_str).unwrap_or("").to_string(),
+            relevant: ground_truth(q),
+        })
+        .filter(|q| !q.relevant.is_empty())
+        .collect()
+}
+
+/// `ground_truth: [{server, tool}]` (toolbench) or `ground_truth_tools: [name]` (bfcl, metatool).
+fn ground_truth(q: &Value) -> Vec<(Option<String>, String)> {
+    if let Some(list) = q.get("ground_truth").and_then(Value::as_array) {
+        return list
+            .iter()
+            .filter_map(|g| {
+                let server = g.get("server").and_then(Value::as_str)?;
+                let tool = g.get("tool").and_then(Value::as_str)?;
+                Some((Some(server.to_string()), tool.to_string()))
+            })
+            .collect();
+    }
+    names_of(q.get("ground_truth_tools")).into_iter().map(|n| (None, n)).collect()
+}
