@@ -9,6 +9,7 @@ extern crate std;
 
 pub mod error;
 pub mod json;
+pub mod schema;
 
 pub use error::{Error, ErrorCode};
 pub use json::Value;
