@@ -9,6 +9,9 @@
 //!   work ([`MAX_WORK`]) are capped; past either bound the call is let through. Nothing panics.
 //! - Coercion (`"42"` → 42, `"true"` → true) happens only where it turns a failing value into a
 //!   valid one: a string a string-typed field accepts stays a string.
+//! - A rejection must be one the model can fix. So `oneOf` is read as `anyOf` (real schemas use it
+//!   for overlapping alternatives), and an `enum` or `const` that the node's own `type` rules out
+//!   entirely (a broken schema no value satisfies) is not judged.
 
 use crate::json::{self, Value};
 use alloc::format;
@@ -180,10 +183,14 @@ impl<'s> Validator<'s> {
         if *value == Value::Null && schema.get("nullable") == Some(&Value::Bool(true)) {
             return Ok(()); // OpenAPI 3.0
         }
+        // The type first: when it is wrong, that is what the model needs to hear.
+        if let Some(arg) = schema.get("type") {
+            self.check_type(schema, arg, value)?;
+        }
         let (mut members, mut items) = (false, false);
         for (keyword, arg) in keywords {
             match keyword.as_str() {
-                "type" => self.check_type(schema, arg, value)?,
+                "type" => {}
                 "enum" => self.check_enum(schema, arg, value)?,
                 "const" => self.check_const(schema, arg, value)?,
                 "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
@@ -209,8 +216,8 @@ impl<'s> Validator<'s> {
                 "properties" | "additionalProperties" | "patternProperties" => members = true,
                 "items" | "prefixItems" => items = true,
                 "allOf" => self.check_all_of(arg, value, depth)?,
-                "anyOf" => self.check_any_of(schema, arg, value, depth)?,
-                "oneOf" => self.check_one_of(schema, arg, value, depth)?,
+                "anyOf" => self.check_any_of("anyOf", schema, arg, value, depth)?,
+                "oneOf" => self.check_any_of("oneOf", schema, arg, value, depth)?,
                 "not" => self.check_not(schema, arg, value, depth)?,
                 "$ref" => self.check_ref(arg, value, depth)?,
                 other if is_annotation(other) => {}
@@ -246,12 +253,18 @@ impl<'s> Validator<'s> {
         if allowed.iter().any(|a| json_eq(a, value)) {
             return Ok(());
         }
+        if !allowed.iter().any(|a| type_admits(schema, a)) {
+            return self.not_understood(); // e.g. string values on an array: no value could pass
+        }
         Err(self.fail("enum", format!("must be one of {}", brief_list(allowed.iter())), schema))
     }
 
     fn check_const(&mut self, schema: &'s Value, arg: &'s Value, value: &Value) -> Check<'s> {
         if json_eq(arg, value) {
             return Ok(());
+        }
+        if !type_admits(schema, arg) {
+            return self.not_understood();
         }
         Err(self.fail("const", format!("must be {}", brief(arg)), schema))
     }
@@ -377,8 +390,19 @@ impl<'s> Validator<'s> {
         Ok(())
     }
 
-    /// Tries the alternatives without coercion first, then (when this pass may) with it.
-    fn check_any_of(&mut self, schema: &'s Value, arg: &'s Value, value: &mut Value, depth: usize) -> Check<'s> {
+    /// `anyOf`, and `oneOf` read the same way: a value matching two `oneOf` alternatives passes.
+    /// Real schemas use `oneOf` for overlapping alternatives (Cloudflare's IDs: a string of at most
+    /// 32 characters, or at most 36); rejecting a match of both would block correct calls with no
+    /// fix the model could make. Alternatives are tried as they are, then (when this pass may)
+    /// with coercion.
+    fn check_any_of(
+        &mut self,
+        keyword: &'static str,
+        schema: &'s Value,
+        arg: &'s Value,
+        value: &mut Value,
+        depth: usize,
+    ) -> Check<'s> {
         let Value::Array(branches) = arg else { return self.not_understood() };
         let mut fails = Vec::new();
         for &attempt in self.attempts() {
@@ -390,38 +414,7 @@ impl<'s> Validator<'s> {
                 }
             }
         }
-        Err(self.most_useful(fails, "anyOf", schema, value))
-    }
-
-    /// Exactly one alternative must match. Two matches block the call only when both were judged
-    /// with nothing skipped: an alternative may "match" only because a `pattern` went unchecked.
-    fn check_one_of(&mut self, schema: &'s Value, arg: &'s Value, value: &mut Value, depth: usize) -> Check<'s> {
-        let Value::Array(branches) = arg else { return self.not_understood() };
-        let mut fails = Vec::new();
-        for &attempt in self.attempts() {
-            fails.clear();
-            let (mut first, mut matches, mut certain) = (None, 0, 0);
-            for branch in branches {
-                let unsure = self.unsure;
-                match self.check_as(attempt, branch, value, depth + 1) {
-                    Ok(()) => {
-                        first = first.or(Some(branch));
-                        matches += 1;
-                        certain += usize::from(self.unsure == unsure);
-                    }
-                    Err(fail) => fails.push(fail),
-                }
-            }
-            match first {
-                Some(_) if certain >= 2 => {
-                    let message = format!("must match exactly one of the oneOf alternatives, matched {matches}");
-                    return Err(self.fail("oneOf", message, schema));
-                }
-                Some(branch) => return self.commit(attempt, branch, value, depth),
-                None => {}
-            }
-        }
-        Err(self.most_useful(fails, "oneOf", schema, value))
+        Err(self.most_useful(fails, keyword, schema, value))
     }
 
     /// `not`, judged without coercion; a subschema "matched" only because something was skipped
@@ -547,6 +540,18 @@ fn has_type(name: &str, value: &Value) -> Option<bool> {
         "object" => matches!(value, Value::Object(_)),
         _ => return None,
     })
+}
+
+/// Whether the node's `type` (and `nullable`) lets `value` through; true when it is absent or not understood.
+fn type_admits(schema: &Value, value: &Value) -> bool {
+    let admits = |name: &Value| name.as_str().and_then(|n| has_type(n, value)) != Some(false);
+    let nullable = *value == Value::Null && schema.get("nullable") == Some(&Value::Bool(true));
+    nullable
+        || match schema.get("type") {
+            Some(Value::Array(names)) => names.is_empty() || names.iter().any(admits),
+            Some(name) => admits(name),
+            None => true,
+        }
 }
 
 /// The type names a failing node asked for (its `type`, a name or a list).
