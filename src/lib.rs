@@ -40,6 +40,7 @@ pub mod format;
 pub mod json;
 pub mod listing;
 pub mod options;
+pub mod schema;
 pub mod search;
 pub mod shelf;
 pub mod texts;
