@@ -125,7 +125,9 @@ fn servers_value(servers: &[(String, usize)]) -> Value {
     Value::Array(
         servers
             .iter()
-            .map(|(name, tools)| Value::object([("name", Value::str(name.as_str())), ("tools", Value::uint(*tools as u64))]))
+            .map(|(name, tools)| {
+                Value::object([("name", Value::str(name.as_str())), ("tools", Value::uint(*tools as u64))])
+            })
             .collect(),
     )
 }

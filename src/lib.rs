@@ -49,12 +49,12 @@ pub mod unwrap;
 pub mod wasm;
 
 pub use assemble::{Assembly, Facts, Layout, Slot};
+pub use describe::Described;
 pub use error::{Error, ErrorCode};
+pub use find::SearchResult;
 pub use format::Format;
 pub use json::Value;
 pub use listing::{Form, Level};
 pub use options::Options;
-pub use describe::Described;
-pub use find::SearchResult;
 pub use shelf::{assemble, describe, search, unwrap, Shelf};
 pub use unwrap::{Call, Unwrapped};

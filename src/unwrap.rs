@@ -125,8 +125,8 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
             if text.len() > MAX_ARGUMENTS_CHARS {
                 return Err(format!("the arguments are larger than {MAX_ARGUMENTS_CHARS} bytes"));
             }
-            let value =
-                json::parse(text).map_err(|e| format!("the arguments are not valid JSON ({} at byte {})", e.message, e.offset))?;
+            let value = json::parse(text)
+                .map_err(|e| format!("the arguments are not valid JSON ({} at byte {})", e.message, e.offset))?;
             (value, false)
         }
         Some(value) => (value.clone(), true),
@@ -226,7 +226,13 @@ fn checked_call(shelf: &Shelf, tool: &Tool, mut arguments: Value, via_bridge: bo
     if let Some(schema) = tool.schema(shelf.catalog().format) {
         if let Err(violation) = crate::schema::validate(schema, &mut arguments) {
             let schema_text = violation.schema.to_json();
-            let message = texts::invalid_arguments(&tool.name, &violation.path, &violation.message, violation.keyword, &schema_text);
+            let message = texts::invalid_arguments(
+                &tool.name,
+                &violation.path,
+                &violation.message,
+                violation.keyword,
+                &schema_text,
+            );
             return Outcome::Reject(message);
         }
     }
@@ -265,8 +271,7 @@ fn answer_search(shelf: &Shelf, arguments: &Value) -> Outcome {
             let usage = format!("{{\"queries\": [<keywords>, ...]}} with 1 to {MAX_BATCH_QUERIES} non-empty queries");
             return Outcome::Reject(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
         }
-        let results: Vec<_> =
-            texts.iter().take(MAX_BATCH_QUERIES as usize).map(|q| shelf.search(q, limit)).collect();
+        let results: Vec<_> = texts.iter().take(MAX_BATCH_QUERIES as usize).map(|q| shelf.search(q, limit)).collect();
         return Outcome::Answer(batch_model_value(&results).to_json());
     }
     let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
@@ -324,5 +329,9 @@ fn describe_batch(shelf: &Shelf, wanted: &[&str]) -> Value {
             }
         }
     }
-    Value::object([("tools", Value::Array(found)), ("not_found", Value::Array(not_found)), ("errors", Value::Array(errors))])
+    Value::object([
+        ("tools", Value::Array(found)),
+        ("not_found", Value::Array(not_found)),
+        ("errors", Value::Array(errors)),
+    ])
 }

@@ -78,7 +78,11 @@ fn shuffled(tools: &[Tool]) -> Vec<Tool> {
 }
 
 fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 { a } else { gcd(b, a % b) }
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 #[test]
@@ -92,10 +96,16 @@ fn results_do_not_depend_on_input_order() {
         let b = build(&mixed, SearchConfig::default());
         let texts = queries.iter().filter(|q| q.catalog == catalog).map(|q| q.query.as_str());
         for query in texts.chain(["search", "get", "create", "list", "read_file", "x"]) {
-            let left: Vec<(&str, &str, u64)> =
-                a.search(query, 20).iter().map(|h| (&*tools[h.doc].name, &*tools[h.doc].server, h.score.to_bits())).collect();
-            let right: Vec<(&str, &str, u64)> =
-                b.search(query, 20).iter().map(|h| (&*mixed[h.doc].name, &*mixed[h.doc].server, h.score.to_bits())).collect();
+            let left: Vec<(&str, &str, u64)> = a
+                .search(query, 20)
+                .iter()
+                .map(|h| (&*tools[h.doc].name, &*tools[h.doc].server, h.score.to_bits()))
+                .collect();
+            let right: Vec<(&str, &str, u64)> = b
+                .search(query, 20)
+                .iter()
+                .map(|h| (&*mixed[h.doc].name, &*mixed[h.doc].server, h.score.to_bits()))
+                .collect();
             assert_eq!(left, right, "{catalog}: {query:?}");
         }
     }

@@ -104,7 +104,14 @@ fn a_long_query_needs_half_its_known_terms() {
     // create, issu, repositori, list, charg: create_issue and list_issues hold three of five.
     let index = build(SHELF, SearchConfig::default());
     let hits = names(SHELF, &index, "create issue repository list charges", 10);
-    assert!(hits.iter().all(|n| ["create_issue", "list_issues", "issue_write", "GetCharges", "PostChargesChargeRefunds"].contains(n)));
+    assert!(hits.iter().all(|n| [
+        "create_issue",
+        "list_issues",
+        "issue_write",
+        "GetCharges",
+        "PostChargesChargeRefunds"
+    ]
+    .contains(n)));
     let why = index.explain("create issue repository list charges", 6);
     assert!(matches!(why.verdict, Verdict::TooFewTerms { needed: 3, .. } | Verdict::MissingRarest(_)), "{why:?}");
 }

@@ -92,7 +92,9 @@ fn empty_toolbox() {
 fn every_config_handles_odd_input() {
     let docs = [DocFields { name: "a_B-c.d:e/f9G", server: "S", description: "Ünï 💥", params: vec!["x"] }];
     for gate in [true, false] {
-        for config in [SearchConfig { gate, ..SearchConfig::default() }, SearchConfig { gate, ..SearchConfig::PLAIN_BM25 }] {
+        for config in
+            [SearchConfig { gate, ..SearchConfig::default() }, SearchConfig { gate, ..SearchConfig::PLAIN_BM25 }]
+        {
             let index = SearchIndex::build(docs.clone(), config);
             for query in ["", "b", "f 9 g", "💥", "a_B-c.d:e/f9G", &"z".repeat(20_000)] {
                 let hits = index.search(query, usize::MAX);

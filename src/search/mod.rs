@@ -418,7 +418,12 @@ impl SearchIndex {
     /// Sums the BM25 contributions of every query term into the tools that hold it.
     fn score(&self, plan: &Plan<'_>) -> Scores {
         let n = self.docs.len();
-        let mut s = Scores { score: alloc::vec![0.0; n], matched: alloc::vec![0; n], has_required: alloc::vec![false; n], touched: Vec::new() };
+        let mut s = Scores {
+            score: alloc::vec![0.0; n],
+            matched: alloc::vec![0; n],
+            has_required: alloc::vec![false; n],
+            touched: Vec::new(),
+        };
         for term in &plan.terms {
             for posting in term.postings.iter() {
                 s.add(posting.doc, term_score(term.idf, posting.term_freq), term.required);

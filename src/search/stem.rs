@@ -261,8 +261,8 @@ impl Word {
     /// Step 4: suffixes deleted when in R2 (`ment`, `ance`, `ion` after `s`/`t`, ...).
     fn step_4(&mut self) {
         const SUFFIXES: [&[u8]; 18] = [
-            b"al", b"ance", b"ence", b"er", b"ic", b"able", b"ible", b"ant", b"ement", b"ment",
-            b"ent", b"ism", b"ate", b"iti", b"ous", b"ive", b"ize", b"ion",
+            b"al", b"ance", b"ence", b"er", b"ic", b"able", b"ible", b"ant", b"ement", b"ment", b"ent", b"ism", b"ate",
+            b"iti", b"ous", b"ive", b"ize", b"ion",
         ];
         let Some(suffix) = self.longest_suffix(&SUFFIXES) else { return };
         if !self.in_r2(suffix) {
@@ -333,9 +333,7 @@ fn next_region_start(b: &[u8], from: usize) -> usize {
 /// vowel then a consonant at the very start.
 fn ends_in_short_syllable(b: &[u8]) -> bool {
     match *b {
-        [.., c1, v, c2] if !is_vowel(c1) && is_vowel(v) && !is_vowel(c2) => {
-            !matches!(c2, b'w' | b'x' | b'Y')
-        }
+        [.., c1, v, c2] if !is_vowel(c1) && is_vowel(v) && !is_vowel(c2) => !matches!(c2, b'w' | b'x' | b'Y'),
         [v, c] => is_vowel(v) && !is_vowel(c),
         _ => false,
     }

@@ -58,7 +58,6 @@ impl Analyzer {
     pub(crate) fn splits_camel(&self) -> bool {
         self.split_camel
     }
-
 }
 
 /// The lowercase ASCII words of `text`.
@@ -126,10 +125,9 @@ pub fn strip_mcp_prefix(name: &str) -> &str {
 /// English function words that carry no meaning for finding a tool ("how do I list the issues
 /// of my repo"). Kept short on purpose: words like `all`, `new` or `get` stay searchable.
 const STOPWORDS: [&str; 44] = [
-    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for",
-    "from", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our",
-    "please", "should", "so", "that", "the", "this", "to", "us", "we", "what", "which", "will",
-    "with", "would", "you",
+    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for", "from", "how", "i",
+    "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "please", "should", "so", "that",
+    "the", "this", "to", "us", "we", "what", "which", "will", "with", "would", "you",
 ];
 
 fn is_stopword(word: &str) -> bool {

@@ -55,9 +55,7 @@ pub fn data_dir() -> PathBuf {
 fn read_gz(path: PathBuf) -> Value {
     let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut text = String::new();
-    flate2::read::GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    flate2::read::GzDecoder::new(file).read_to_string(&mut text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     json::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
 }
 
@@ -109,12 +107,7 @@ pub fn keyword_queries() -> Vec<LabelledQuery> {
 }
 
 fn names_of(list: Option<&Value>) -> Vec<String> {
-    list.and_then(Value::as_array)
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect()
+    list.and_then(Value::as_array).unwrap_or(&[]).iter().filter_map(Value::as_str).map(str::to_string).collect()
 }
 
 /// A shipped natural-language query set: `queries-<set>.json.gz` (`toolbench`, `bfcl`,
