@@ -25,13 +25,49 @@ fn configs() -> Vec<(&'static str, SearchConfig)> {
     let d = SearchConfig::default();
     vec![
         ("default", d),
-        ("no stemming", SearchConfig { stemming: false, ..d }),
-        ("no camelCase split", SearchConfig { split_camel: false, ..d }),
+        (
+            "no stemming",
+            SearchConfig {
+                stemming: false,
+                ..d
+            },
+        ),
+        (
+            "no camelCase split",
+            SearchConfig {
+                split_camel: false,
+                ..d
+            },
+        ),
         ("no gate", SearchConfig { gate: false, ..d }),
-        ("name weight 1", SearchConfig { name_weight: 1, ..d }),
-        ("name weight 3", SearchConfig { name_weight: 3, ..d }),
-        ("no stop words", SearchConfig { stopwords: false, ..d }),
-        ("no synonyms", SearchConfig { synonyms: false, ..d }),
+        (
+            "name weight 1",
+            SearchConfig {
+                name_weight: 1,
+                ..d
+            },
+        ),
+        (
+            "name weight 3",
+            SearchConfig {
+                name_weight: 3,
+                ..d
+            },
+        ),
+        (
+            "no stop words",
+            SearchConfig {
+                stopwords: false,
+                ..d
+            },
+        ),
+        (
+            "no synonyms",
+            SearchConfig {
+                synonyms: false,
+                ..d
+            },
+        ),
         ("no rescue", SearchConfig { rescue: false, ..d }),
         ("plain BM25", SearchConfig::PLAIN_BM25),
     ]
@@ -49,7 +85,13 @@ struct Metrics {
 
 impl Metrics {
     fn add(&mut self, ranked: &[&Tool], query: &LabelledQuery, any_of: bool) {
-        let relevant_in = |k: usize| ranked.iter().take(k).filter(|t| query.is_relevant(t)).count();
+        let relevant_in = |k: usize| {
+            ranked
+                .iter()
+                .take(k)
+                .filter(|t| query.is_relevant(t))
+                .count()
+        };
         let recall = |k: usize| {
             let found = relevant_in(k) as f64;
             if any_of {
@@ -61,7 +103,10 @@ impl Metrics {
         self.queries += 1;
         self.recall_1 += recall(1);
         self.recall_5 += recall(5);
-        self.rr += ranked.iter().position(|t| query.is_relevant(t)).map_or(0.0, |i| 1.0 / (i + 1) as f64);
+        self.rr += ranked
+            .iter()
+            .position(|t| query.is_relevant(t))
+            .map_or(0.0, |i| 1.0 / (i + 1) as f64);
         self.empty += usize::from(ranked.is_empty());
     }
 
@@ -93,21 +138,30 @@ fn run(
         let index = indexes
             .entry(query.catalog.as_str())
             .or_insert_with(|| SearchIndex::build(tools.iter().map(Tool::fields), config));
-        let ranked: Vec<&Tool> = index.search(&query.query, DEPTH).iter().map(|h| &tools[h.doc]).collect();
-        per_catalog.entry(query.catalog.clone()).or_default().add(&ranked, query, any_of);
+        let ranked: Vec<&Tool> = index
+            .search(&query.query, DEPTH)
+            .iter()
+            .map(|h| &tools[h.doc])
+            .collect();
+        per_catalog
+            .entry(query.catalog.clone())
+            .or_default()
+            .add(&ranked, query, any_of);
         on_query(query, &ranked);
     }
     per_catalog
 }
 
 fn total(per_catalog: &BTreeMap<String, Metrics>) -> Metrics {
-    per_catalog.values().fold(Metrics::default(), |a, m| Metrics {
-        queries: a.queries + m.queries,
-        recall_1: a.recall_1 + m.recall_1,
-        recall_5: a.recall_5 + m.recall_5,
-        rr: a.rr + m.rr,
-        empty: a.empty + m.empty,
-    })
+    per_catalog
+        .values()
+        .fold(Metrics::default(), |a, m| Metrics {
+            queries: a.queries + m.queries,
+            recall_1: a.recall_1 + m.recall_1,
+            recall_5: a.recall_5 + m.recall_5,
+            rr: a.rr + m.rr,
+            empty: a.empty + m.empty,
+        })
 }
 
 fn load_catalogs(queries: &[LabelledQuery], into: &mut BTreeMap<String, Vec<Tool>>) {
@@ -118,14 +172,21 @@ fn load_catalogs(queries: &[LabelledQuery], into: &mut BTreeMap<String, Vec<Tool
     }
 }
 
-const HEADER: &str = "| | queries | recall@1 | recall@5 | MRR@10 | empty |\n|---|---|---|---|---|---|";
+const HEADER: &str =
+    "| | queries | recall@1 | recall@5 | MRR@10 | empty |\n|---|---|---|---|---|---|";
 
 /// `--explain CATALOG QUERY TOOL`: prints why TOOL does or does not answer QUERY.
 fn explain(args: &[String]) {
-    let [catalog, query, tool] = args else { panic!("--explain CATALOG QUERY TOOL") };
+    let [catalog, query, tool] = args else {
+        panic!("--explain CATALOG QUERY TOOL")
+    };
     let tools = load_catalog(catalog);
     let index = SearchIndex::build(tools.iter().map(Tool::fields), SearchConfig::default());
-    let top: Vec<&str> = index.search(query, 5).iter().map(|h| tools[h.doc].name.as_str()).collect();
+    let top: Vec<&str> = index
+        .search(query, 5)
+        .iter()
+        .map(|h| tools[h.doc].name.as_str())
+        .collect();
     println!("top 5: {top:?}");
     for doc in (0..tools.len()).filter(|&d| tools[d].name == *tool) {
         println!("{:#?}", index.explain(query, doc));
@@ -139,8 +200,10 @@ fn main() {
     }
     let show_misses = std::env::args().any(|a| a == "--misses");
     let keyword = keyword_queries();
-    let shipped: Vec<(&str, Vec<LabelledQuery>)> =
-        ["toolbench", "bfcl", "metatool"].into_iter().map(|s| (s, shipped_queries(s))).collect();
+    let shipped: Vec<(&str, Vec<LabelledQuery>)> = ["toolbench", "bfcl", "metatool"]
+        .into_iter()
+        .map(|s| (s, shipped_queries(s)))
+        .collect();
     let mut catalogs = BTreeMap::new();
     load_catalogs(&keyword, &mut catalogs);
     for (_, queries) in &shipped {
@@ -148,13 +211,19 @@ fn main() {
     }
 
     println!("## Keyword set (tests/data/queries-keyword.json), default ranking, per catalog\n\n{HEADER}");
-    let default = run(SearchConfig::default(), &keyword, true, &catalogs, |q, ranked| {
-        let found = ranked.iter().take(5).any(|t| q.is_relevant(t));
-        if show_misses && !found {
-            let top: Vec<&str> = ranked.iter().take(5).map(|t| t.name.as_str()).collect();
-            eprintln!("MISS [{}] {:?} -> {:?}", q.catalog, q.query, top);
-        }
-    });
+    let default = run(
+        SearchConfig::default(),
+        &keyword,
+        true,
+        &catalogs,
+        |q, ranked| {
+            let found = ranked.iter().take(5).any(|t| q.is_relevant(t));
+            if show_misses && !found {
+                let top: Vec<&str> = ranked.iter().take(5).map(|t| t.name.as_str()).collect();
+                eprintln!("MISS [{}] {:?} -> {:?}", q.catalog, q.query, top);
+            }
+        },
+    );
     for (catalog, m) in &default {
         println!("{}", m.row(catalog));
     }

@@ -4,32 +4,88 @@
 use toolshelf::search::{DocFields, SearchConfig, SearchIndex, Verdict};
 
 /// A tool as `(name, server, description, parameter names)`.
-type Spec = (&'static str, &'static str, &'static str, &'static [&'static str]);
+type Spec = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+);
 
 const SHELF: &[Spec] = &[
-    ("create_issue", "github", "Create a new issue in a repository.", &["owner", "repo", "title"]),
-    ("list_issues", "github", "List issues in a repository.", &["owner", "repo", "state"]),
-    ("issue_write", "github", "Create or update an issue.", &["method", "title"]),
-    ("PostChargesChargeRefunds", "stripe", "Create a refund of a charge.", &["charge", "amount"]),
-    ("GetCharges", "stripe", "Returns a list of charges.", &["limit"]),
-    ("dns-records-for-a-zone-create-dns-record", "cloudflare", "Create DNS Record", &["zone_id", "type"]),
-    ("api_v2010_CreateMessage", "twilio", "Send a new outgoing message.", &["To", "Body"]),
-    ("send_email", "mailer", "Send an email message to a recipient.", &["to", "subject", "body"]),
-    ("mcp__notes__save_note", "notes", "Save a note to the notebook.", &["text"]),
+    (
+        "create_issue",
+        "github",
+        "Create a new issue in a repository.",
+        &["owner", "repo", "title"],
+    ),
+    (
+        "list_issues",
+        "github",
+        "List issues in a repository.",
+        &["owner", "repo", "state"],
+    ),
+    (
+        "issue_write",
+        "github",
+        "Create or update an issue.",
+        &["method", "title"],
+    ),
+    (
+        "PostChargesChargeRefunds",
+        "stripe",
+        "Create a refund of a charge.",
+        &["charge", "amount"],
+    ),
+    (
+        "GetCharges",
+        "stripe",
+        "Returns a list of charges.",
+        &["limit"],
+    ),
+    (
+        "dns-records-for-a-zone-create-dns-record",
+        "cloudflare",
+        "Create DNS Record",
+        &["zone_id", "type"],
+    ),
+    (
+        "api_v2010_CreateMessage",
+        "twilio",
+        "Send a new outgoing message.",
+        &["To", "Body"],
+    ),
+    (
+        "send_email",
+        "mailer",
+        "Send an email message to a recipient.",
+        &["to", "subject", "body"],
+    ),
+    (
+        "mcp__notes__save_note",
+        "notes",
+        "Save a note to the notebook.",
+        &["text"],
+    ),
 ];
 
 fn build(specs: &[Spec], config: SearchConfig) -> SearchIndex {
-    let fields = specs.iter().map(|&(name, server, description, params)| DocFields {
-        name,
-        server,
-        description,
-        params: params.to_vec(),
-    });
+    let fields = specs
+        .iter()
+        .map(|&(name, server, description, params)| DocFields {
+            name,
+            server,
+            description,
+            params: params.to_vec(),
+        });
     SearchIndex::build(fields, config)
 }
 
 fn names(specs: &[Spec], index: &SearchIndex, query: &str, limit: usize) -> Vec<&'static str> {
-    index.search(query, limit).iter().map(|hit| specs[hit.doc].0).collect()
+    index
+        .search(query, limit)
+        .iter()
+        .map(|hit| specs[hit.doc].0)
+        .collect()
 }
 
 /// The names of the hits for `query` over `SHELF` (default config, limit 10).
@@ -41,7 +97,11 @@ fn check(query: &str, expected: &[&str]) {
 /// Only the first hit.
 fn check_first(query: &str, expected: &str) {
     let index = build(SHELF, SearchConfig::default());
-    assert_eq!(names(SHELF, &index, query, 1), [expected], "query {query:?}");
+    assert_eq!(
+        names(SHELF, &index, query, 1),
+        [expected],
+        "query {query:?}"
+    );
 }
 
 #[test]
@@ -58,7 +118,10 @@ fn exact_name_ranks_first() {
 fn every_naming_style_is_found_by_its_words() {
     check_first("create issue", "create_issue");
     check_first("refund charge", "PostChargesChargeRefunds");
-    check_first("create dns record", "dns-records-for-a-zone-create-dns-record");
+    check_first(
+        "create dns record",
+        "dns-records-for-a-zone-create-dns-record",
+    );
     check_first("create message", "api_v2010_CreateMessage");
     check_first("list charges", "GetCharges");
     check_first("save note", "mcp__notes__save_note");
@@ -92,9 +155,15 @@ fn rarest_term_is_required() {
 fn an_unknown_term_in_a_short_query_admits_nothing() {
     check("send gmail email", &[]);
     check("create jira issue", &[]);
-    let open = SearchConfig { gate: false, ..SearchConfig::default() };
+    let open = SearchConfig {
+        gate: false,
+        ..SearchConfig::default()
+    };
     let index = build(SHELF, open);
-    assert_eq!(names(SHELF, &index, "send gmail email", 10)[0], "send_email");
+    assert_eq!(
+        names(SHELF, &index, "send gmail email", 10)[0],
+        "send_email"
+    );
 }
 
 #[test]
@@ -104,9 +173,22 @@ fn a_long_query_needs_half_its_known_terms() {
     // create, issu, repositori, list, charg: create_issue and list_issues hold three of five.
     let index = build(SHELF, SearchConfig::default());
     let hits = names(SHELF, &index, "create issue repository list charges", 10);
-    assert!(hits.iter().all(|n| ["create_issue", "list_issues", "issue_write", "GetCharges", "PostChargesChargeRefunds"].contains(n)));
+    assert!(hits.iter().all(|n| [
+        "create_issue",
+        "list_issues",
+        "issue_write",
+        "GetCharges",
+        "PostChargesChargeRefunds"
+    ]
+    .contains(n)));
     let why = index.explain("create issue repository list charges", 6);
-    assert!(matches!(why.verdict, Verdict::TooFewTerms { needed: 3, .. } | Verdict::MissingRarest(_)), "{why:?}");
+    assert!(
+        matches!(
+            why.verdict,
+            Verdict::TooFewTerms { needed: 3, .. } | Verdict::MissingRarest(_)
+        ),
+        "{why:?}"
+    );
 }
 
 #[test]
@@ -127,7 +209,10 @@ fn ties_go_by_name_whatever_the_input_order() {
         ("Beta", "s", "Send an email.", &[]),
     ];
     let index = build(SAME, SearchConfig::default());
-    assert_eq!(names(SAME, &index, "email", 10), ["Beta", "alpha", "mid", "zeta"]);
+    assert_eq!(
+        names(SAME, &index, "email", 10),
+        ["Beta", "alpha", "mid", "zeta"]
+    );
     let scores: Vec<f64> = index.search("email", 10).iter().map(|h| h.score).collect();
     assert!(scores.windows(2).all(|w| w[0] == w[1]) && scores[0] > 0.0);
 }
@@ -146,16 +231,30 @@ fn limit_is_honoured() {
 fn explain_says_why() {
     let index = build(SHELF, SearchConfig::default());
     let check = |query: &str, doc: usize, expected: Verdict| {
-        assert_eq!(index.explain(query, doc).verdict, expected, "{query:?} doc {doc}");
+        assert_eq!(
+            index.explain(query, doc).verdict,
+            expected,
+            "{query:?} doc {doc}"
+        );
     };
     check("issue_write", 2, Verdict::ExactName);
     check("create issue", 0, Verdict::Admitted);
-    check("create refund", 0, Verdict::MissingRarest(vec!["refund".into()]));
+    check(
+        "create refund",
+        0,
+        Verdict::MissingRarest(vec!["refund".into()]),
+    );
     check("send gmail email", 7, Verdict::UnknownTerm("gmail".into()));
     check("issue_wr", 2, Verdict::Fallback);
     check("the of", 0, Verdict::NoTerms);
     check("create issue", 99, Verdict::NoSuchDoc);
-    let gate_off = build(SHELF, SearchConfig { gate: false, ..SearchConfig::default() });
+    let gate_off = build(
+        SHELF,
+        SearchConfig {
+            gate: false,
+            ..SearchConfig::default()
+        },
+    );
     assert_eq!(gate_off.explain("refund", 0).verdict, Verdict::NoMatch);
 
     let why = index.explain("create issue", 0);
@@ -165,14 +264,20 @@ fn explain_says_why() {
     assert!((total - why.score).abs() < 1e-9);
     let terms: Vec<&str> = why.terms.iter().map(|t| t.term.as_str()).collect();
     assert_eq!(terms, ["creat", "issu"]);
-    assert!(why.terms.iter().all(|t| t.term_freq > 0.0 && t.idf > 0.0 && t.doc_freq > 0));
+    assert!(why
+        .terms
+        .iter()
+        .all(|t| t.term_freq > 0.0 && t.idf > 0.0 && t.doc_freq > 0));
 }
 
 #[test]
 fn plain_bm25_differs_from_the_default() {
     let plain = build(SHELF, SearchConfig::PLAIN_BM25);
     // Neither stemmed nor split, "refunds" meets no term: only the fallback finds the tool.
-    assert_eq!(names(SHELF, &plain, "refunds", 10), ["PostChargesChargeRefunds"]);
+    assert_eq!(
+        names(SHELF, &plain, "refunds", 10),
+        ["PostChargesChargeRefunds"]
+    );
     assert_eq!(plain.search("refunds", 10)[0].score, 0.0);
     let default = build(SHELF, SearchConfig::default());
     assert!(default.search("refunds", 10)[0].score > 0.0);

@@ -5,19 +5,31 @@ use toolshelf::search::{DocFields, SearchConfig, SearchIndex, Verdict, MAX_QUERY
 
 fn shelf() -> SearchIndex {
     let docs = [
-        ("create_issue", "github", "Create a new issue.", vec!["title"]),
-        ("获取天气", "weather", "获取天气预报 (weather forecast)", vec!["城市"]),
+        (
+            "create_issue",
+            "github",
+            "Create a new issue.",
+            vec!["title"],
+        ),
+        (
+            "获取天气",
+            "weather",
+            "获取天气预报 (weather forecast)",
+            vec!["城市"],
+        ),
         ("", "", "", vec![]),
         ("___", "-", "!!!", vec!["", "_"]),
         ("mcp__x__", "x", "prefix only", vec![]),
         ("Ünïcødé_Tool", "ü", "naïve café façade", vec!["ß"]),
     ];
-    let fields = docs.iter().map(|(name, server, description, params)| DocFields {
-        name,
-        server,
-        description,
-        params: params.clone(),
-    });
+    let fields = docs
+        .iter()
+        .map(|(name, server, description, params)| DocFields {
+            name,
+            server,
+            description,
+            params: params.clone(),
+        });
     SearchIndex::build(fields, SearchConfig::default())
 }
 
@@ -27,8 +39,13 @@ fn check(query: &str, max_hits: usize) {
     let index = shelf();
     for limit in [0, 1, 10, usize::MAX] {
         let hits = index.search(query, limit);
-        assert!(hits.len() <= limit.min(max_hits), "{query:?} limit {limit}: {hits:?}");
-        assert!(hits.iter().all(|h| h.doc < index.len() && h.score.is_finite() && h.score >= 0.0));
+        assert!(
+            hits.len() <= limit.min(max_hits),
+            "{query:?} limit {limit}: {hits:?}"
+        );
+        assert!(hits
+            .iter()
+            .all(|h| h.doc < index.len() && h.score.is_finite() && h.score >= 0.0));
     }
     for doc in 0..=index.len() {
         let why = index.explain(query, doc);
@@ -90,9 +107,23 @@ fn empty_toolbox() {
 
 #[test]
 fn every_config_handles_odd_input() {
-    let docs = [DocFields { name: "a_B-c.d:e/f9G", server: "S", description: "Ünï 💥", params: vec!["x"] }];
+    let docs = [DocFields {
+        name: "a_B-c.d:e/f9G",
+        server: "S",
+        description: "Ünï 💥",
+        params: vec!["x"],
+    }];
     for gate in [true, false] {
-        for config in [SearchConfig { gate, ..SearchConfig::default() }, SearchConfig { gate, ..SearchConfig::PLAIN_BM25 }] {
+        for config in [
+            SearchConfig {
+                gate,
+                ..SearchConfig::default()
+            },
+            SearchConfig {
+                gate,
+                ..SearchConfig::PLAIN_BM25
+            },
+        ] {
             let index = SearchIndex::build(docs.clone(), config);
             for query in ["", "b", "f 9 g", "💥", "a_B-c.d:e/f9G", &"z".repeat(20_000)] {
                 let hits = index.search(query, usize::MAX);

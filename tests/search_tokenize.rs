@@ -7,21 +7,34 @@ fn check(text: &str, expected: &str) {
 }
 
 fn check_no_camel(text: &str, expected: &str) {
-    assert_eq!(words(text, false).join(" "), expected, "words({text:?}, no camel)");
+    assert_eq!(
+        words(text, false).join(" "),
+        expected,
+        "words({text:?}, no camel)"
+    );
 }
 
 #[test]
 fn naming_styles() {
     check("create_issue", "create issue");
     check("PostChargesChargeRefunds", "post charges charge refunds");
-    check("dns-records-for-a-zone-create-dns-record", "dns records for a zone create dns record");
+    check(
+        "dns-records-for-a-zone-create-dns-record",
+        "dns records for a zone create dns record",
+    );
     check("api_v2010_CreateMessage", "api v 2010 create message");
     check("getStoryWithComments", "get story with comments");
-    check("mcp_howtocook_getAllRecipes", "mcp howtocook get all recipes");
+    check(
+        "mcp_howtocook_getAllRecipes",
+        "mcp howtocook get all recipes",
+    );
     check("HTMLParser", "html parser");
     check("getURLForID", "get url for id");
     check("Get3dSecureThreeDSecure", "get 3 d secure three d secure");
-    check("workers-ai-post-run-cf-meta-llama-3-1-8b-instruct", "workers ai post run cf meta llama 3 1 8 b instruct");
+    check(
+        "workers-ai-post-run-cf-meta-llama-3-1-8b-instruct",
+        "workers ai post run cf meta llama 3 1 8 b instruct",
+    );
     check("files.read:text/plain", "files read text plain");
     check("user_-s-account-memberships", "user s account memberships");
     check("ALLCAPS", "allcaps");
@@ -30,7 +43,10 @@ fn naming_styles() {
 
 #[test]
 fn descriptions_and_queries() {
-    check("List pull requests in a GitHub repository.", "list pull requests in a git hub repository");
+    check(
+        "List pull requests in a GitHub repository.",
+        "list pull requests in a git hub repository",
+    );
     check("<p>Create a refund.</p>", "p create a refund p");
     check("  refund   charge ", "refund charge");
     check("获取 weather 天气", "weather");

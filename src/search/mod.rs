@@ -247,7 +247,10 @@ struct Scores {
 
 impl SearchIndex {
     /// Indexes `docs`; a tool's number in every [`Hit`] is its position here.
-    pub fn build<'a>(docs: impl IntoIterator<Item = DocFields<'a>>, config: SearchConfig) -> SearchIndex {
+    pub fn build<'a>(
+        docs: impl IntoIterator<Item = DocFields<'a>>,
+        config: SearchConfig,
+    ) -> SearchIndex {
         let analyzer = Analyzer::new(&config);
         let mut by_term: BTreeMap<String, Vec<(usize, FieldCounts)>> = BTreeMap::new();
         let mut metas = Vec::new();
@@ -265,13 +268,31 @@ impl SearchIndex {
             });
         }
         let weights = [f64::from(config.name_weight.max(1)), 1.0, 1.0, 1.0];
-        let normalise = FieldNorms { weights, avg_len: average_lengths(&lengths), lengths };
+        let normalise = FieldNorms {
+            weights,
+            avg_len: average_lengths(&lengths),
+            lengths,
+        };
         let (terms, postings) = by_term
             .into_iter()
-            .map(|(term, list)| (term, list.into_iter().map(|(doc, tf)| normalise.posting(doc, tf)).collect()))
+            .map(|(term, list)| {
+                (
+                    term,
+                    list.into_iter()
+                        .map(|(doc, tf)| normalise.posting(doc, tf))
+                        .collect(),
+                )
+            })
             .unzip();
         let names = sorted_names(&metas);
-        SearchIndex { analyzer, config, docs: metas, terms, postings, names }
+        SearchIndex {
+            analyzer,
+            config,
+            docs: metas,
+            terms,
+            postings,
+            names,
+        }
     }
 
     /// The best `limit` tools for `query`, best first (see the module docs for the order).
@@ -289,7 +310,11 @@ impl SearchIndex {
             }
         }
         if hits.is_empty() {
-            hits = self.fallback(&plan.query).into_iter().map(|doc| (false, Hit { doc, score: 0.0 })).collect();
+            hits = self
+                .fallback(&plan.query)
+                .into_iter()
+                .map(|doc| (false, Hit { doc, score: 0.0 }))
+                .collect();
         }
         hits.sort_by(|a, b| self.rank_order(a, b));
         hits.into_iter().take(limit).map(|(_, hit)| hit).collect()
@@ -299,10 +324,19 @@ impl SearchIndex {
     pub fn explain(&self, query: &str, doc: usize) -> Explanation {
         let plan = self.plan(query);
         let scores = self.score(&plan);
-        let terms = plan.terms.iter().map(|t| self.explain_term(t, doc)).collect();
+        let terms = plan
+            .terms
+            .iter()
+            .map(|t| self.explain_term(t, doc))
+            .collect();
         let score = scores.score.get(doc).copied().unwrap_or(0.0);
         let verdict = self.verdict(&plan, &scores, doc);
-        Explanation { doc, terms, score, verdict }
+        Explanation {
+            doc,
+            terms,
+            score,
+            verdict,
+        }
     }
 
     /// Number of tools indexed.
@@ -326,7 +360,9 @@ impl SearchIndex {
         let words = tokenize::words(raw, self.analyzer.splits_camel());
         let mut terms: Vec<QueryTerm<'_>> = Vec::new();
         for (i, word) in words.iter().enumerate() {
-            let Some(term) = self.analyzer.term(word) else { continue };
+            let Some(term) = self.analyzer.term(word) else {
+                continue;
+            };
             let found = self.query_term(term, &words, i);
             if !terms.iter().any(|t| t.term == found.term) {
                 terms.push(found);
@@ -334,7 +370,11 @@ impl SearchIndex {
         }
         terms.sort_unstable_by(|a, b| a.term.cmp(&b.term));
         let gate = self.mark_gate(&mut terms);
-        Plan { query: raw.to_lowercase(), terms, gate }
+        Plan {
+            query: raw.to_lowercase(),
+            terms,
+            gate,
+        }
     }
 
     /// The query term for `term` (from `words[i]`). With rescue on, a tool also holds it when it
@@ -351,16 +391,26 @@ impl SearchIndex {
         }
         if postings.is_empty() && compounds.is_empty() {
             let expanded = self.prefix_postings(&term);
-            let term = if expanded.is_empty() { term } else { format!("{term}*") };
+            let term = if expanded.is_empty() {
+                term
+            } else {
+                format!("{term}*")
+            };
             return self.query_term_of(term, Cow::Owned(expanded));
         }
-        self.query_term_of(term, Cow::Owned(merge_postings(postings.iter().chain(&compounds).copied())))
+        self.query_term_of(
+            term,
+            Cow::Owned(merge_postings(postings.iter().chain(&compounds).copied())),
+        )
     }
 
     /// Occurrences of `words[i]` joined with the word before or after it, as one known term.
     fn compound_postings(&self, words: &[String], i: usize) -> Vec<Posting> {
         let word = words.get(i).map_or("", String::as_str);
-        let before = i.checked_sub(1).and_then(|p| words.get(p)).map(|prev| format!("{prev}{word}"));
+        let before = i
+            .checked_sub(1)
+            .and_then(|p| words.get(p))
+            .map(|prev| format!("{prev}{word}"));
         let after = words.get(i + 1).map(|next| format!("{word}{next}"));
         let mut found = Vec::new();
         for joined in [before, after].into_iter().flatten() {
@@ -373,7 +423,12 @@ impl SearchIndex {
 
     fn query_term_of<'i>(&'i self, term: String, postings: Cow<'i, [Posting]>) -> QueryTerm<'i> {
         let idf = idf(self.docs.len(), postings.len());
-        QueryTerm { term, postings, idf, required: false }
+        QueryTerm {
+            term,
+            postings,
+            idf,
+            required: false,
+        }
     }
 
     /// The tools holding any known term that starts with `prefix`, each with its best frequency.
@@ -408,20 +463,36 @@ impl SearchIndex {
                 return Gate::Closed(Verdict::UnknownTerm(unknown.term.clone()));
             }
         }
-        let rarest = terms.iter().map(|t| t.postings.len()).filter(|&n| n > 0).min().unwrap_or(0);
+        let rarest = terms
+            .iter()
+            .map(|t| t.postings.len())
+            .filter(|&n| n > 0)
+            .min()
+            .unwrap_or(0);
         for t in terms.iter_mut() {
             t.required = !t.postings.is_empty() && t.postings.len() == rarest;
         }
-        Gate::Open { min_matched: if long { known.div_ceil(2) } else { 1 } }
+        Gate::Open {
+            min_matched: if long { known.div_ceil(2) } else { 1 },
+        }
     }
 
     /// Sums the BM25 contributions of every query term into the tools that hold it.
     fn score(&self, plan: &Plan<'_>) -> Scores {
         let n = self.docs.len();
-        let mut s = Scores { score: alloc::vec![0.0; n], matched: alloc::vec![0; n], has_required: alloc::vec![false; n], touched: Vec::new() };
+        let mut s = Scores {
+            score: alloc::vec![0.0; n],
+            matched: alloc::vec![0; n],
+            has_required: alloc::vec![false; n],
+            touched: Vec::new(),
+        };
         for term in &plan.terms {
             for posting in term.postings.iter() {
-                s.add(posting.doc, term_score(term.idf, posting.term_freq), term.required);
+                s.add(
+                    posting.doc,
+                    term_score(term.idf, posting.term_freq),
+                    term.required,
+                );
             }
         }
         s.touched.sort_unstable();
@@ -440,18 +511,28 @@ impl SearchIndex {
         }
         let requires_rarest = plan.terms.iter().any(|t| t.required);
         if requires_rarest && !scores.has_required.get(doc).copied().unwrap_or(false) {
-            let rarest = plan.terms.iter().filter(|t| t.required).map(|t| t.term.clone()).collect();
+            let rarest = plan
+                .terms
+                .iter()
+                .filter(|t| t.required)
+                .map(|t| t.term.clone())
+                .collect();
             return Err(Verdict::MissingRarest(rarest));
         }
         if matched < min_matched {
-            return Err(Verdict::TooFewTerms { matched, needed: min_matched });
+            return Err(Verdict::TooFewTerms {
+                matched,
+                needed: min_matched,
+            });
         }
         Ok(())
     }
 
     /// The full verdict for `doc`, including the exact-name rule and the fallback.
     fn verdict(&self, plan: &Plan<'_>, scores: &Scores, doc: usize) -> Verdict {
-        let Some(meta) = self.docs.get(doc) else { return Verdict::NoSuchDoc };
+        let Some(meta) = self.docs.get(doc) else {
+            return Verdict::NoSuchDoc;
+        };
         let exact = self.exact_matches(&plan.query);
         if exact.contains(&doc) {
             return Verdict::ExactName;
@@ -460,8 +541,11 @@ impl SearchIndex {
             Ok(()) => return Verdict::Admitted,
             Err(why) => why,
         };
-        let nothing_admitted =
-            exact.is_empty() && !scores.touched.iter().any(|&d| self.admits(plan, scores, d).is_ok());
+        let nothing_admitted = exact.is_empty()
+            && !scores
+                .touched
+                .iter()
+                .any(|&d| self.admits(plan, scores, d).is_ok());
         if nothing_admitted && name_contains_query(&meta.lower_name, &plan.query) {
             return Verdict::Fallback;
         }
@@ -497,7 +581,9 @@ impl SearchIndex {
         if lower_query.is_empty() {
             return Vec::new();
         }
-        let start = self.names.partition_point(|(name, _)| name.as_str() < lower_query);
+        let start = self
+            .names
+            .partition_point(|(name, _)| name.as_str() < lower_query);
         let mut docs: Vec<usize> = self
             .names
             .get(start..)
@@ -514,7 +600,11 @@ impl SearchIndex {
     /// The seed fallback: tools whose lowercased name contains the whole lowercased query.
     fn fallback(&self, lower_query: &str) -> Vec<usize> {
         (0..self.docs.len())
-            .filter(|&doc| self.docs.get(doc).is_some_and(|d| name_contains_query(&d.lower_name, lower_query)))
+            .filter(|&doc| {
+                self.docs
+                    .get(doc)
+                    .is_some_and(|d| name_contains_query(&d.lower_name, lower_query))
+            })
             .collect()
     }
 
@@ -527,15 +617,19 @@ impl SearchIndex {
     }
 
     fn tie_key(&self, doc: usize) -> (&str, &str) {
-        self.docs.get(doc).map_or(("", ""), |d| (d.name.as_str(), d.server.as_str()))
+        self.docs
+            .get(doc)
+            .map_or(("", ""), |d| (d.name.as_str(), d.server.as_str()))
     }
 }
 
 impl Scores {
     fn add(&mut self, doc: usize, score: f64, required: bool) {
-        let (Some(s), Some(m), Some(r)) =
-            (self.score.get_mut(doc), self.matched.get_mut(doc), self.has_required.get_mut(doc))
-        else {
+        let (Some(s), Some(m), Some(r)) = (
+            self.score.get_mut(doc),
+            self.matched.get_mut(doc),
+            self.has_required.get_mut(doc),
+        ) else {
             return;
         };
         if *m == 0 {
@@ -547,7 +641,10 @@ impl Scores {
     }
 
     fn hit(&self, doc: usize) -> Hit {
-        Hit { doc, score: self.score.get(doc).copied().unwrap_or(0.0) }
+        Hit {
+            doc,
+            score: self.score.get(doc).copied().unwrap_or(0.0),
+        }
     }
 }
 
@@ -565,7 +662,12 @@ impl FieldNorms {
             .filter_map(|f| {
                 let tf = f64::from(*in_fields.get(f)?);
                 let len = f64::from(*length.get(f)?);
-                Some(field_tf(tf, *self.weights.get(f)?, len, *self.avg_len.get(f)?))
+                Some(field_tf(
+                    tf,
+                    *self.weights.get(f)?,
+                    len,
+                    *self.avg_len.get(f)?,
+                ))
             })
             .sum();
         Posting { doc, term_freq }
@@ -586,10 +688,18 @@ fn average_lengths(lengths: &[FieldCounts]) -> [f64; FIELDS] {
 /// The terms of one tool with their count in each field (sorted by term), and its field lengths.
 /// A name term counts once however often the name repeats it: REST names repeat path parameters
 /// (`PostCustomersCustomerSources`), which says nothing about what the tool does.
-fn field_term_counts(analyzer: &Analyzer, fields: &DocFields<'_>) -> (Vec<(String, FieldCounts)>, FieldCounts) {
+fn field_term_counts(
+    analyzer: &Analyzer,
+    fields: &DocFields<'_>,
+) -> (Vec<(String, FieldCounts)>, FieldCounts) {
     let mut found: Vec<(String, usize)> = Vec::new();
     let mut push = |text: &str, field: usize| {
-        found.extend(analyzer.document_terms(text, field == DESCRIPTION).into_iter().map(|t| (t, field)));
+        found.extend(
+            analyzer
+                .document_terms(text, field == DESCRIPTION)
+                .into_iter()
+                .map(|t| (t, field)),
+        );
     };
     push(strip_mcp_prefix(fields.name), NAME);
     push(fields.server, 1);
@@ -610,7 +720,11 @@ fn field_term_counts(analyzer: &Analyzer, fields: &DocFields<'_>) -> (Vec<(Strin
             counts.push((term, FieldCounts::default()));
         }
         if let Some(n) = counts.last_mut().and_then(|(_, c)| c.get_mut(field)) {
-            *n = if field == NAME { 1 } else { n.saturating_add(1) };
+            *n = if field == NAME {
+                1
+            } else {
+                n.saturating_add(1)
+            };
         }
     }
     (counts, length)

@@ -14,7 +14,9 @@ use alloc::vec::Vec;
 
 /// The stem of `word`, a lowercase ASCII alphanumeric token. Other input comes back unchanged.
 pub fn stem(word: &str) -> String {
-    let is_token = word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    let is_token = word
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
     if word.len() <= 2 || !is_token {
         return String::from(word);
     }
@@ -60,8 +62,9 @@ fn exceptional_form(word: &str) -> Option<&'static str> {
 
 /// Words left as they are after step 1a (`exception2` in `english.sbl`).
 fn is_exception_after_1a(b: &[u8]) -> bool {
-    const WORDS: [&[u8]; 8] =
-        [b"inning", b"outing", b"canning", b"herring", b"earring", b"proceed", b"exceed", b"succeed"];
+    const WORDS: [&[u8]; 8] = [
+        b"inning", b"outing", b"canning", b"herring", b"earring", b"proceed", b"exceed", b"succeed",
+    ];
     WORDS.contains(&b)
 }
 
@@ -72,7 +75,10 @@ fn is_vowel(c: u8) -> bool {
 
 /// Letters that may precede a deleted `li` (step 2).
 fn is_valid_li(c: u8) -> bool {
-    matches!(c, b'c' | b'd' | b'e' | b'g' | b'h' | b'k' | b'm' | b'n' | b'r' | b't')
+    matches!(
+        c,
+        b'c' | b'd' | b'e' | b'g' | b'h' | b'k' | b'm' | b'n' | b'r' | b't'
+    )
 }
 
 /// A word being stemmed: its bytes and the starts of its regions R1 and R2.
@@ -92,7 +98,10 @@ impl Word {
     }
 
     fn finish(self) -> String {
-        self.b.iter().map(|&c| if c == b'Y' { 'y' } else { char::from(c) }).collect()
+        self.b
+            .iter()
+            .map(|&c| if c == b'Y' { 'y' } else { char::from(c) })
+            .collect()
     }
 
     fn ends_with(&self, suffix: &[u8]) -> bool {
@@ -120,22 +129,33 @@ impl Word {
 
     /// The longest of `suffixes` the word ends with.
     fn longest_suffix<'s>(&self, suffixes: &[&'s [u8]]) -> Option<&'s [u8]> {
-        suffixes.iter().copied().filter(|s| self.ends_with(s)).max_by_key(|s| s.len())
+        suffixes
+            .iter()
+            .copied()
+            .filter(|s| self.ends_with(s))
+            .max_by_key(|s| s.len())
     }
 
     fn has_vowel_in(&self, range_end: usize) -> bool {
-        self.b.get(..range_end).is_some_and(|p| p.iter().any(|&c| is_vowel(c)))
+        self.b
+            .get(..range_end)
+            .is_some_and(|p| p.iter().any(|&c| is_vowel(c)))
     }
 
     /// Step 1a: plurals (`sses`, `ied`, `ies`, `s`).
     fn step_1a(&mut self) {
-        let Some(suffix) = self.longest_suffix(&[b"sses", b"ied", b"ies", b"us", b"ss", b"s"]) else {
+        let Some(suffix) = self.longest_suffix(&[b"sses", b"ied", b"ies", b"us", b"ss", b"s"])
+        else {
             return;
         };
         match suffix {
             b"sses" => self.replace_suffix(suffix, b"ss"),
             b"ied" | b"ies" => {
-                let with: &[u8] = if self.suffix_start(suffix) > 1 { b"i" } else { b"ie" };
+                let with: &[u8] = if self.suffix_start(suffix) > 1 {
+                    b"i"
+                } else {
+                    b"ie"
+                };
                 self.replace_suffix(suffix, with);
             }
             b"s" => {
@@ -152,7 +172,9 @@ impl Word {
     /// Step 1b: `eed`, `ed`, `ing` and their `-ly` forms.
     fn step_1b(&mut self) {
         let suffixes: [&[u8]; 6] = [b"eed", b"eedly", b"ed", b"edly", b"ing", b"ingly"];
-        let Some(suffix) = self.longest_suffix(&suffixes) else { return };
+        let Some(suffix) = self.longest_suffix(&suffixes) else {
+            return;
+        };
         if suffix == b"eed" || suffix == b"eedly" {
             if self.in_r1(suffix) {
                 self.replace_suffix(suffix, b"ee");
@@ -169,7 +191,9 @@ impl Word {
 
     /// After removing `ed`/`ing`: restore an `e`, or undouble a final consonant.
     fn tidy_after_1b(&mut self) {
-        const DOUBLES: [&[u8]; 9] = [b"bb", b"dd", b"ff", b"gg", b"mm", b"nn", b"pp", b"rr", b"tt"];
+        const DOUBLES: [&[u8]; 9] = [
+            b"bb", b"dd", b"ff", b"gg", b"mm", b"nn", b"pp", b"rr", b"tt",
+        ];
         if self.ends_with(b"at") || self.ends_with(b"bl") || self.ends_with(b"iz") {
             self.b.push(b'e');
         } else if DOUBLES.iter().any(|d| self.ends_with(d)) {
@@ -222,7 +246,9 @@ impl Word {
             (b"lessli", b"less"),
             (b"li", b""),
         ];
-        let Some((suffix, with)) = self.longest_rule(&RULES) else { return };
+        let Some((suffix, with)) = self.longest_rule(&RULES) else {
+            return;
+        };
         if !self.in_r1(suffix) {
             return;
         }
@@ -251,7 +277,9 @@ impl Word {
             (b"ness", b""),
             (b"ative", b""),
         ];
-        let Some((suffix, with)) = self.longest_rule(&RULES) else { return };
+        let Some((suffix, with)) = self.longest_rule(&RULES) else {
+            return;
+        };
         let allowed = self.in_r1(suffix) && (suffix != b"ative" || self.in_r2(suffix));
         if allowed {
             self.replace_suffix(suffix, with);
@@ -264,7 +292,9 @@ impl Word {
             b"al", b"ance", b"ence", b"er", b"ic", b"able", b"ible", b"ant", b"ement", b"ment",
             b"ent", b"ism", b"ate", b"iti", b"ous", b"ive", b"ize", b"ion",
         ];
-        let Some(suffix) = self.longest_suffix(&SUFFIXES) else { return };
+        let Some(suffix) = self.longest_suffix(&SUFFIXES) else {
+            return;
+        };
         if !self.in_r2(suffix) {
             return;
         }
@@ -292,7 +322,11 @@ impl Word {
     }
 
     fn longest_rule<'s>(&self, rules: &[(&'s [u8], &'s [u8])]) -> Option<(&'s [u8], &'s [u8])> {
-        rules.iter().copied().filter(|(s, _)| self.ends_with(s)).max_by_key(|(s, _)| s.len())
+        rules
+            .iter()
+            .copied()
+            .filter(|(s, _)| self.ends_with(s))
+            .max_by_key(|(s, _)| s.len())
     }
 }
 
@@ -323,7 +357,12 @@ fn next_region_start(b: &[u8], from: usize) -> usize {
     let tail = b.get(from..).unwrap_or(&[]);
     let first_vowel = tail.iter().position(|&c| is_vowel(c));
     let Some(v) = first_vowel else { return b.len() };
-    match tail.get(v..).unwrap_or(&[]).iter().position(|&c| !is_vowel(c)) {
+    match tail
+        .get(v..)
+        .unwrap_or(&[])
+        .iter()
+        .position(|&c| !is_vowel(c))
+    {
         Some(nv) => from + v + nv + 1,
         None => b.len(),
     }

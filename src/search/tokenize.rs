@@ -2,7 +2,7 @@
 //! naming style (`snake_case`, `kebab-case`, `camelCase`, `dotted.paths`, `v2010`), lowercasing,
 //! stop words, stemming and a small table of folded synonyms.
 //!
-//! Documents and queries go through the same [`Analyzer`], so whatever a name is split into, a
+//! Documents and queries go through the same analysis, so whatever a name is split into, a
 //! query written in another style meets it.
 
 use alloc::string::String;
@@ -50,15 +50,22 @@ impl Analyzer {
         if self.stopwords && is_stopword(word) {
             return None;
         }
-        let term = if self.stemming { stem(word) } else { String::from(word) };
-        Some(if self.synonyms { fold_synonym(&term).map_or(term, String::from) } else { term })
+        let term = if self.stemming {
+            stem(word)
+        } else {
+            String::from(word)
+        };
+        Some(if self.synonyms {
+            fold_synonym(&term).map_or(term, String::from)
+        } else {
+            term
+        })
     }
 
     /// Whether words are split at case changes.
     pub(crate) fn splits_camel(&self) -> bool {
         self.split_camel
     }
-
 }
 
 /// The lowercase ASCII words of `text`.
@@ -69,12 +76,15 @@ impl Analyzer {
 /// `PostChargesChargeRefunds` → `post charges charge refunds`, `HTMLParser` → `html parser`,
 /// `api_v2010_CreateMessage` → `api v 2010 create message`.
 pub fn words(text: &str, split_camel: bool) -> Vec<String> {
-    runs(text).flat_map(|run| split_run(run.as_bytes(), split_camel)).collect()
+    runs(text)
+        .flat_map(|run| split_run(run.as_bytes(), split_camel))
+        .collect()
 }
 
 /// The runs of ASCII letters and digits in `text`.
 fn runs(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|r| !r.is_empty())
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|r| !r.is_empty())
 }
 
 /// Splits one run of ASCII letters and digits at its internal word boundaries, lowercased.
@@ -93,7 +103,9 @@ fn split_run(run: &[u8], split_camel: bool) -> Vec<String> {
 
 /// Whether a word starts at `run[i]` (never at 0).
 fn is_boundary(run: &[u8], i: usize, split_camel: bool) -> bool {
-    let (Some(&prev), Some(&cur)) = (run.get(i.wrapping_sub(1)), run.get(i)) else { return false };
+    let (Some(&prev), Some(&cur)) = (run.get(i.wrapping_sub(1)), run.get(i)) else {
+        return false;
+    };
     if prev.is_ascii_digit() != cur.is_ascii_digit() {
         return true;
     }
@@ -109,14 +121,20 @@ fn is_boundary(run: &[u8], i: usize, split_camel: bool) -> bool {
 
 fn push_lowercase(word: Option<&[u8]>, out: &mut Vec<String>) {
     if let Some(w) = word.filter(|w| !w.is_empty()) {
-        out.push(w.iter().map(|&b| char::from(b.to_ascii_lowercase())).collect());
+        out.push(
+            w.iter()
+                .map(|&b| char::from(b.to_ascii_lowercase()))
+                .collect(),
+        );
     }
 }
 
 /// The name without a leading `mcp__<server>__` prefix (MCP clients' namespacing), whose words
 /// would otherwise be indexed in every tool of the server.
 pub fn strip_mcp_prefix(name: &str) -> &str {
-    let Some(rest) = name.strip_prefix("mcp__") else { return name };
+    let Some(rest) = name.strip_prefix("mcp__") else {
+        return name;
+    };
     match rest.split_once("__") {
         Some((server, tool)) if !server.is_empty() && !tool.is_empty() => tool,
         _ => name,

@@ -42,14 +42,16 @@ pub struct LabelledQuery {
 
 impl LabelledQuery {
     pub fn is_relevant(&self, tool: &Tool) -> bool {
-        self.relevant
-            .iter()
-            .any(|(server, name)| *name == tool.name && server.as_ref().is_none_or(|s| *s == tool.server))
+        self.relevant.iter().any(|(server, name)| {
+            *name == tool.name && server.as_ref().is_none_or(|s| *s == tool.server)
+        })
     }
 }
 
 pub fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("data")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("data")
 }
 
 fn read_gz(path: PathBuf) -> Value {
@@ -71,11 +73,19 @@ pub fn load_catalog(name: &str) -> Vec<Tool> {
             .collect();
     }
     let value = read_gz(data_dir().join("catalogs").join(format!("{name}.json.gz")));
-    value.as_array().expect("a catalog is an array").iter().map(tool_of_entry).collect()
+    value
+        .as_array()
+        .expect("a catalog is an array")
+        .iter()
+        .map(tool_of_entry)
+        .collect()
 }
 
 fn tool_of_entry(entry: &Value) -> Tool {
-    let function = entry.get("tool").and_then(|t| t.get("function")).expect("tool.function");
+    let function = entry
+        .get("tool")
+        .and_then(|t| t.get("function"))
+        .expect("tool.function");
     let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
     let params = function
         .get("parameters")
@@ -101,9 +111,20 @@ pub fn keyword_queries() -> Vec<LabelledQuery> {
         .expect("an array")
         .iter()
         .map(|q| LabelledQuery {
-            catalog: q.get("catalog").and_then(Value::as_str).expect("catalog").to_string(),
-            query: q.get("query").and_then(Value::as_str).expect("query").to_string(),
-            relevant: names_of(q.get("relevant")).into_iter().map(|n| (None, n)).collect(),
+            catalog: q
+                .get("catalog")
+                .and_then(Value::as_str)
+                .expect("catalog")
+                .to_string(),
+            query: q
+                .get("query")
+                .and_then(Value::as_str)
+                .expect("query")
+                .to_string(),
+            relevant: names_of(q.get("relevant"))
+                .into_iter()
+                .map(|n| (None, n))
+                .collect(),
         })
         .collect()
 }
@@ -120,14 +141,27 @@ fn names_of(list: Option<&Value>) -> Vec<String> {
 /// A shipped natural-language query set: `queries-<set>.json.gz` (`toolbench`, `bfcl`,
 /// `metatool`), keeping only queries with ground truth.
 pub fn shipped_queries(set: &str) -> Vec<LabelledQuery> {
-    let value = read_gz(data_dir().join("catalogs").join(format!("queries-{set}.json.gz")));
+    let value = read_gz(
+        data_dir()
+            .join("catalogs")
+            .join(format!("queries-{set}.json.gz")),
+    );
     value
         .as_array()
         .expect("an array")
         .iter()
         .map(|q| LabelledQuery {
-            catalog: q.get("catalog").and_then(Value::as_str).unwrap_or("").trim_end_matches(".json").to_string(),
-            query: q.get("query").and_then(Value::as_str).unwrap_or("").to_string(),
+            catalog: q
+                .get("catalog")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .trim_end_matches(".json")
+                .to_string(),
+            query: q
+                .get("query")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
             relevant: ground_truth(q),
         })
         .filter(|q| !q.relevant.is_empty())
@@ -146,5 +180,8 @@ fn ground_truth(q: &Value) -> Vec<(Option<String>, String)> {
             })
             .collect();
     }
-    names_of(q.get("ground_truth_tools")).into_iter().map(|n| (None, n)).collect()
+    names_of(q.get("ground_truth_tools"))
+        .into_iter()
+        .map(|n| (None, n))
+        .collect()
 }
