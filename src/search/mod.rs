@@ -12,7 +12,7 @@
 //!    only tools holding its rarest term, and a term the catalog does not know at all is the
 //!    rarest there is, so "send gmail email" finds nothing in a catalog without Gmail; a query of
 //!    four or more known terms admits tools holding its rarest known term and at least half of
-//!    its known terms;
+//!    its known terms (an unknown term is first rescued if it can be: [`SearchConfig::rescue`]);
 //! 4. when nothing is admitted, tools whose lowercased name contains the whole lowercased query;
 //! 5. ties by tool name (code-point order), then server name, so results never depend on the order
 //!    the tools were given in.
