@@ -1,6 +1,6 @@
-//! Speed of `toolshelf::search` on the 3,397-tool rest-apis-flat-3400 catalog (cloudflare-api-2024-08
-//! + twilio-api + stripe-api-2022-04): index build time, and query latency p50/p95/p99 over the
-//! keyword queries of tests/data/queries-keyword.json.
+//! Speed of `toolshelf::search` on the 3,397-tool rest-apis-flat-3400 catalog (cloudflare, twilio
+//! and stripe concatenated): index build time, and query latency p50/p95/p99 over the keyword
+//! queries of tests/data/queries-keyword.json.
 //!
 //! `cargo run --release --example search_speed`. Build: median of 15 builds. Latency: every query
 //! run 200 times per round, 5 rounds; each percentile is the median over the rounds.

@@ -12,7 +12,40 @@ pub const B: f64 = 0.75;
 pub fn idf(doc_count: usize, doc_freq: usize) -> f64 {
     let n = doc_freq.min(doc_count) as f64;
     let total = doc_count as f64;
-    (1.0 + (total - n + 0.5) / (n + 0.5)).ln()
+    ln(1.0 + (total - n + 0.5) / (n + 0.5))
+}
+
+/// Natural logarithm of a positive finite `x` (0 for anything else), in plain arithmetic: `core`
+/// has no `f64::ln`, and this way native and WebAssembly builds score bit for bit alike.
+/// `x = m·2^e` with `m` in [1, 2), and `ln m = 2·atanh((m − 1)/(m + 1))` by its series.
+fn ln(x: f64) -> f64 {
+    if !(x.is_finite() && x > 0.0) {
+        return 0.0;
+    }
+    let (m, e) = mantissa_exponent(x);
+    let s = (m - 1.0) / (m + 1.0); // in [0, 1/3)
+    let s2 = s * s;
+    let mut power = s;
+    let mut series = 0.0;
+    for k in 0..24 {
+        series += power / f64::from(2 * k + 1);
+        power *= s2;
+    }
+    f64::from(e) * core::f64::consts::LN_2 + 2.0 * series
+}
+
+/// `(m, e)` with `x = m·2^e` and `m` in [1, 2), for a positive finite `x`.
+fn mantissa_exponent(x: f64) -> (f64, i32) {
+    let mut x = x;
+    let mut e = 0;
+    if x < f64::MIN_POSITIVE {
+        x *= 18_014_398_509_481_984.0; // 2^54
+        e -= 54;
+    }
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let m = f64::from_bits((bits & !(0x7ff << 52)) | (1023 << 52));
+    (m, e + biased - 1023)
 }
 
 /// One field's share of a term's frequency in BM25F: `weight · tf / (1 − B + B·len/avg_len)`,
@@ -35,6 +68,18 @@ pub fn term_score(idf: f64, tf: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ln_agrees_with_std() {
+        for x in [1.0, 1.5, 2.0, 2.5, 3.0, 10.0, 1234.5, 1e-3, 1e300, 5e-324, 0.999_999, 7.389_056] {
+            let (ours, std) = (ln(x), std::primitive::f64::ln(x));
+            assert!((ours - std).abs() <= 1e-13 * std.abs().max(1.0), "ln({x}) = {ours}, std {std}");
+        }
+        assert_eq!(ln(0.0), 0.0);
+        assert_eq!(ln(-1.0), 0.0);
+        assert_eq!(ln(f64::NAN), 0.0);
+        assert_eq!(ln(f64::INFINITY), 0.0);
+    }
 
     #[test]
     fn idf_falls_as_terms_get_common_and_stays_positive() {

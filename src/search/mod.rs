@@ -12,7 +12,7 @@
 //!    only tools holding its rarest term, and a term the catalog does not know at all is the
 //!    rarest there is, so "send gmail email" finds nothing in a catalog without Gmail; a query of
 //!    four or more known terms admits tools holding its rarest known term and at least half of
-//!    its known terms;
+//!    its known terms (an unknown term is first rescued if it can be: [`SearchConfig::rescue`]);
 //! 4. when nothing is admitted, tools whose lowercased name contains the whole lowercased query;
 //! 5. ties by tool name (code-point order), then server name, so results never depend on the order
 //!    the tools were given in.
@@ -326,7 +326,9 @@ impl SearchIndex {
         let words = tokenize::words(raw, self.analyzer.splits_camel());
         let mut terms: Vec<QueryTerm<'_>> = Vec::new();
         for (i, word) in words.iter().enumerate() {
-            let Some(term) = self.analyzer.term(word) else { continue };
+            let Some(term) = self.analyzer.term(word) else {
+                continue;
+            };
             let found = self.query_term(term, &words, i);
             if !terms.iter().any(|t| t.term == found.term) {
                 terms.push(found);
@@ -456,7 +458,9 @@ impl SearchIndex {
 
     /// The full verdict for `doc`, including the exact-name rule and the fallback.
     fn verdict(&self, plan: &Plan<'_>, scores: &Scores, doc: usize) -> Verdict {
-        let Some(meta) = self.docs.get(doc) else { return Verdict::NoSuchDoc };
+        let Some(meta) = self.docs.get(doc) else {
+            return Verdict::NoSuchDoc;
+        };
         let exact = self.exact_matches(&plan.query);
         if exact.contains(&doc) {
             return Verdict::ExactName;

@@ -152,7 +152,9 @@ impl Word {
     /// Step 1b: `eed`, `ed`, `ing` and their `-ly` forms.
     fn step_1b(&mut self) {
         let suffixes: [&[u8]; 6] = [b"eed", b"eedly", b"ed", b"edly", b"ing", b"ingly"];
-        let Some(suffix) = self.longest_suffix(&suffixes) else { return };
+        let Some(suffix) = self.longest_suffix(&suffixes) else {
+            return;
+        };
         if suffix == b"eed" || suffix == b"eedly" {
             if self.in_r1(suffix) {
                 self.replace_suffix(suffix, b"ee");
@@ -222,7 +224,9 @@ impl Word {
             (b"lessli", b"less"),
             (b"li", b""),
         ];
-        let Some((suffix, with)) = self.longest_rule(&RULES) else { return };
+        let Some((suffix, with)) = self.longest_rule(&RULES) else {
+            return;
+        };
         if !self.in_r1(suffix) {
             return;
         }
@@ -251,7 +255,9 @@ impl Word {
             (b"ness", b""),
             (b"ative", b""),
         ];
-        let Some((suffix, with)) = self.longest_rule(&RULES) else { return };
+        let Some((suffix, with)) = self.longest_rule(&RULES) else {
+            return;
+        };
         let allowed = self.in_r1(suffix) && (suffix != b"ative" || self.in_r2(suffix));
         if allowed {
             self.replace_suffix(suffix, with);
@@ -264,7 +270,9 @@ impl Word {
             b"al", b"ance", b"ence", b"er", b"ic", b"able", b"ible", b"ant", b"ement", b"ment", b"ent", b"ism", b"ate",
             b"iti", b"ous", b"ive", b"ize", b"ion",
         ];
-        let Some(suffix) = self.longest_suffix(&SUFFIXES) else { return };
+        let Some(suffix) = self.longest_suffix(&SUFFIXES) else {
+            return;
+        };
         if !self.in_r2(suffix) {
             return;
         }

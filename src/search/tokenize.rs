@@ -2,7 +2,7 @@
 //! naming style (`snake_case`, `kebab-case`, `camelCase`, `dotted.paths`, `v2010`), lowercasing,
 //! stop words, stemming and a small table of folded synonyms.
 //!
-//! Documents and queries go through the same [`Analyzer`], so whatever a name is split into, a
+//! Documents and queries go through the same analysis, so whatever a name is split into, a
 //! query written in another style meets it.
 
 use alloc::string::String;
@@ -92,7 +92,9 @@ fn split_run(run: &[u8], split_camel: bool) -> Vec<String> {
 
 /// Whether a word starts at `run[i]` (never at 0).
 fn is_boundary(run: &[u8], i: usize, split_camel: bool) -> bool {
-    let (Some(&prev), Some(&cur)) = (run.get(i.wrapping_sub(1)), run.get(i)) else { return false };
+    let (Some(&prev), Some(&cur)) = (run.get(i.wrapping_sub(1)), run.get(i)) else {
+        return false;
+    };
     if prev.is_ascii_digit() != cur.is_ascii_digit() {
         return true;
     }
@@ -115,7 +117,9 @@ fn push_lowercase(word: Option<&[u8]>, out: &mut Vec<String>) {
 /// The name without a leading `mcp__<server>__` prefix (MCP clients' namespacing), whose words
 /// would otherwise be indexed in every tool of the server.
 pub fn strip_mcp_prefix(name: &str) -> &str {
-    let Some(rest) = name.strip_prefix("mcp__") else { return name };
+    let Some(rest) = name.strip_prefix("mcp__") else {
+        return name;
+    };
     match rest.split_once("__") {
         Some((server, tool)) if !server.is_empty() && !tool.is_empty() => tool,
         _ => name,
