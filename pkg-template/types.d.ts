@@ -108,7 +108,6 @@ export type ErrorCode =
   | "mixed_formats"
   | "invalid_call"
   | "too_large"
-  | "invalid_options"
   | "not_initialized";
 
 /** A programmer error with a stable code and a message that says where. */
@@ -117,13 +116,80 @@ export declare class ToolshelfError extends Error {
   readonly code: ErrorCode;
 }
 
+/** One search hit. */
+export interface SearchMatch {
+  name: string;
+  server: string;
+  /** The whole description. */
+  description: string;
+  /** The schema's required parameter names. */
+  required: string[];
+  score: number;
+}
+
+/** What search returns. `servers` is present only when nothing matched. */
+export interface SearchResult {
+  query: string;
+  totalAvailable: number;
+  matches: SearchMatch[];
+  servers?: { name: string; tools: number }[];
+  /** A model error such as an empty query. */
+  error?: string;
+}
+
+/** A deferred tool as the model loads it. */
+export interface Described {
+  name: string;
+  server: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** A model's tool call in any provider's shape. */
+export type ToolCall =
+  | { name: string; arguments?: Record<string, unknown> | string; id?: string }
+  | { id: string; type: "function"; function: { name: string; arguments: string } }
+  | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { name: string; args?: Record<string, unknown>; id?: string };
+
+/** What unwrap makes of a tool call. */
+export type Unwrapped =
+  | {
+      kind: "call";
+      /** The name as the model knows it. */
+      name: string;
+      /** Where to send it: the server and its own name for the tool. */
+      server?: string;
+      tool?: string;
+      arguments: Record<string, unknown>;
+      id?: string;
+      viaBridge: boolean;
+    }
+  | { kind: "answer"; content: string; id?: string }
+  | { kind: "reject"; content: string; id?: string };
+
+export interface SearchOptions extends Options {
+  /** Hits wanted (default `searchDefaultLimit`, clamped to `maxSearchLimit`). */
+  limit?: number;
+}
+
 /** Stateless assemble: the model-visible tools for `toolbox` under `options`. */
 export declare function assemble<T extends ToolDef>(toolbox: Toolbox<T>, options?: Options): Assembly<T>;
+/** Stateless search over the toolbox's deferred tools. */
+export declare function search(toolbox: Toolbox, query: string, options?: SearchOptions): SearchResult;
+/** Stateless describe: a deferred tool's whole description and schema, or null. */
+export declare function describe(toolbox: Toolbox, name: string, options?: Options): Described | null;
+/** Stateless unwrap: the model's tool call → the real call, a local answer, or a reject. */
+export declare function unwrap(toolbox: Toolbox, call: ToolCall, options?: Options): Unwrapped;
 
 /** A toolbox prepared once with its options, for agents that keep the same tools across turns. */
 export declare class Shelf<T extends ToolDef = ToolDef> {
   constructor(toolbox: Toolbox<T>, options?: Options);
   assemble(): Assembly<T>;
+  search(query: string, options?: { limit?: number }): SearchResult;
+  describe(name: string): Described | null;
+  unwrap(call: ToolCall): Unwrapped;
   /** Releases the wasm memory now rather than at garbage collection. */
   free(): void;
 }

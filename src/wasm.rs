@@ -6,6 +6,7 @@ use crate::assemble::{Layout, Slot};
 use crate::error::Error;
 use crate::json::Value;
 use crate::shelf::Shelf;
+use crate::unwrap::Unwrapped;
 use alloc::string::String;
 use wasm_bindgen::prelude::*;
 
@@ -27,11 +28,49 @@ fn layout_json(layout: &Layout<'_>) -> String {
     layout.facts.to_value(Value::Array(plan.collect())).to_json()
 }
 
+/// The unwrap result; `untouched: true` marks arguments that are exactly the object the model sent,
+/// which the JS side then hands back by reference.
+fn unwrapped_json(unwrapped: &Unwrapped) -> String {
+    let mut value = unwrapped.to_value();
+    if let (Unwrapped::Call(call), Value::Object(members)) = (unwrapped, &mut value) {
+        if call.untouched {
+            members.push(("untouched".into(), Value::Bool(true)));
+        }
+    }
+    value.to_json()
+}
+
+fn shelf_of(toolbox: &str, options: &str) -> Result<Shelf, JsValue> {
+    Shelf::from_json(toolbox, options).map_err(js_error)
+}
+
+fn parse_call(call: &str) -> Result<Value, JsValue> {
+    crate::catalog::parse_input(call, "call", crate::error::ErrorCode::InvalidCall).map_err(js_error)
+}
+
 /// Stateless assemble: toolbox and options as JSON text, the assembly plan as JSON text.
 #[wasm_bindgen(js_name = assembleJson)]
 pub fn assemble_json(toolbox: &str, options: &str) -> Result<String, JsValue> {
-    let shelf = Shelf::from_json(toolbox, options).map_err(js_error)?;
-    Ok(layout_json(&shelf.layout()))
+    Ok(layout_json(&shelf_of(toolbox, options)?.layout()))
+}
+
+/// Stateless search: the result as JSON text.
+#[wasm_bindgen(js_name = searchJson)]
+pub fn search_json(toolbox: &str, query: &str, options: &str, limit: Option<u32>) -> Result<String, JsValue> {
+    Ok(shelf_of(toolbox, options)?.search(query, limit.map(|l| l as usize)).to_value().to_json())
+}
+
+/// Stateless describe: the tool as JSON text, or `null`.
+#[wasm_bindgen(js_name = describeJson)]
+pub fn describe_json(toolbox: &str, name: &str, options: &str) -> Result<String, JsValue> {
+    Ok(shelf_of(toolbox, options)?.describe(name).map_or_else(|| "null".into(), |d| d.to_value().to_json()))
+}
+
+/// Stateless unwrap: the call as JSON text in, the result as JSON text out.
+#[wasm_bindgen(js_name = unwrapJson)]
+pub fn unwrap_json(toolbox: &str, call: &str, options: &str) -> Result<String, JsValue> {
+    let shelf = shelf_of(toolbox, options)?;
+    shelf.unwrap(&parse_call(call)?).map(|u| unwrapped_json(&u)).map_err(js_error)
 }
 
 /// A prepared toolbox, held in wasm memory between calls.
@@ -45,11 +84,26 @@ impl ShelfHandle {
     /// Prepares a toolbox (JSON text) with options (JSON text).
     #[wasm_bindgen(constructor)]
     pub fn new(toolbox: &str, options: &str) -> Result<ShelfHandle, JsValue> {
-        Shelf::from_json(toolbox, options).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
+        shelf_of(toolbox, options).map(|shelf| ShelfHandle { shelf })
     }
 
     /// The assembly plan as JSON text.
     pub fn assemble(&self) -> String {
         layout_json(&self.shelf.layout())
+    }
+
+    /// The search result as JSON text.
+    pub fn search(&self, query: &str, limit: Option<u32>) -> String {
+        self.shelf.search(query, limit.map(|l| l as usize)).to_value().to_json()
+    }
+
+    /// The described tool as JSON text, or `null`.
+    pub fn describe(&self, name: &str) -> String {
+        self.shelf.describe(name).map_or_else(|| "null".into(), |d| d.to_value().to_json())
+    }
+
+    /// The unwrap result as JSON text.
+    pub fn unwrap(&self, call: &str) -> Result<String, JsValue> {
+        self.shelf.unwrap(&parse_call(call)?).map(|u| unwrapped_json(&u)).map_err(js_error)
     }
 }
