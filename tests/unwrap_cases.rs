@@ -11,7 +11,8 @@ fn fixture() -> Value {
 }
 
 fn shelf_of(spec: &Value) -> Shelf {
-    let catalogs: Vec<&str> = spec.get("catalogs").unwrap().as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    let catalogs: Vec<&str> =
+        spec.get("catalogs").unwrap().as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
     let direct = spec.get("direct").unwrap().as_array().unwrap().to_vec();
     Shelf::new(&common::grouped_with(direct, &catalogs), spec.get("options").unwrap()).unwrap()
 }
@@ -59,7 +60,8 @@ fn the_free_function_gives_what_the_shelf_gives() {
     let fixture = fixture();
     let spec = fixture.get("toolbox").unwrap();
     let shelf = shelf_of(spec);
-    let catalogs: Vec<&str> = spec.get("catalogs").unwrap().as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    let catalogs: Vec<&str> =
+        spec.get("catalogs").unwrap().as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
     let toolbox = common::grouped_with(spec.get("direct").unwrap().as_array().unwrap().to_vec(), &catalogs);
     for case in fixture.get("cases").unwrap().as_array().unwrap().iter().step_by(4) {
         let call = case.get("call").unwrap();
@@ -90,5 +92,9 @@ fn custom_bridge_names_are_recognised() {
     assert_eq!(got.get("kind").and_then(Value::as_str), Some("call"));
     let call = json::parse(r#"{"name":"tool_call","arguments":{"name":"t","arguments":{}}}"#).unwrap();
     let got = shelf.unwrap(&call).unwrap().to_value();
-    assert!(got.get("content").and_then(Value::as_str).unwrap().contains("no tool named \"tool_call\""), "{}", got.to_json());
+    assert!(
+        got.get("content").and_then(Value::as_str).unwrap().contains("no tool named \"tool_call\""),
+        "{}",
+        got.to_json()
+    );
 }
