@@ -58,6 +58,20 @@ impl fmt::Display for Violation {
 /// one, ignoring alternatives of the wrong type); `args` are then left as they were.
 ///
 /// `$ref`s are resolved against `schema` (`#`, `#/definitions/..`, `#/$defs/..`, any local pointer).
+///
+/// ```
+/// use toolshelf::{json, schema::validate};
+///
+/// let schema = json::parse(r#"{"type": "object", "properties": {"count": {"type": "integer"}}}"#).unwrap();
+/// let mut args = json::parse(r#"{"count": "42"}"#).unwrap();
+/// assert_eq!(validate(&schema, &mut args), Ok(()));
+/// assert_eq!(args.to_json(), r#"{"count":42}"#);
+///
+/// let mut args = json::parse(r#"{"count": "many"}"#).unwrap();
+/// let violation = validate(&schema, &mut args).unwrap_err();
+/// assert_eq!(violation.to_string(), r#"arguments.count: expected integer, got string "many""#);
+/// assert_eq!(violation.keyword, "type");
+/// ```
 pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
     if !depth_within(args, json::MAX_DEPTH + 1) {
         return Ok(()); // Only a hand-built value can be this deep; too deep to judge safely.
@@ -147,7 +161,9 @@ impl<'s> Validator<'s> {
         }
     }
 
-    /// After `fail`: if `value` is text that reads as a number or boolean valid here, that reading wins.
+    /// After `fail`: if `value` is text that reads as a number or boolean valid here, that reading
+    /// wins. Only when the text failed for its kind (type, enum, const, alternatives): a string
+    /// too long for an untyped field is not turned into a number to dodge `maxLength`.
     fn check_coerced(
         &mut self,
         schema: &'s Value,
@@ -156,6 +172,9 @@ impl<'s> Validator<'s> {
         depth: usize,
         fail: Fail<'s>,
     ) -> Check<'s> {
+        if !matches!(fail.keyword, "type" | "enum" | "const" | "anyOf" | "oneOf") {
+            return Err(fail);
+        }
         let Some(mut reading) = coerced_reading(value) else { return Err(fail) };
         let mode = core::mem::replace(&mut self.mode, Mode::Strict);
         let result = self.check_keywords(schema, keywords, &mut reading, depth);
@@ -244,7 +263,7 @@ impl<'s> Validator<'s> {
                 None => return self.not_understood(),
             }
         }
-        Err(self.fail("type", format!("expected {}, got {}", or_list(names), describe(value)), schema))
+        Err(self.fail("type", format!("expected {}, got {}", or_list(names.iter()), describe(value)), schema))
     }
 
     fn check_enum(&mut self, schema: &'s Value, arg: &'s Value, value: &Value) -> Check<'s> {
@@ -478,14 +497,14 @@ impl<'s> Validator<'s> {
             format!("must match one of the {keyword} alternatives")
         } else {
             types.dedup();
-            format!("expected {}, got {}", or_list(types), describe(value))
+            format!("expected {}, got {}", or_list(types.into_iter()), describe(value))
         };
         self.fail(keyword, message, schema)
     }
 
     fn enter_key(&mut self, key: &str) -> usize {
         let mark = self.path.len();
-        if !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '$') {
+        if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'$') {
             self.path.push('.');
             self.path.push_str(key);
         } else {
@@ -582,13 +601,31 @@ fn resolve_ref<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
         return Some(root);
     }
     pointer.strip_prefix('/')?.split('/').try_fold(root, |node, token| {
-        let token = if token.contains('~') { token.replace("~1", "/").replace("~0", "~") } else { String::from(token) };
+        let token = unescape_token(token);
         match node {
             Value::Object(_) => node.get(&token),
             Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
             _ => None,
         }
     })
+}
+
+/// A JSON pointer token with `~1` read as `/` and `~0` as `~` (so `~01` is `~1`, per RFC 6901).
+fn unescape_token(token: &str) -> String {
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars();
+    while let Some(c) = chars.next() {
+        let escaped = match (c, chars.clone().next()) {
+            ('~', Some('1')) => Some('/'),
+            ('~', Some('0')) => Some('~'),
+            _ => None,
+        };
+        if escaped.is_some() {
+            chars.next();
+        }
+        out.push(escaped.unwrap_or(c));
+    }
+    out
 }
 
 /// JSON equality: numbers by value, objects regardless of key order. Recursion is bounded by the
@@ -705,11 +742,14 @@ fn short_list<S: AsRef<str>>(items: impl ExactSizeIterator<Item = S>, sep: &str)
 }
 
 /// Type names as `string`, `string or null`, `string, integer or null`.
-fn or_list<'a>(names: impl IntoIterator<Item = &'a Value>) -> String {
-    let names: Vec<&str> = names.into_iter().map(|n| n.as_str().unwrap_or("?")).collect();
-    match names.split_last() {
-        Some((last, [])) => String::from(*last),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
+fn or_list<'a>(names: impl ExactSizeIterator<Item = &'a Value>) -> String {
+    let count = names.len();
+    let mut out = String::new();
+    for (i, name) in names.enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == count { " or " } else { ", " });
+        }
+        out.push_str(name.as_str().unwrap_or("?"));
     }
+    out
 }

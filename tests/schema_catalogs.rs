@@ -80,7 +80,7 @@ fn plain_type(schema: &Value) -> Option<&str> {
 
 /// `arguments.key`, or `arguments["odd key"]` for a key that is not a plain word.
 fn property_path(key: &str) -> String {
-    if !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || "_-$".contains(c)) {
+    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-$".contains(&b)) {
         return format!("arguments.{key}");
     }
     let mut quoted = String::new();
