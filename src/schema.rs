@@ -83,7 +83,12 @@ pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
     }
     // Coerce only what a dry run shows to be worth it, then make sure the result holds.
     validator.run(Mode::Trial, args).map_err(Fail::into_violation)?;
-    validator.run(Mode::Coerce, args).and_then(|()| validator.run(Mode::Strict, args)).map_err(Fail::into_violation)
+    let original = args.clone();
+    let result = validator.run(Mode::Coerce, args).and_then(|()| validator.run(Mode::Strict, args));
+    result.map_err(|fail| {
+        *args = original; // only when coercing one part spoiled another (contradictory schemas)
+        fail.into_violation()
+    })
 }
 
 /// How a pass treats strings that read as numbers or booleans.
@@ -422,7 +427,10 @@ impl<'s> Validator<'s> {
         value: &mut Value,
         depth: usize,
     ) -> Check<'s> {
-        let Value::Array(branches) = arg else { return self.not_understood() };
+        let branches = match arg {
+            Value::Array(branches) if !branches.is_empty() => branches,
+            _ => return self.not_understood(),
+        };
         let mut fails = Vec::new();
         for &attempt in self.attempts() {
             fails.clear();
