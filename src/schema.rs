@@ -10,8 +10,9 @@
 //! - Coercion (`"42"` → 42, `"true"` → true) happens only where it turns a failing value into a
 //!   valid one: a string a string-typed field accepts stays a string.
 //! - A rejection must be one the model can fix. So `oneOf` is read as `anyOf` (real schemas use it
-//!   for overlapping alternatives), and an `enum` or `const` that the node's own `type` rules out
-//!   entirely (a broken schema no value satisfies) is not judged.
+//!   for overlapping alternatives); an `enum` or `const` that the node's own `type` rules out
+//!   entirely (a broken schema no value satisfies) is not judged; nor is `additionalProperties`
+//!   beside `allOf`/`anyOf`/`oneOf`/`$ref`, which may declare the properties it would forbid.
 
 use crate::json::{self, Value};
 use alloc::format;
@@ -353,12 +354,13 @@ impl<'s> Validator<'s> {
         }
     }
 
-    /// `properties`, `additionalProperties` (`false` or a schema) and `patternProperties` (which
-    /// needs a regex engine: with it present, extra properties are not judged).
+    /// `properties` and `additionalProperties` (`false` or a schema). Extra properties are not
+    /// judged beside `patternProperties` (which needs a regex engine), nor beside `allOf`/`anyOf`/
+    /// `oneOf`/`$ref`, which may declare properties of their own: JSON Schema would reject those
+    /// too, but the model could not fix that.
     fn check_members(&mut self, schema: &'s Value, members: &mut [(String, Value)], depth: usize) -> Check<'s> {
         let known: &'s [(String, Value)] = schema.get("properties").and_then(Value::as_object).unwrap_or(&[]);
-        let patterned = schema.get("patternProperties").is_some_and(|p| p.as_object() != Some(&[]));
-        let extra = if patterned { None } else { schema.get("additionalProperties") };
+        let extra = schema.get("additionalProperties").filter(|_| !extras_declared_elsewhere(schema));
         for (key, child) in members.iter_mut() {
             let sub = match known.iter().rev().find(|(k, _)| k == key) {
                 Some((_, sub)) => sub,
@@ -531,6 +533,12 @@ impl<'s> Validator<'s> {
         self.unsure += 1;
         Ok(())
     }
+}
+
+/// True when properties beyond `properties` may be declared by other keywords of the node.
+fn extras_declared_elsewhere(schema: &Value) -> bool {
+    schema.get("patternProperties").is_some_and(|p| p.as_object() != Some(&[]))
+        || ["allOf", "anyOf", "oneOf", "$ref"].iter().any(|k| schema.get(k).is_some())
 }
 
 /// Keywords that only describe and never constrain (plus `nullable`, read where it matters).
