@@ -30,6 +30,8 @@ fn configs() -> Vec<(&'static str, SearchConfig)> {
         ("no gate", SearchConfig { gate: false, ..d }),
         ("name weight 1", SearchConfig { name_weight: 1, ..d }),
         ("name weight 3", SearchConfig { name_weight: 3, ..d }),
+        ("parameter weight 1", SearchConfig { param_weight: 1.0, ..d }),
+        ("parameter weight 0.25", SearchConfig { param_weight: 0.25, ..d }),
         ("no stop words", SearchConfig { stopwords: false, ..d }),
         ("no synonyms", SearchConfig { synonyms: false, ..d }),
         ("no rescue", SearchConfig { rescue: false, ..d }),

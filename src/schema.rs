@@ -10,8 +10,9 @@
 //! - Coercion (`"42"` → 42, `"true"` → true) happens only where it turns a failing value into a
 //!   valid one: a string a string-typed field accepts stays a string.
 //! - A rejection must be one the model can fix. So `oneOf` is read as `anyOf` (real schemas use it
-//!   for overlapping alternatives), and an `enum` or `const` that the node's own `type` rules out
-//!   entirely (a broken schema no value satisfies) is not judged.
+//!   for overlapping alternatives); an `enum` or `const` that the node's own `type` rules out
+//!   entirely (a broken schema no value satisfies) is not judged; nor is `additionalProperties`
+//!   beside `allOf`/`anyOf`/`oneOf`/`$ref`, which may declare the properties it would forbid.
 
 use crate::json::{self, Value};
 use alloc::format;
@@ -58,6 +59,20 @@ impl fmt::Display for Violation {
 /// one, ignoring alternatives of the wrong type); `args` are then left as they were.
 ///
 /// `$ref`s are resolved against `schema` (`#`, `#/definitions/..`, `#/$defs/..`, any local pointer).
+///
+/// ```
+/// use toolshelf::{json, schema::validate};
+///
+/// let schema = json::parse(r#"{"type": "object", "properties": {"count": {"type": "integer"}}}"#).unwrap();
+/// let mut args = json::parse(r#"{"count": "42"}"#).unwrap();
+/// assert_eq!(validate(&schema, &mut args), Ok(()));
+/// assert_eq!(args.to_json(), r#"{"count":42}"#);
+///
+/// let mut args = json::parse(r#"{"count": "many"}"#).unwrap();
+/// let violation = validate(&schema, &mut args).unwrap_err();
+/// assert_eq!(violation.to_string(), r#"arguments.count: expected integer, got string "many""#);
+/// assert_eq!(violation.keyword, "type");
+/// ```
 pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
     if !depth_within(args, json::MAX_DEPTH + 1) {
         return Ok(()); // Only a hand-built value can be this deep; too deep to judge safely.
@@ -69,7 +84,12 @@ pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
     }
     // Coerce only what a dry run shows to be worth it, then make sure the result holds.
     validator.run(Mode::Trial, args).map_err(Fail::into_violation)?;
-    validator.run(Mode::Coerce, args).and_then(|()| validator.run(Mode::Strict, args)).map_err(Fail::into_violation)
+    let original = args.clone();
+    let result = validator.run(Mode::Coerce, args).and_then(|()| validator.run(Mode::Strict, args));
+    result.map_err(|fail| {
+        *args = original; // only when coercing one part spoiled another (contradictory schemas)
+        fail.into_violation()
+    })
 }
 
 /// How a pass treats strings that read as numbers or booleans.
@@ -147,7 +167,9 @@ impl<'s> Validator<'s> {
         }
     }
 
-    /// After `fail`: if `value` is text that reads as a number or boolean valid here, that reading wins.
+    /// After `fail`: if `value` is text that reads as a number or boolean valid here, that reading
+    /// wins. Only when the text failed for its kind (type, enum, const, alternatives): a string
+    /// too long for an untyped field is not turned into a number to dodge `maxLength`.
     fn check_coerced(
         &mut self,
         schema: &'s Value,
@@ -156,6 +178,9 @@ impl<'s> Validator<'s> {
         depth: usize,
         fail: Fail<'s>,
     ) -> Check<'s> {
+        if !matches!(fail.keyword, "type" | "enum" | "const" | "anyOf" | "oneOf") {
+            return Err(fail);
+        }
         let Some(mut reading) = coerced_reading(value) else { return Err(fail) };
         let mode = core::mem::replace(&mut self.mode, Mode::Strict);
         let result = self.check_keywords(schema, keywords, &mut reading, depth);
@@ -244,7 +269,7 @@ impl<'s> Validator<'s> {
                 None => return self.not_understood(),
             }
         }
-        Err(self.fail("type", format!("expected {}, got {}", or_list(names), describe(value)), schema))
+        Err(self.fail("type", format!("expected {}, got {}", or_list(names.iter()), describe(value)), schema))
     }
 
     fn check_enum(&mut self, schema: &'s Value, arg: &'s Value, value: &Value) -> Check<'s> {
@@ -329,12 +354,13 @@ impl<'s> Validator<'s> {
         }
     }
 
-    /// `properties`, `additionalProperties` (`false` or a schema) and `patternProperties` (which
-    /// needs a regex engine: with it present, extra properties are not judged).
+    /// `properties` and `additionalProperties` (`false` or a schema). Extra properties are not
+    /// judged beside `patternProperties` (which needs a regex engine), nor beside `allOf`/`anyOf`/
+    /// `oneOf`/`$ref`, which may declare properties of their own: JSON Schema would reject those
+    /// too, but the model could not fix that.
     fn check_members(&mut self, schema: &'s Value, members: &mut [(String, Value)], depth: usize) -> Check<'s> {
         let known: &'s [(String, Value)] = schema.get("properties").and_then(Value::as_object).unwrap_or(&[]);
-        let patterned = schema.get("patternProperties").is_some_and(|p| p.as_object() != Some(&[]));
-        let extra = if patterned { None } else { schema.get("additionalProperties") };
+        let extra = schema.get("additionalProperties").filter(|_| !extras_declared_elsewhere(schema));
         for (key, child) in members.iter_mut() {
             let sub = match known.iter().rev().find(|(k, _)| k == key) {
                 Some((_, sub)) => sub,
@@ -403,7 +429,10 @@ impl<'s> Validator<'s> {
         value: &mut Value,
         depth: usize,
     ) -> Check<'s> {
-        let Value::Array(branches) = arg else { return self.not_understood() };
+        let branches = match arg {
+            Value::Array(branches) if !branches.is_empty() => branches,
+            _ => return self.not_understood(),
+        };
         let mut fails = Vec::new();
         for &attempt in self.attempts() {
             fails.clear();
@@ -478,14 +507,14 @@ impl<'s> Validator<'s> {
             format!("must match one of the {keyword} alternatives")
         } else {
             types.dedup();
-            format!("expected {}, got {}", or_list(types), describe(value))
+            format!("expected {}, got {}", or_list(types.into_iter()), describe(value))
         };
         self.fail(keyword, message, schema)
     }
 
     fn enter_key(&mut self, key: &str) -> usize {
         let mark = self.path.len();
-        if !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '$') {
+        if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'$') {
             self.path.push('.');
             self.path.push_str(key);
         } else {
@@ -504,6 +533,12 @@ impl<'s> Validator<'s> {
         self.unsure += 1;
         Ok(())
     }
+}
+
+/// True when properties beyond `properties` may be declared by other keywords of the node.
+fn extras_declared_elsewhere(schema: &Value) -> bool {
+    schema.get("patternProperties").is_some_and(|p| p.as_object() != Some(&[]))
+        || ["allOf", "anyOf", "oneOf", "$ref"].iter().any(|k| schema.get(k).is_some())
 }
 
 /// Keywords that only describe and never constrain (plus `nullable`, read where it matters).
@@ -582,13 +617,31 @@ fn resolve_ref<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
         return Some(root);
     }
     pointer.strip_prefix('/')?.split('/').try_fold(root, |node, token| {
-        let token = if token.contains('~') { token.replace("~1", "/").replace("~0", "~") } else { String::from(token) };
+        let token = unescape_token(token);
         match node {
             Value::Object(_) => node.get(&token),
             Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
             _ => None,
         }
     })
+}
+
+/// A JSON pointer token with `~1` read as `/` and `~0` as `~` (so `~01` is `~1`, per RFC 6901).
+fn unescape_token(token: &str) -> String {
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars();
+    while let Some(c) = chars.next() {
+        let escaped = match (c, chars.clone().next()) {
+            ('~', Some('1')) => Some('/'),
+            ('~', Some('0')) => Some('~'),
+            _ => None,
+        };
+        if escaped.is_some() {
+            chars.next();
+        }
+        out.push(escaped.unwrap_or(c));
+    }
+    out
 }
 
 /// JSON equality: numbers by value, objects regardless of key order. Recursion is bounded by the
@@ -705,11 +758,14 @@ fn short_list<S: AsRef<str>>(items: impl ExactSizeIterator<Item = S>, sep: &str)
 }
 
 /// Type names as `string`, `string or null`, `string, integer or null`.
-fn or_list<'a>(names: impl IntoIterator<Item = &'a Value>) -> String {
-    let names: Vec<&str> = names.into_iter().map(|n| n.as_str().unwrap_or("?")).collect();
-    match names.split_last() {
-        Some((last, [])) => String::from(*last),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
+fn or_list<'a>(names: impl ExactSizeIterator<Item = &'a Value>) -> String {
+    let count = names.len();
+    let mut out = String::new();
+    for (i, name) in names.enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == count { " or " } else { ", " });
+        }
+        out.push_str(name.as_str().unwrap_or("?"));
     }
+    out
 }

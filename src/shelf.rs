@@ -12,7 +12,13 @@ use crate::search::SearchIndex;
 use crate::unwrap::Unwrapped;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::cell::OnceCell;
+
+/// The lazily built search index: thread-safe with `std` (so a `Shelf` can be shared across
+/// threads), a plain cell without it.
+#[cfg(feature = "std")]
+type Lazy<T> = std::sync::OnceLock<T>;
+#[cfg(not(feature = "std"))]
+type Lazy<T> = core::cell::OnceCell<T>;
 
 /// A toolbox prepared with its options. The search index is built on the first search, so an
 /// agent that only assembles never pays for it.
@@ -21,7 +27,7 @@ pub struct Shelf {
     catalog: Catalog,
     options: Options,
     warnings: Vec<String>,
-    index: OnceCell<(SearchIndex, Vec<usize>)>,
+    index: Lazy<(SearchIndex, Vec<usize>)>,
 }
 
 impl Shelf {
@@ -44,7 +50,7 @@ impl Shelf {
     pub fn with_options(toolbox: Value, options: Options, mut warnings: Vec<String>) -> Result<Shelf, Error> {
         let catalog = Catalog::parse(toolbox, &options)?;
         warnings.extend(catalog.warnings.iter().cloned());
-        Ok(Shelf { catalog, options, warnings, index: OnceCell::new() })
+        Ok(Shelf { catalog, options, warnings, index: Lazy::new() })
     }
 
     /// The parsed toolbox.

@@ -69,6 +69,10 @@ pub struct SearchConfig {
     pub gate: bool,
     /// How many times a term of the tool name counts (1 = like any other field).
     pub name_weight: u32,
+    /// How much a term of the parameter names counts (1.0 = like the description). Below 1, a
+    /// tool named for the query (`list_projects`) outranks one that merely takes it as a
+    /// parameter (`list_milestones(project)`).
+    pub param_weight: f64,
     /// Drop English function words ("the", "of", "to", ...) from documents and queries.
     pub stopwords: bool,
     /// Fold a few action verbs onto one term (add/new → create, remove → delete,
@@ -88,6 +92,7 @@ impl SearchConfig {
         split_camel: false,
         gate: false,
         name_weight: 1,
+        param_weight: 1.0,
         stopwords: false,
         synonyms: false,
         rescue: false,
@@ -101,6 +106,7 @@ impl Default for SearchConfig {
             split_camel: true,
             gate: true,
             name_weight: 2,
+            param_weight: 0.5,
             stopwords: true,
             synonyms: true,
             rescue: true,
@@ -264,7 +270,7 @@ impl SearchIndex {
                 lower_name: fields.name.to_lowercase(),
             });
         }
-        let weights = [f64::from(config.name_weight.max(1)), 1.0, 1.0, 1.0];
+        let weights = [f64::from(config.name_weight.max(1)), 1.0, 1.0, config.param_weight.clamp(0.0, 4.0)];
         let normalise = FieldNorms { weights, avg_len: average_lengths(&lengths), lengths };
         let (terms, postings) = by_term
             .into_iter()

@@ -1,0 +1,128 @@
+//! The validator's bounds: hostile schemas and arguments end quickly without a panic or a stack
+//! overflow, and large but ordinary arguments are still judged in full.
+
+use std::time::{Duration, Instant};
+
+use toolshelf::json::{self, Value};
+use toolshelf::schema::{validate, Violation};
+
+fn parse(text: &str) -> Value {
+    json::parse(text).expect("test JSON parses")
+}
+
+/// Validates and checks that it took under a second (a hang or blow-up would not).
+fn timed(schema: &Value, args: &mut Value) -> Result<(), Violation> {
+    let start = Instant::now();
+    let result = validate(schema, args);
+    assert!(start.elapsed() < Duration::from_secs(1), "took {:?}", start.elapsed());
+    result
+}
+
+fn nested_arrays(depth: usize, inner: Value) -> Value {
+    (0..depth).fold(inner, |v, _| Value::Array(vec![v]))
+}
+
+#[test]
+fn exponential_any_of_through_a_ref_is_cut_off() {
+    // Two alternatives that both recurse: 2^60 paths to the failing leaf, unless work is bounded.
+    let schema =
+        parse(r##"{"anyOf": [{"type": "array", "items": {"$ref": "#"}}, {"type": "array", "items": {"$ref": "#"}}]}"##);
+    let mut args = nested_arrays(60, Value::uint(5));
+    assert_eq!(timed(&schema, &mut args), Ok(()), "past the work bound the call is not judged");
+}
+
+#[test]
+fn ref_cycles_end() {
+    for schema in [
+        r##"{"$ref": "#"}"##,
+        r##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}"##,
+        r##"{"allOf": [{"$ref": "#"}, {"$ref": "#"}]}"##,
+        r##"{"oneOf": [{"$ref": "#"}, {"not": {"$ref": "#"}}]}"##,
+        r##"{"properties": {"a": {"$ref": "#"}}, "additionalProperties": {"$ref": "#"}}"##,
+    ] {
+        let schema = parse(schema);
+        for args in ["1", r#""42""#, r#"{"a": {"a": {"b": "1"}}}"#, "[[[[]]]]"] {
+            let mut args = parse(args);
+            let _ = timed(&schema, &mut args);
+        }
+    }
+}
+
+#[test]
+fn arguments_deeper_than_the_parser_allows_are_not_judged() {
+    let schema = parse(r##"{"items": {"$ref": "#"}, "type": "array"}"##);
+    let mut args = nested_arrays(1000, Value::uint(1));
+    assert_eq!(timed(&schema, &mut args), Ok(()));
+    let mut args = nested_arrays(json::MAX_DEPTH, Value::uint(1));
+    assert_eq!(timed(&schema, &mut args), Ok(()), "deeper than the evaluation bound: not judged");
+}
+
+#[test]
+fn hand_built_deep_schema_is_safe() {
+    let mut schema = parse(r#"{"type": "integer"}"#);
+    for _ in 0..1000 {
+        schema = Value::object([("type", Value::str("object")), ("properties", Value::object([("a", schema)]))]);
+    }
+    let mut args = Value::uint(5);
+    let violation = timed(&schema, &mut args).unwrap_err();
+    assert_eq!((violation.path.as_str(), violation.keyword), ("arguments", "type"));
+    assert_eq!(violation.schema, Value::Null, "too deep to copy into the violation safely");
+}
+
+#[test]
+fn large_enum_on_many_items_is_bounded() {
+    let enumerated: Vec<Value> = (0..5000).map(|i| Value::str(format!("v{i}"))).collect();
+    let schema = Value::object([("items", Value::object([("enum", Value::Array(enumerated))]))]);
+    let mut args = Value::Array((0..5000).map(|_| Value::str("v4999")).collect());
+    assert_eq!(timed(&schema, &mut args), Ok(()));
+}
+
+#[test]
+fn large_ordinary_arguments_are_judged_in_full() {
+    let schema = parse(
+        r#"{"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string", "maxLength": 20}}, "required": ["id"]}}"#,
+    );
+    let mut items: Vec<Value> =
+        (0..20_000).map(|i| Value::object([("id", Value::uint(i)), ("name", Value::str("x"))])).collect();
+    items.push(Value::object([("name", Value::str("last"))]));
+    let violation = timed(&schema, &mut Value::Array(items)).unwrap_err();
+    assert_eq!((violation.path.as_str(), violation.keyword), ("arguments[20000]", "required"));
+}
+
+#[test]
+fn coercion_across_many_items() {
+    let schema = parse(r#"{"items": {"type": "integer"}}"#);
+    let mut args = Value::Array((0..10_000).map(|i| Value::str(i.to_string())).collect());
+    assert_eq!(timed(&schema, &mut args), Ok(()));
+    assert_eq!(args.as_array().and_then(|a| a.last()), Some(&Value::uint(9999)));
+}
+
+#[test]
+fn odd_numbers_and_strings_do_not_panic() {
+    let schemas = [
+        r#"{"multipleOf": 1e-320}"#,
+        r#"{"multipleOf": 1.7976931348623157e308}"#,
+        r#"{"minimum": 1e400, "maximum": -1e400}"#,
+        r#"{"type": "integer", "minimum": -0}"#,
+        r#"{"minLength": 1e300, "maxItems": -5}"#,
+        r#"{"enum": []}"#,
+        r#"{"anyOf": []}"#,
+        r#"{"const": {"a": [1, {"b": null}]}}"#,
+    ];
+    let args = ["1e308", "-1e-320", "0", "12345678901234567890123", r#""9999999999999999999999""#, r#""""#, r#""😀""#];
+    for schema in schemas {
+        for text in args {
+            let mut value = parse(text);
+            let _ = timed(&parse(schema), &mut value);
+        }
+    }
+}
+
+#[test]
+fn hand_built_numbers_that_are_not_numbers_do_not_panic() {
+    let schema = parse(r#"{"type": "integer", "minimum": 1, "multipleOf": 2, "enum": [1, 2]}"#);
+    for text in ["", "abc", "NaN", "inf", "-", "1e99999"] {
+        let mut value = Value::Number(text.into());
+        let _ = timed(&schema, &mut value);
+    }
+}
