@@ -1,11 +1,11 @@
 // toolshelf behind the peers' interface, through the built npm package (../pkg, boundary included:
 // the toolbox crosses into wasm as JSON text and results come back as JSON text).
 import { readFileSync } from "node:fs";
-import { Shelf, assemble } from "../pkg/node.js";
+import { Shelf, assemble, search } from "../pkg/node.js";
 import { initSync } from "../pkg/wasm/toolshelf.js";
 import { toolboxOf } from "./data.mjs";
 
-export { Shelf, assemble };
+export { Shelf, assemble, search };
 
 /** The wasm instance's exports (the package instantiated it at import; this returns the same one). */
 export const wasmExports = initSync({ module: readFileSync(new URL("../pkg/wasm/toolshelf_bg.wasm", import.meta.url)) });
