@@ -38,6 +38,15 @@ impl Analyzer {
     pub(crate) fn document_words(&self, text: &str, whole_runs: bool, buf: &mut String, mut visit: impl FnMut(&str)) {
         // Runs are found on bytes: every byte of a non-ASCII character is a separator too.
         for run in text.as_bytes().split(|b| !b.is_ascii_alphanumeric()).filter(|r| !r.is_empty()) {
+            // Most runs are one plain word ("the", "Creates"): a letter, then lowercase letters
+            // only, holds no boundary.
+            if run.first().is_some_and(u8::is_ascii_alphabetic)
+                && run.get(1..).unwrap_or_default().iter().all(u8::is_ascii_lowercase)
+            {
+                lowercase_into(run, buf);
+                visit(buf);
+                continue;
+            }
             let next_boundary = |from: usize| (from..run.len()).find(|&i| is_boundary(run, i, self.split_camel));
             let mut boundary = next_boundary(1);
             if whole_runs && boundary.is_some() {
