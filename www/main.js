@@ -193,6 +193,7 @@ function runSearch() {
   const result = state.shelf.search(query, { limit: Number($("limit").value) });
   const ms = performance.now() - start;
   const words = queryWords(query);
+  $("results").dataset.query = query;
   $("search-meta").textContent = `${result.matches.length} of ${view.fmt(result.totalAvailable)} deferred tools · ${ms.toFixed(1)} ms`;
   const hits = result.matches.map((hit, i) => view.hitView(hit, i + 1, words, parameterNames(hit.name), (event) => openHit(event, hit.name)));
   $("results").replaceChildren(...(hits.length ? hits : [view.noHitsView(result)]));

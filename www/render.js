@@ -102,7 +102,7 @@ export function hitView(hit, rank, words, parameters, onOpen) {
       h("span", { class: "hit-server" }, hit.server),
       h("span", { class: "hit-score", title: "BM25 score" }, hit.score.toFixed(2)),
     ),
-    h("p", { class: "hit-desc" }, highlighted(shorten(hit.description, 260), words)),
+    h("p", { class: "hit-desc" }, highlighted(shorten(collapse(hit.description), 240), words)),
     h(
       "p",
       { class: "why" },
@@ -111,6 +111,8 @@ export function hitView(hit, rank, words, parameters, onOpen) {
     ),
   );
 }
+
+const collapse = (text) => (text ?? "").replace(/\s+/g, " ").trim();
 
 function shorten(text, limit) {
   const chars = [...(text ?? "")];
