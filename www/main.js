@@ -2,7 +2,7 @@
 // prepares a toolshelf Shelf with the chosen options, and renders the assembly, the token picture,
 // the model-visible tools, live search with describe on click, and the unwrap playground.
 import { init, Shelf } from "toolshelf";
-import { CATALOGS, PASTE_EXAMPLE, catalogToolbox, groupByServer, loadCatalog, nameClashes, toolName } from "./toolbox.js";
+import { CATALOGS, PASTE_EXAMPLE, catalogToolbox, groupByServer, loadCatalog, nameClashes, toolName, toolSchema } from "./toolbox.js";
 import { listingText, tokenPicture } from "./tokens.js";
 import { queryWords } from "./why.js";
 import { INTENTS, SHAPES, inShape, intendedCall } from "./calls.js";
@@ -144,8 +144,8 @@ function statusLine(assembly, options, clashes, ms) {
   const size = `${view.fmt(assembly.deferredCount)} deferred tools assembled in ${ms.toFixed(0)} ms, in this page (WebAssembly).`;
   if ($("qualify").value !== "auto" || !options.qualify) return size;
   const { name, places } = clashes[0];
-  const more = clashes.length > 1 ? ` and ${clashes.length - 1} more` : "";
-  return `${size} qualify is on because names clash: ${name} is in ${places.join(" and ")}${more}.`;
+  const count = clashes.length === 1 ? "a name clashes" : `${clashes.length} names clash`;
+  return `${size} qualify is on because ${count}: ${name} is in ${places.join(", ")}${clashes.length > 1 ? ", …" : ""}.`;
 }
 
 /** The bridge tools' names: the last three tools of a tier 1 or 2 assembly. */
@@ -222,7 +222,10 @@ function openHit(event, name) {
 
 // ---- unwrap ---------------------------------------------------------------------------------
 
-/** The tool the example calls use: the opened hit, else the top hit, else the first deferred tool. */
+/**
+ * The tool the example calls use: the opened hit, else the top hit, else the first deferred tool;
+ * with no deferred tool, the first direct tool.
+ */
 function currentTarget() {
   const { shelf } = state;
   const candidates = [state.picked, document.querySelector(".hit")?.dataset.name, ...firstDeferredNames()];
@@ -230,7 +233,8 @@ function currentTarget() {
     const described = name && shelf.describe(name);
     if (described) return { name, schema: described.parameters };
   }
-  return { name: "some_tool", schema: {} };
+  const direct = groupByServer(state.toolbox).direct[0];
+  return direct ? { name: toolName(direct), schema: toolSchema(direct) } : { name: "some_tool", schema: {} };
 }
 
 function firstDeferredNames() {

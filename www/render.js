@@ -43,7 +43,7 @@ export function factsView(assembly, picture, options) {
     fact("form", "Listing form", assembly.form, FORM_NOTES[assembly.form]),
     fact("deferred", "Deferred tools", fmt(assembly.deferredCount), `on ${fmt(assembly.servers.length)} server${assembly.servers.length === 1 ? "" : "s"}`),
     fact("budget", "Listing budget", `${fmt(assembly.budgetTokens)} tok`, `${options.thresholdPct}% of ${fmt(options.contextLength)}, cap ${fmt(options.listingMaxTokens)}; used ${fmt(assembly.listingTokens)}`),
-    fact("saved", "Tokens per request", `${fmt(picture.assembled)} tok`, `instead of ${fmt(picture.eager)} eager (${(saved * 100).toFixed(1)}% fewer)`),
+    fact("saved", "Per request", `${fmt(picture.assembled)} tok`, `instead of ${fmt(picture.eager)} eager (${(saved * 100).toFixed(1)}% fewer)`),
     fact("fingerprint", "Fingerprint", assembly.fingerprint.slice(0, 12), "prompt-cache key of the tools array"),
   ];
 }
@@ -182,5 +182,5 @@ export function errorView(error, clashes = []) {
     h("p", {}, h("code", { class: "code" }, code), " ", error.message),
     ERROR_HINTS[code] ? h("p", { class: "hint" }, ERROR_HINTS[code]) : null,
     code === "duplicate_tool" && shown.length ? h("ul", {}, shown, clashes.length > 6 ? h("li", {}, `… and ${clashes.length - 6} more`) : null) : null,
-  ];
+  ].filter(Boolean);
 }

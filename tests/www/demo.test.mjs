@@ -159,8 +159,27 @@ test("GitHub + Linear with qualify off is a readable duplicate_tool error; auto 
   await page.selectOption("#qualify", "auto");
   await settled(page);
   assert.equal(await page.isVisible("#error"), false);
-  assert.match(await text("#status"), /qualify is on because names clash/);
+  assert.match(await text("#status"), /qualify is on because (a name clashes|\d+ names clash): list_issues is in/);
   assert.match(await text("#listing-text"), /mcp__linear__list_issues/);
+});
+
+test("a pasted toolbox (a flat Anthropic list) gets the bridge in Anthropic's format; a bad one says why", async () => {
+  await page.check('input[name="source"][value="paste"]');
+  await page.click("#paste-example");
+  await settled(page);
+  assert.equal(await text("#tier"), "tier 1");
+  assert.equal(await text("#form"), "full");
+  const tools = JSON.parse(await text("#tools-json"));
+  assert.deepEqual(tools.map((t) => t.name), ["bash", "tool_search", "tool_describe", "tool_call"]);
+  assert.ok(tools.every((t) => "input_schema" in t && !("function" in t)), "every tool in Anthropic's shape");
+  assert.match(await text("#listing-text"), /^weather \(2 tools\):$/m);
+
+  await page.fill("#paste-text", '[{"description": "no name"}]');
+  await settled(page);
+  assert.equal(await page.isVisible("#error"), true);
+  assert.match(await text("#error"), /invalid_tool \[0\]/);
+  await page.check('input[name="source"][value="catalogs"]');
+  await settled(page);
 });
 
 test("the page fits a phone-width screen", async () => {
