@@ -73,7 +73,7 @@ export function serversView(picture) {
     h(
       "li",
       { class: "server", "data-server": row.name, "data-level": row.level },
-      h("span", { class: "server-name" }, row.name, h("small", {}, ` ${fmt(row.tools)} tools`)),
+      h("span", { class: "server-name" }, row.name, h("small", {}, ` ${fmt(row.tools)} tool${row.tools === 1 ? "" : "s"}`)),
       h("span", { class: `level level-${row.level}` }, row.level),
       h("span", { class: "track" }, bar("fill eager", row.eager, scale, `${fmt(row.eager)} tokens eager`), bar("fill listed overlay", row.listed, scale, `${fmt(row.listed)} tokens in the listing`)),
       h("span", { class: "server-tokens" }, `${fmt(row.eager)} → ${fmt(row.listed)}`),

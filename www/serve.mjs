@@ -75,6 +75,12 @@ export function startServer({ port = 8787 } = {}) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv[1])) {
-  const { url } = await startServer({ port: Number(process.env.PORT ?? 8787) });
-  console.log(`[serve] toolshelf demo at ${url}  (www/, /pkg/ and /catalogs/; Ctrl-C to stop)`);
+  const port = Number(process.env.PORT ?? 8787);
+  try {
+    const { url } = await startServer({ port });
+    console.log(`[serve] toolshelf demo at ${url}  (www/, /pkg/ and /catalogs/; Ctrl-C to stop)`);
+  } catch (error) {
+    console.error(`[serve] cannot listen on 127.0.0.1:${port} (${error.code ?? error.message}); try another PORT=`);
+    process.exit(1);
+  }
 }

@@ -46,7 +46,7 @@ after(async () => {
 
 /** A new page at `viewport`, loaded and done with its first assembly; page errors are collected. */
 async function openPage(viewport, url = `http://127.0.0.1:${server.address().port}/`) {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
   const opened = await context.newPage();
   opened.on("pageerror", (error) => pageErrors.push(error.message));
   opened.on("console", (message) => message.type() === "error" && pageErrors.push(message.text()));
@@ -96,6 +96,11 @@ test("Linear + Cloudflare at 200K: tier 1, mixed, Linear full, Cloudflare summar
   const names = tools.map((t) => t.function.name);
   assert.deepEqual(names, ["read_file", "run_shell", "tool_search", "tool_describe", "tool_call"]);
   assert.equal(tools[2].function.description, listing);
+
+  await page.click("#copy");
+  await page.waitForFunction(() => document.querySelector("#copy").textContent !== "Copy JSON");
+  assert.equal(await text("#copy"), "Copied ✓");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), JSON.stringify(tools), "Copy gives the compact JSON");
 });
 
 test('searching "create dns record" ranks Cloudflare\'s DNS create tool first, and says why', async () => {
