@@ -355,7 +355,9 @@ const MAX_NAME: usize = 64;
 /// characters become `_`, and a name over 64 keeps its first 55 characters plus `_` and 8 hex
 /// digits of a hash of the whole name, so it stays unique and stable.
 pub fn qualified_name(server: &str, tool: &str) -> String {
-    let safe = |s: &str| -> String { s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect() };
+    let safe = |s: &str| -> String {
+        s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect()
+    };
     let name = format!("mcp__{}__{}", safe(server), safe(tool));
     if name.len() <= MAX_NAME {
         return name;
