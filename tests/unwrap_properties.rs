@@ -57,7 +57,7 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
         ]);
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::vec((key, inner), 0..6).prop_map(|m| Value::object(m)),
+            prop::collection::vec((key, inner), 0..6).prop_map(Value::object),
         ]
     })
 }
