@@ -64,7 +64,9 @@ test("describe gives every deferred tool whole, and the bridge answers the same"
     }
   }
   assert.equal(described, 117 + 38);
-  assert.deepEqual(describe(toolbox, "mcp__linear__create_issue", QUALIFIED), shelf.describe("mcp__linear__create_issue"));
+  const saveIssue = describe(toolbox, "mcp__linear__save_issue", QUALIFIED);
+  assert.equal(saveIssue?.server, "linear");
+  assert.deepEqual(saveIssue, shelf.describe("mcp__linear__save_issue"), "the stateless form agrees");
   for (const name of ["read_file", "create_issue", "mcp__github__nope", ""]) assert.equal(shelf.describe(name), null, name);
 });
 
