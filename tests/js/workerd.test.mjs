@@ -6,15 +6,12 @@
 // Worker's answers for the real GitHub + Linear catalogs and compares them with its own.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { assemble, search, unwrap } from "toolshelf";
-import { catalog, repoDir, tool } from "./support.mjs";
+import { catalog, tool } from "./support.mjs";
+import { capnpConfig, freePort, moduleGraph, startWorkerd, workerdEntry } from "./workerd-support.mjs";
 
-const WORKERD = process.env.TOOLSHELF_WORKERD ?? join(repoDir, "node_modules", ".bin", "workerd");
 const work = join(process.cwd(), "workerd");
 
 // The Worker's input: the same toolbox, options, queries and calls Node answers.
@@ -52,80 +49,6 @@ export default {
   },
 };`;
 
-/** The entry file Node's resolver gives for "toolshelf" under the `workerd` condition. */
-function workerdEntry() {
-  const code = 'console.log(import.meta.resolve("toolshelf"))';
-  const url = execFileSync(process.execPath, ["--conditions=workerd", "--input-type=module", "-e", code], { encoding: "utf8", timeout: 20_000 });
-  return fileURLToPath(url.trim());
-}
-
-/** Every file reached from `entry` by static relative imports and re-exports. */
-function moduleGraph(entry) {
-  const seen = new Set([entry]);
-  for (const file of seen) {
-    if (!file.endsWith(".js")) continue;
-    const source = readFileSync(file, "utf8");
-    for (const [, specifier] of source.matchAll(/(?:\bfrom|^\s*import)\s*["'](\.{1,2}\/[^"']+)["']/gm)) {
-      seen.add(join(dirname(file), specifier));
-    }
-  }
-  return [...seen];
-}
-
-/** The capnp config: the Worker, its input, and the package's modules named by their path in it. */
-function config(port, entry) {
-  const pkgDir = dirname(entry);
-  const modules = moduleGraph(entry).map((file) => {
-    // The entry answers to the bare name the Worker imports; the rest resolve relative to it.
-    const name = file === entry ? "toolshelf" : relative(pkgDir, file);
-    const kind = file.endsWith(".wasm") ? "wasm" : "esModule";
-    return `(name = ${JSON.stringify(name)}, ${kind} = embed ${JSON.stringify(relative(work, file))})`;
-  });
-  return `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [ (name = "main", worker = .worker) ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
-);
-const worker :Workerd.Worker = (
-  modules = [
-    (name = "worker.js", esModule = embed "worker.js"),
-    (name = "input.json", json = embed "input.json"),
-    ${modules.join(",\n    ")}
-  ],
-  compatibilityDate = "2025-01-01",
-);
-`;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts workerd on `port`; resolves once it answers, with the milliseconds that took. Never hangs. */
-async function start(configFile, port, timeoutMs = 60_000) {
-  const began = performance.now();
-  const child = spawn(WORKERD, ["serve", configFile], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const stop = () => child.exitCode === null && child.kill("SIGKILL");
-  process.once("exit", stop);
-  while (performance.now() - began < timeoutMs) {
-    if (child.exitCode !== null) break;
-    const ok = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
-    if (ok) return { stop, output: () => output, readyMs: performance.now() - began };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  stop();
-  throw new Error(`workerd did not answer within ${timeoutMs} ms (exit ${child.exitCode}):\n${output}`);
-}
-
 /** Node's own answers to the same input. */
 function expected() {
   const { toolbox, options } = INPUT;
@@ -149,8 +72,8 @@ test("the workerd entry in workerd: the same assembly, fingerprint, searches and
   writeFileSync(join(work, "worker.js"), WORKER);
   writeFileSync(join(work, "input.json"), JSON.stringify(INPUT));
   const port = await freePort();
-  writeFileSync(join(work, "config.capnp"), config(port, entry));
-  const server = await start("config.capnp", port);
+  writeFileSync(join(work, "config.capnp"), capnpConfig({ work, port, entry }));
+  const server = await startWorkerd({ work, configFile: "config.capnp", port });
   try {
     t.diagnostic(`workerd answered ${Math.round(server.readyMs)} ms after spawn`);
     const response = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(30_000) });
