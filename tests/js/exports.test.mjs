@@ -100,11 +100,12 @@ function listFiles(dir) {
 
 // Each entry in a fresh Node process (one wasm instance per process, so every loader really runs).
 // PROBE assembles a small toolbox and prints the facts every variant must agree on.
+const TOOLBOX = { tools: [tool("read_file")], servers: { linear: [tool("create_issue")] } };
 const PRELUDE = `
 import { readFileSync } from "node:fs";
 const wasmUrl = new URL(import.meta.resolve("toolshelf/toolshelf_bg.wasm"));
 const bytes = readFileSync(wasmUrl);
-const toolbox = ${JSON.stringify({ tools: [tool("read_file")], servers: { linear: [tool("create_issue")] } })};
+const toolbox = ${JSON.stringify(TOOLBOX)};
 const probe = (api) => { const a = api.assemble(toolbox, { contextLength: 200000 }); return { tier: a.tier, fingerprint: a.fingerprint, direct: a.tools[0] === toolbox.tools[0] }; };
 const codeOf = (f) => { try { f(); return "no throw"; } catch (e) { return e.code; } };
 const print = (x) => console.log(JSON.stringify(x));
@@ -127,7 +128,7 @@ function runModule(code) {
 }
 
 test("every entry and loader gives the same assembly, with the caller's objects", () => {
-  const expected = { tier: 1, fingerprint: assemble(JSON.parse(PRELUDE.match(/const toolbox = (.*);/)[1]), { contextLength: 200000 }).fingerprint, direct: true };
+  const expected = { tier: 1, fingerprint: assemble(TOOLBOX, { contextLength: 200000 }).fingerprint, direct: true };
   for (const [name, code] of ENTRIES) assert.deepEqual(runModule(code), expected, name);
 });
 

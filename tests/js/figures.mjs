@@ -26,14 +26,24 @@ const row = (what, value, note = "") => {
 
 /** Median wall time of `f` over `runs` calls, after one warm-up call. */
 function time(f, runs = RUNS) {
-  f();
-  const times = [];
+  return compare({ f }, runs).f.median;
+}
+
+/**
+ * Times each function of `fns` `runs` times, round-robin (so load on the machine and garbage
+ * collection fall on all alike), after one warm-up each: `{ name: { median, min } }` in ms.
+ */
+function compare(fns, runs) {
+  const times = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
+  for (const f of Object.values(fns)) f();
   for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    f();
-    times.push(performance.now() - t0);
+    for (const [name, f] of Object.entries(fns)) {
+      const t0 = performance.now();
+      f();
+      times[name].push(performance.now() - t0);
+    }
   }
-  return median(times);
+  return Object.fromEntries(Object.entries(times).map(([k, ts]) => [k, { median: median(ts), min: Math.min(...ts) }]));
 }
 
 function size() {
@@ -44,26 +54,45 @@ function size() {
     `zlib level 9 gzip: ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(1)} KB`);
 }
 
-/** In a fresh Node: ms to import the package (read + compile + instantiate), then to the first assemble. */
+/** Runs `code` as a module in `RUNS` fresh Node processes; each prints a JSON object of timings. */
+function freshRuns(name, code) {
+  const file = join(process.cwd(), `figures-${name}.mjs`);
+  writeFileSync(file, code);
+  const runs = Array.from({ length: RUNS }, () => JSON.parse(execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 60_000 })));
+  return (key) => median(runs.map((r) => r[key]));
+}
+
+/** In a fresh Node: ms to import the package (read + compile + instantiate), then the first assemble. */
 function nodeColdStart() {
-  const code = `
-    import { readFileSync } from "node:fs";
-    const toolbox = { servers: { linear: ${JSON.stringify(catalog("linear-mcp-official").map((e) => e.tool))} } };
+  const linear = JSON.stringify({ servers: { linear: catalog("linear-mcp-official").map((e) => e.tool) } });
+  const start = freshRuns("cold", `
+    const toolbox = ${linear};
     const t0 = performance.now();
     const api = await import("toolshelf");
     const t1 = performance.now();
     api.assemble(toolbox, { contextLength: 200000 });
     const t2 = performance.now();
+    api.assemble(toolbox, { contextLength: 200000 });
+    console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: performance.now() - t2 }));`);
+  // Compiling alone, in processes of its own (V8 caches a module it has compiled once).
+  const compile = freshRuns("compile", `
+    import { readFileSync } from "node:fs";
     const bytes = readFileSync(new URL(import.meta.resolve("toolshelf/toolshelf_bg.wasm")));
-    const t3 = performance.now();
+    const t0 = performance.now();
     new WebAssembly.Module(bytes);
-    console.log(JSON.stringify({ importMs: t1 - t0, assembleMs: t2 - t1, compileMs: performance.now() - t3 }));`;
-  const file = join(process.cwd(), "figures-cold.mjs");
-  writeFileSync(file, code);
-  const runs = Array.from({ length: RUNS }, () => JSON.parse(execFileSync(process.execPath, [file], { encoding: "utf8", timeout: 60_000 })));
-  const m = (k) => median(runs.map((r) => r[k]));
-  row("Node cold start: import to first assemble (Linear, 38 tools)", ms(m("importMs") + m("assembleMs")),
-    `import ${ms(m("importMs"))} + first assemble ${ms(m("assembleMs"))}; compiling the .wasm alone takes ${ms(m("compileMs"))} (median of ${RUNS} processes)`);
+    console.log(JSON.stringify({ compileMs: performance.now() - t0 }));`);
+  row("Node cold start: import to first assemble (Linear, 38 tools)", ms(start("importMs") + start("firstMs")),
+    `import ${ms(start("importMs"))} (of which compiling the .wasm ${ms(compile("compileMs"))}) + first assemble ${ms(start("firstMs"))}; the second assemble takes ${ms(start("secondMs"))} (medians of ${RUNS} processes)`);
+}
+
+/** The same calls once V8 has tiered the wasm up: stateless assemble, and a Shelf's cached assembly. */
+function warm() {
+  const toolbox = grouped(["linear-mcp-official"]);
+  for (let i = 0; i < 100; i++) assemble(toolbox, { contextLength: 200_000 });
+  const shelf = new Shelf(toolbox, { contextLength: 200_000 });
+  row("warm assemble (Linear, 38 tools)", ms(time(() => assemble(toolbox, { contextLength: 200_000 }), 51)),
+    `Shelf.assemble() of a prepared shelf: ${ms(time(() => shelf.assemble(), 51))} (the first calls run before V8 tiers the wasm up)`);
+  shelf.free();
 }
 
 /** Spawn-to-first-answer of workerd for a Worker without toolshelf, then one that imports it and assembles. */
@@ -82,8 +111,8 @@ async function workerdColdStart() {
     const times = [];
     for (let i = 0; i < RUNS; i++) {
       const port = await freePort();
-      // The baseline embeds the package too (unused), so both configs load the same bytes.
-      writeFileSync(join(work, "config.capnp"), capnpConfig({ work, port, entry }));
+      // The baseline embeds nothing of the package: the difference is all toolshelf's (compile included).
+      writeFileSync(join(work, "config.capnp"), capnpConfig({ work, port, entry: name === "toolshelf" ? entry : null }));
       const server = await startWorkerd({ work, configFile: "config.capnp", port });
       times.push(server.readyMs);
       server.stop();
@@ -101,7 +130,6 @@ async function boundary() {
   const text = JSON.stringify(toolbox);
   row("rest-apis-flat-3400 toolbox", `${(text.length / 1e6).toFixed(2)} MB of JSON text`, "3,397 deferred tools + 1 direct");
   row("public assemble(toolbox) (stringify + wasm + parse + hydrate)", ms(time(() => assemble(toolbox, options))));
-  row("  JSON.stringify(toolbox)", ms(time(() => JSON.stringify(toolbox))));
   row("new Shelf(toolbox) (stringify + parse + catalog)", ms(time(() => new Shelf(toolbox, options).free())));
   const shelf = new Shelf(toolbox, options);
   shelf.search("warm the index");
@@ -115,15 +143,28 @@ async function boundary() {
   bench.initSync({ module: readFileSync(glue.replace(/\.js$/, "_bg.wasm")) });
   const optionsText = JSON.stringify(options);
   const same = bench.assembleJson(text, optionsText) === bench.assembleValue(toolbox, options);
-  row("JSON text: JSON.stringify + assembleJson(text)", ms(time(() => bench.assembleJson(JSON.stringify(toolbox), optionsText))), "what the package does");
-  row("  of which assembleJson(text) (parse + catalog + assemble + write)", ms(time(() => bench.assembleJson(text, optionsText))));
-  row("  of which the wasm JSON parse alone", ms(time(() => bench.parseText(text))), `${bench.parseText(text)} values`);
-  row("JS object: assembleValue(toolbox) (walk from wasm + catalog + assemble + write)", ms(time(() => bench.assembleValue(toolbox, options))), same ? "same output as JSON text" : "OUTPUT DIFFERS");
-  row("  of which the object walk alone (Object.entries per object)", ms(time(() => bench.convertValue(toolbox))));
+  const runs = Math.max(RUNS, 15);
+  const t = compare({
+    text: () => bench.assembleJson(JSON.stringify(toolbox), optionsText),
+    textCall: () => bench.assembleJson(text, optionsText),
+    stringify: () => JSON.stringify(toolbox),
+    parse: () => bench.parseText(text),
+    object: () => bench.assembleValue(toolbox, options),
+    walk: () => bench.convertValue(toolbox),
+  }, runs);
+  const cell = ({ median: m, min }) => `${ms(m)} (min ${ms(min)})`;
+  const note = `median and min of ${runs}, interleaved`;
+  row("JSON text: JSON.stringify + assembleJson(text)", cell(t.text), `what the package does; ${note}`);
+  row("  JSON.stringify(toolbox)", cell(t.stringify));
+  row("  assembleJson(text): parse + catalog + assemble + write", cell(t.textCall));
+  row("  of which the wasm JSON parse alone", cell(t.parse), `${bench.parseText(text)} values`);
+  row("JS object: assembleValue(toolbox): walk from wasm + catalog + assemble + write", cell(t.object), same ? "same output as JSON text" : "OUTPUT DIFFERS");
+  row("  of which the object walk alone (Object.entries per object)", cell(t.walk), `vs stringify + parse: ${ms(t.stringify.median + t.parse.median)}`);
 }
 
 size();
 nodeColdStart();
+warm();
 await workerdColdStart();
 await boundary();
 console.log(`| figure | value | note |\n|---|---|---|\n${rows.map((r) => `| ${r.join(" | ")} |`).join("\n")}`);

@@ -31,16 +31,17 @@ export function moduleGraph(entry) {
 
 /**
  * The capnp config serving `worker.js` (and `input.json`, when `withInput`) from the folder `work` on
- * `port`, with the package's modules reached from `entry`, each named by its path in the package.
+ * `port`, with the package's modules reached from `entry` (none when null), each named by its path in the package.
  */
 export function capnpConfig({ work, port, entry, withInput = true }) {
-  const pkgDir = dirname(entry);
-  const modules = moduleGraph(entry).map((file) => {
+  const pkgDir = entry && dirname(entry);
+  const modules = (entry ? moduleGraph(entry) : []).map((file) => {
     // The entry answers to the bare name the Worker imports; the rest resolve relative to it.
     const name = file === entry ? "toolshelf" : relative(pkgDir, file);
     const kind = file.endsWith(".wasm") ? "wasm" : "esModule";
     return `(name = ${JSON.stringify(name)}, ${kind} = embed ${JSON.stringify(relative(work, file))})`;
   });
+  const all = ['(name = "worker.js", esModule = embed "worker.js")', ...(withInput ? ['(name = "input.json", json = embed "input.json")'] : []), ...modules];
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .worker) ],
@@ -48,8 +49,7 @@ const config :Workerd.Config = (
 );
 const worker :Workerd.Worker = (
   modules = [
-    (name = "worker.js", esModule = embed "worker.js"),
-${withInput ? '    (name = "input.json", json = embed "input.json"),\n' : ""}    ${modules.join(",\n    ")}
+${all.map((m) => `    ${m}`).join(",\n")}
   ],
   compatibilityDate = "2025-01-01",
 );
