@@ -53,7 +53,8 @@ fn layout_json(layout: &Layout<'_>) -> String {
 pub fn assemble_value(toolbox: JsValue, options: JsValue) -> Result<String, JsValue> {
     let toolbox = value_of(&toolbox, 0).ok_or_else(|| JsValue::from_str("too deep"))?;
     let parsed = Options::parse(&value_of(&options, 0).unwrap_or(Value::Null));
-    let shelf = Shelf::with_options(toolbox, parsed.options, parsed.warnings).map_err(|e| JsValue::from_str(&e.message))?;
+    let shelf =
+        Shelf::with_options(toolbox, parsed.options, parsed.warnings).map_err(|e| JsValue::from_str(&e.message))?;
     Ok(layout_json(&shelf.layout()))
 }
 
