@@ -1,5 +1,7 @@
 //! assemble over the real catalogs: the ladder of SPEC §10 with our catalogs, the tiers, the
 //! per-server levels, the budget bound, and pass-through of direct tools.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
