@@ -1,7 +1,7 @@
 // The API every entry exports. Toolboxes cross into wasm as JSON text (JSON.stringify is the fastest
 // way V8 has to hand over a large object graph); results come back as JSON text in which each tool
 // the caller gave is its input position, so the caller gets back the very same objects.
-import { assembleJson, searchJson, describeJson, unwrapJson, ShelfHandle } from "./wasm/toolshelf.js";
+import { ShelfHandle } from "./wasm/toolshelf.js";
 import { state } from "./state.js";
 
 /** A programmer error: `code` is one of SPEC §8's stable codes; `message` says where. */
@@ -83,31 +83,160 @@ function splitLimit(options) {
   return [rest, Number.isFinite(n) ? Math.min(Math.max(n, 0), 1000) : undefined];
 }
 
+// ---- Prepared toolboxes of the stateless functions.
+//
+// An agent calls the stateless functions with the same toolbox turn after turn, so each call
+// looks for a toolbox it prepared before (the last MEMO_SIZE ones, each with its wasm-side
+// ShelfHandle and search index) instead of parsing and indexing it again. The rule:
+//
+// 1. Same content: the toolbox's JSON text (what JSON.stringify writes, which is what the core
+//    reads) and the options' JSON text equal a prepared one's. This holds for any objects, new or
+//    old, and sees every change, however deep, because the text is written anew on every call;
+//    it saves the wasm work, not JSON.stringify.
+// 2. Same frozen objects, no JSON.stringify at all: when every tool def is deeply frozen (frozen
+//    plain objects and arrays all the way down, data properties only, no toJSON) — which no code
+//    can undo, so its JSON can never change — and the toolbox holds the very same tool objects,
+//    under the same server names and in the same places, as a prepared toolbox whose tools were
+//    already deeply frozen when it was prepared, and the options' text is the same.
+//
+// A mutated tool is therefore always seen (an unfrozen tool is compared by its text; a frozen one
+// cannot be mutated); `Object.freeze` your tool defs (deeply) to get the second, cheaper check.
+// Results are written afresh from the prepared plan each call, with the caller's objects of this
+// call put in place, so callers may change what they get back.
+const MEMO_SIZE = 4;
+const memo = []; // most recently used first: { optionsText, text, shape, frozenFlat, handle, assembly }
+const deepFrozenTools = new WeakSet();
+const MAX_FROZEN_DEPTH = 256;
+
+function isPlainArray(value) {
+  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype && !("toJSON" in value);
+}
+
+function isPlainObject(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && !("toJSON" in value);
+}
+
+/** Whether JSON.stringify(value) can never change: primitives, or frozen plain data all the way down. */
+function isDeepFrozen(value, depth) {
+  if (value === null || typeof value !== "object") return typeof value !== "function";
+  if (depth > MAX_FROZEN_DEPTH || !Object.isFrozen(value)) return false;
+  if (!isPlainArray(value) && !isPlainObject(value)) return false;
+  for (const key of Object.keys(value)) {
+    const property = Reflect.getOwnPropertyDescriptor(value, key);
+    if (!property || !("value" in property) || !isDeepFrozen(property.value, depth + 1)) return false;
+  }
+  return true;
+}
+
+function allDeepFrozen(flat) {
+  if ("toJSON" in Object.prototype || "toJSON" in Array.prototype) return false;
+  for (const tool of flat) {
+    if (tool !== null && typeof tool === "object") {
+      if (deepFrozenTools.has(tool)) continue;
+      if (!isDeepFrozen(tool, 0)) return false;
+      deepFrozenTools.add(tool);
+    } else if (typeof tool === "function") {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The tool defs in the core's order (as `flatten`), read once, and the shape of what holds them
+ * (root kind, keys, server names, list lengths) when that shape alone fixes the toolbox's JSON
+ * around the tools; `shape` is null otherwise (then only the text is compared).
+ */
+function readToolbox(toolbox) {
+  if (isPlainArray(toolbox)) return { flat: [...toolbox], shape: `[${toolbox.length}]` };
+  if (!isPlainObject(toolbox)) return { flat: flatten(toolbox), shape: null };
+  const flat = [];
+  let shape = "{";
+  for (const key of Object.keys(toolbox)) {
+    const value = toolbox[key];
+    if (key === "tools" && isPlainArray(value)) {
+      flat.unshift(...value);
+      shape += `tools:${value.length};`;
+    } else if (key === "servers" && isPlainObject(value)) {
+      shape += "servers:";
+      for (const server of Object.keys(value)) {
+        const list = value[server];
+        if (!isPlainArray(list)) return { flat: flatten(toolbox), shape: null };
+        flat.push(...list);
+        shape += `${JSON.stringify(server)}:${list.length},`;
+      }
+      shape += ";";
+    } else {
+      return { flat: flatten(toolbox), shape: null };
+    }
+  }
+  return { flat, shape };
+}
+
+/** The prepared toolbox for this call (from the memo, or made now) and the caller's tool defs. */
+function prepared(toolbox, options) {
+  const optionsText = toJson(options, "options");
+  const { flat, shape } = readToolbox(toolbox);
+  const frozen = shape !== null && allDeepFrozen(flat);
+  let at = -1;
+  if (frozen) {
+    at = memo.findIndex(
+      (e) =>
+        e.frozenFlat !== null &&
+        e.shape === shape &&
+        e.optionsText === optionsText &&
+        e.frozenFlat.length === flat.length &&
+        e.frozenFlat.every((tool, i) => tool === flat[i]),
+    );
+  }
+  let text;
+  if (at < 0) {
+    text = toJson(toolbox, "toolbox");
+    at = memo.findIndex((e) => e.optionsText === optionsText && e.text.length === text.length && e.text === text);
+  }
+  let entry;
+  if (at >= 0) {
+    [entry] = memo.splice(at, 1);
+    if (frozen) Object.assign(entry, { shape, frozenFlat: flat });
+  } else {
+    const handle = call(() => new ShelfHandle(text, optionsText));
+    entry = { optionsText, text, shape, frozenFlat: frozen ? flat : null, handle, assembly: undefined };
+    while (memo.length >= MEMO_SIZE) memo.pop().handle.free();
+  }
+  memo.unshift(entry);
+  return { entry, flat };
+}
+
 /** Stateless assemble: the model-visible tools for `toolbox` under `options`. */
 export function assemble(toolbox, options) {
   ensureReady();
-  const text = call(() => assembleJson(toJson(toolbox, "toolbox"), toJson(options, "options")));
-  return hydrate(text, flatten(toolbox));
+  const { entry, flat } = prepared(toolbox, options);
+  entry.assembly ??= entry.handle.assemble();
+  return hydrate(entry.assembly, flat);
 }
 
 /** Stateless search over the toolbox's deferred tools; `options.limit` sets the number of hits. */
 export function search(toolbox, query, options) {
   ensureReady();
   const [rest, limit] = splitLimit(options);
-  return JSON.parse(call(() => searchJson(toJson(toolbox, "toolbox"), String(query ?? ""), toJson(rest, "options"), limit)));
+  const { entry } = prepared(toolbox, rest);
+  return JSON.parse(entry.handle.search(String(query ?? ""), limit));
 }
 
 /** Stateless describe: a deferred tool's whole description and schema, or null. */
 export function describe(toolbox, name, options) {
   ensureReady();
-  return JSON.parse(call(() => describeJson(toJson(toolbox, "toolbox"), String(name ?? ""), toJson(options, "options"))));
+  const { entry } = prepared(toolbox, options);
+  return JSON.parse(entry.handle.describe(String(name ?? "")));
 }
 
 /** Stateless unwrap: the model's tool call (any provider's shape) → call | answer | reject. */
 export function unwrap(toolbox, toolCall, options) {
   ensureReady();
-  const text = call(() => unwrapJson(toJson(toolbox, "toolbox"), toJson(toolCall, "call"), toJson(options, "options")));
-  return unwrapped(text, toolCall);
+  const { entry } = prepared(toolbox, options);
+  return unwrapped(call(() => entry.handle.unwrap(toJson(toolCall, "call"))), toolCall);
 }
 
 /** A toolbox prepared once, for agents that keep the same tools across turns. */

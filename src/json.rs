@@ -176,6 +176,9 @@ impl Parser<'_> {
         ParseError { message: message.to_owned(), offset: self.pos, too_deep: false }
     }
 
+    // Called for nearly every byte; the release profile optimises for size, which would
+    // otherwise keep this a call.
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
@@ -319,6 +322,15 @@ impl Parser<'_> {
 
     fn string(&mut self) -> Result<String, ParseError> {
         self.pos += 1;
+        // Most strings have no escape: find the closing quote and copy the run once.
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        if let Some(end) = rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20) {
+            if rest.get(end) == Some(&b'"') {
+                let run = self.text.get(self.pos..self.pos + end).unwrap_or_default();
+                self.pos += end + 1;
+                return Ok(String::from(run));
+            }
+        }
         let mut out = String::new();
         loop {
             let run_start = self.pos;
@@ -524,18 +536,37 @@ pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// Code points of the JSON string literal for `s` (quotes and escapes included).
+/// Code points of the JSON string literal for `s` (quotes and escapes included), summed over its
+/// UTF-8 bytes with [`LITERAL_CODE_POINTS`].
 fn string_code_points(s: &str) -> usize {
-    let mut n = 2;
-    for c in s.chars() {
-        n += match c {
-            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-            '\0'..='\u{1f}' => 6,
-            _ => 1,
-        };
-    }
-    n
+    2 + s.bytes().map(|b| usize::from(LITERAL_CODE_POINTS[usize::from(b)])).sum::<usize>()
 }
+
+/// What one UTF-8 byte adds to the code points of a `JSON.stringify` string literal: 0 for a
+/// continuation byte (its character was counted at its first byte), 2 for the characters written
+/// as a two-character escape (`\"` `\\` `\b` `\f` `\n` `\r` `\t`), 6 for the other control
+/// characters (`\u00XX`), 1 for everything else.
+const LITERAL_CODE_POINTS: [u8; 256] = {
+    let mut table = [1u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = 6;
+        b += 1;
+    }
+    table[0x08] = 2;
+    table[0x09] = 2;
+    table[0x0a] = 2;
+    table[0x0c] = 2;
+    table[0x0d] = 2;
+    table[b'"' as usize] = 2;
+    table[b'\\' as usize] = 2;
+    let mut b = 0x80;
+    while b < 0xc0 {
+        table[b] = 0;
+        b += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {
@@ -584,6 +615,36 @@ mod tests {
         {
             let e = parse(input).unwrap_err();
             assert_eq!(e.offset, offset, "{input}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn literal_code_points_count_characters_and_escapes() {
+        let by_chars = |s: &str| {
+            2 + s
+                .chars()
+                .map(|c| match c {
+                    '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+                    '\0'..='\u{1f}' => 6,
+                    _ => 1,
+                })
+                .sum::<usize>()
+        };
+        let every_control: String = (0u8..0x20).map(char::from).collect();
+        for s in [
+            "",
+            "plain",
+            "é",
+            "日本語",
+            "😀 emoji",
+            "a\"b\\c",
+            &every_control,
+            "\u{7f}\u{80}\u{2028}\u{ffff}\u{10ffff}",
+        ] {
+            assert_eq!(string_code_points(s), by_chars(s), "{s:?}");
+            let mut written = String::new();
+            write_string(&mut written, s);
+            assert_eq!(string_code_points(s), written.chars().count(), "{s:?}");
         }
     }
 

@@ -20,11 +20,11 @@
 //! Invariants: nothing here panics on any input, and no input drives recursion.
 
 mod bm25;
+mod intern;
 pub mod stem;
 pub mod tokenize;
 
 use alloc::borrow::Cow;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -255,13 +255,20 @@ impl SearchIndex {
     /// Indexes `docs`; a tool's number in every [`Hit`] is its position here.
     pub fn build<'a>(docs: impl IntoIterator<Item = DocFields<'a>>, config: SearchConfig) -> SearchIndex {
         let analyzer = Analyzer::new(&config);
-        let mut by_term: BTreeMap<String, Vec<(usize, FieldCounts)>> = BTreeMap::new();
+        let mut vocabulary = Vocabulary::default();
+        let mut by_term: Vec<Vec<(usize, FieldCounts)>> = Vec::new();
         let mut metas = Vec::new();
         let mut lengths: Vec<FieldCounts> = Vec::new();
         for (doc, fields) in docs.into_iter().enumerate() {
-            let (counts, length) = field_term_counts(&analyzer, &fields);
+            let (counts, length) = field_term_counts(&analyzer, &mut vocabulary, &fields);
             for (term, in_fields) in counts {
-                by_term.entry(term).or_default().push((doc, in_fields));
+                let term = term as usize;
+                if by_term.len() <= term {
+                    by_term.resize_with(term + 1, Vec::new);
+                }
+                if let Some(list) = by_term.get_mut(term) {
+                    list.push((doc, in_fields));
+                }
             }
             lengths.push(length);
             metas.push(Doc {
@@ -272,9 +279,16 @@ impl SearchIndex {
         }
         let weights = [f64::from(config.name_weight.max(1)), 1.0, 1.0, config.param_weight.clamp(0.0, 4.0)];
         let normalise = FieldNorms { weights, avg_len: average_lengths(&lengths), lengths };
-        let (terms, postings) = by_term
+        // Terms in code-point order, each with its occurrence list (tools in build order).
+        let mut order: Vec<usize> = (0..vocabulary.terms.len()).collect();
+        order.sort_unstable_by(|&a, &b| vocabulary.terms.get(a).cmp(&vocabulary.terms.get(b)));
+        let (terms, postings) = order
             .into_iter()
-            .map(|(term, list)| (term, list.into_iter().map(|(doc, tf)| normalise.posting(doc, tf)).collect()))
+            .map(|id| {
+                let term = vocabulary.terms.get_mut(id).map(core::mem::take).unwrap_or_default();
+                let list = by_term.get_mut(id).map(core::mem::take).unwrap_or_default();
+                (term, list.into_iter().map(|(doc, tf)| normalise.posting(doc, tf)).collect())
+            })
             .unzip();
         let names = sorted_names(&metas);
         SearchIndex { analyzer, config, docs: metas, terms, postings, names }
@@ -598,13 +612,55 @@ fn average_lengths(lengths: &[FieldCounts]) -> [f64; FIELDS] {
     avg.map(|sum| sum / docs)
 }
 
-/// The terms of one tool with their count in each field (sorted by term), and its field lengths.
+/// The distinct words and terms met while building: each word is analysed once (stemming is
+/// most of the build's work, and tools repeat their words), each term numbered once.
+#[derive(Default)]
+struct Vocabulary {
+    /// Lowercase word → 1 + its term's number, or 0 for a word with no term (a stop word).
+    words: intern::StrMap,
+    /// Term → its number, an index into `terms`.
+    numbers: intern::StrMap,
+    terms: Vec<String>,
+    /// Reused buffer for the word being looked up.
+    buf: String,
+}
+
+impl Vocabulary {
+    /// The number of the term of `word` (analysed by `analyzer` the first time), if it has one.
+    fn term(&mut self, analyzer: &Analyzer, word: &str) -> Option<u32> {
+        if let Some(code) = self.words.get(word) {
+            return code.checked_sub(1);
+        }
+        let number = analyzer.term(word).map(|term| match self.numbers.get(&term) {
+            Some(number) => number,
+            None => {
+                let number = self.terms.len() as u32;
+                self.numbers.insert(&term, number);
+                self.terms.push(term);
+                number
+            }
+        });
+        self.words.insert(word, number.map_or(0, |n| n + 1));
+        number
+    }
+}
+
+/// The terms (by number) of one tool with their count in each field, and its field lengths.
 /// A name term counts once however often the name repeats it: REST names repeat path parameters
 /// (`PostCustomersCustomerSources`), which says nothing about what the tool does.
-fn field_term_counts(analyzer: &Analyzer, fields: &DocFields<'_>) -> (Vec<(String, FieldCounts)>, FieldCounts) {
-    let mut found: Vec<(String, usize)> = Vec::new();
+fn field_term_counts(
+    analyzer: &Analyzer,
+    vocabulary: &mut Vocabulary,
+    fields: &DocFields<'_>,
+) -> (Vec<(u32, FieldCounts)>, FieldCounts) {
+    let mut found: Vec<(u32, usize)> = Vec::new();
+    let mut buf = core::mem::take(&mut vocabulary.buf);
     let mut push = |text: &str, field: usize| {
-        found.extend(analyzer.document_terms(text, field == DESCRIPTION).into_iter().map(|t| (t, field)));
+        analyzer.document_words(text, field == DESCRIPTION, &mut buf, |word| {
+            if let Some(term) = vocabulary.term(analyzer, word) {
+                found.push((term, field));
+            }
+        });
     };
     push(strip_mcp_prefix(fields.name), NAME);
     push(fields.server, 1);
@@ -612,6 +668,7 @@ fn field_term_counts(analyzer: &Analyzer, fields: &DocFields<'_>) -> (Vec<(Strin
     for param in &fields.params {
         push(param, 3);
     }
+    vocabulary.buf = buf;
     let mut length = FieldCounts::default();
     for (_, field) in &found {
         if let Some(n) = length.get_mut(*field) {
@@ -619,7 +676,7 @@ fn field_term_counts(analyzer: &Analyzer, fields: &DocFields<'_>) -> (Vec<(Strin
         }
     }
     found.sort_unstable();
-    let mut counts: Vec<(String, FieldCounts)> = Vec::new();
+    let mut counts: Vec<(u32, FieldCounts)> = Vec::new();
     for (term, field) in found {
         if counts.last().is_none_or(|(last, _)| *last != term) {
             counts.push((term, FieldCounts::default()));

@@ -30,19 +30,30 @@ impl Analyzer {
         }
     }
 
-    /// The terms of a document field, in text order (repeats kept). With `whole_runs`, a run
-    /// split into several words also yields the whole run, so the query "github" meets a
-    /// description's "GitHub" (names need not: their runs are what the name rule matches).
-    pub(crate) fn document_terms(&self, text: &str, whole_runs: bool) -> Vec<String> {
-        let mut out = Vec::new();
-        for run in runs(text) {
-            let parts = split_run(run.as_bytes(), self.split_camel);
-            if whole_runs && parts.len() > 1 {
-                out.extend(self.term(&run.to_ascii_lowercase()));
+    /// The words of a document field, in text order (repeats kept), each lowercased into `buf`
+    /// and handed to `visit` (no allocation per word; the build analyses each distinct word once
+    /// with [`Analyzer::term`]). With `whole_runs`, a run split into several words is also
+    /// visited whole, before its parts, so the query "github" meets a description's "GitHub"
+    /// (names need not: their runs are what the name rule matches).
+    pub(crate) fn document_words(&self, text: &str, whole_runs: bool, buf: &mut String, mut visit: impl FnMut(&str)) {
+        // Runs are found on bytes: every byte of a non-ASCII character is a separator too.
+        for run in text.as_bytes().split(|b| !b.is_ascii_alphanumeric()).filter(|r| !r.is_empty()) {
+            let next_boundary = |from: usize| (from..run.len()).find(|&i| is_boundary(run, i, self.split_camel));
+            let mut boundary = next_boundary(1);
+            if whole_runs && boundary.is_some() {
+                lowercase_into(run, buf);
+                visit(buf);
             }
-            out.extend(parts.iter().filter_map(|w| self.term(w)));
+            let mut start = 0;
+            while let Some(end) = boundary {
+                lowercase_into(run.get(start..end).unwrap_or_default(), buf);
+                visit(buf);
+                start = end;
+                boundary = next_boundary(end + 1);
+            }
+            lowercase_into(run.get(start..).unwrap_or_default(), buf);
+            visit(buf);
         }
-        out
     }
 
     /// The term of one lowercase word, or `None` for a stop word.
@@ -106,6 +117,13 @@ fn is_boundary(run: &[u8], i: usize, split_camel: bool) -> bool {
     // (`HTMLParser`: the P).
     (prev.is_ascii_lowercase() && cur.is_ascii_uppercase())
         || (prev.is_ascii_uppercase() && cur.is_ascii_uppercase() && next_is_lower)
+}
+
+/// `word` (ASCII letters and digits) lowercased into `buf`, replacing what it held.
+fn lowercase_into(word: &[u8], buf: &mut String) {
+    buf.clear();
+    buf.push_str(core::str::from_utf8(word).unwrap_or_default());
+    buf.make_ascii_lowercase();
 }
 
 fn push_lowercase(word: Option<&[u8]>, out: &mut Vec<String>) {

@@ -1,0 +1,90 @@
+//! A string → number map for building the index: open addressing with FNV-1a, no `std` needed.
+//! The build looks every word of every tool up here (to analyse each distinct word once, and to
+//! number each distinct term), so this is on the hot path: a `BTreeMap<String, _>` costs a dozen
+//! string comparisons per lookup and an owned key per insert, this one hash and usually one
+//! comparison.
+
+use alloc::boxed::Box;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Strings (copied once, on insert) mapped to `u32`s.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StrMap {
+    /// `0` = empty, else 1 + an index into `entries`. Its length is 0 or a power of two, and at
+    /// least twice the number of entries, so a probe always ends at an empty slot.
+    slots: Vec<u32>,
+    entries: Vec<(Box<str>, u32)>,
+}
+
+fn hash(key: &str) -> u64 {
+    key.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+impl StrMap {
+    /// The value of `key`, if present.
+    pub(crate) fn get(&self, key: &str) -> Option<u32> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut at = (hash(key) as usize) & mask;
+        loop {
+            let slot = *self.slots.get(at)?;
+            let (stored, value) = self.entries.get((slot as usize).checked_sub(1)?)?;
+            if **stored == *key {
+                return Some(*value);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Maps `key` to `value`; callers `get` first, so `key` is not present yet.
+    pub(crate) fn insert(&mut self, key: &str, value: u32) {
+        if (self.entries.len() + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        self.entries.push((key.into(), value));
+        self.place(key, self.entries.len() as u32);
+    }
+
+    fn place(&mut self, key: &str, index: u32) {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut at = (hash(key) as usize) & mask;
+        while let Some(slot) = self.slots.get_mut(at) {
+            if *slot == 0 {
+                *slot = index;
+                return;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        self.slots = vec![0; (self.slots.len() * 2).max(64)];
+        let entries = core::mem::take(&mut self.entries);
+        for (i, (key, _)) in entries.iter().enumerate() {
+            self.place(key, i as u32 + 1);
+        }
+        self.entries = entries;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+
+    #[test]
+    fn finds_what_was_inserted_and_nothing_else() {
+        let mut map = StrMap::default();
+        assert_eq!(map.get("a"), None);
+        for i in 0..1000u32 {
+            map.insert(&format!("word{i}"), i);
+        }
+        map.insert("", 5000);
+        for i in 0..1000u32 {
+            assert_eq!(map.get(&format!("word{i}")), Some(i));
+        }
+        assert_eq!(map.get(""), Some(5000));
+        assert_eq!(map.get("word1000"), None);
+        assert_eq!(map.get("word"), None);
+    }
+}
