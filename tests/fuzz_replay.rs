@@ -1,6 +1,8 @@
 //! Replays the fuzz seeds (`fuzz/seeds/<target>/`) with the fuzz targets' own checks
 //! (`fuzz/checks.rs`), so `cargo test` guards them without the nightly toolchain. A crash input the
 //! fuzzer finds belongs in those folders: it then stays a regression test here.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 #[path = "../fuzz/checks.rs"]
 mod checks;

@@ -1,5 +1,7 @@
 //! The stateless free functions give exactly what a prepared `Shelf` gives (SPEC §0), for every
 //! operation, over real catalogs and the shared keyword queries.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
