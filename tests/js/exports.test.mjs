@@ -88,6 +88,7 @@ test("the tarball holds exactly the package's files, README included", () => {
     "types.d.ts", "web.js", "workerd.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm"];
   const licenses = files.filter((f) => /^LICEN[CS]E/i.test(f));
   assert.deepEqual(files.filter((f) => !licenses.includes(f)), expected.sort());
+  assert.deepEqual(licenses, ["LICENSE-APACHE", "LICENSE-MIT"], "package.json says MIT OR Apache-2.0");
   assert.equal(readFileSync(join(pkgDir, "README.md"), "utf8"), readFileSync(join(repoDir, "README.md"), "utf8"));
 });
 

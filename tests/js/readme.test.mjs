@@ -24,15 +24,15 @@ function examples(markdown) {
 const servers = (name) => catalog(name).map((e) => e.tool);
 
 // What the examples leave undefined. GitHub's and Linear's real servers both have `list_issues`, a
-// duplicate_tool error without `qualify` (see the test below); the examples pass no options that
-// cure it, so Linear's stand-in leaves that one tool out.
+// duplicate_tool error without `qualify` (see the test below); for an example that does not pass
+// `qualify: true` (SPEC §0), Linear's stand-in leaves that one tool out.
 const PRELUDE = `
 import { catalog as __catalog } from "./support.mjs";
 const __tools = (name) => __catalog(name).map((e) => e.tool);
 const __tool = (name) => ({ type: "function", function: { name, description: name + " tool", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } } });
 const coreTools = [__tool("read_file"), __tool("write_file")];
 const githubTools = __tools("github-mcp-server");
-const linearTools = __tools("linear-mcp-official").filter((t) => t.function.name !== "list_issues");
+const linearTools = __tools("linear-mcp-official").filter((t) => __qualified || t.function.name !== "list_issues");
 const model = "stand-in";
 const messages = [{ role: "user", content: "Open an issue for the crash." }];
 const __call = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
@@ -54,7 +54,8 @@ const runTool = async (server, tool, args) => { record.runs.push({ server, tool,
 let fileNumber = 0;
 /** Transpiles one example, writes it beside the tests (so "toolshelf" resolves), runs it, returns its record. */
 async function run(code) {
-  const js = ts.transpileModule(PRELUDE + code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const prelude = `const __qualified = ${code.includes("qualify: true")};` + PRELUDE;
+  const js = ts.transpileModule(prelude + code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
   const file = join(process.cwd(), `example-${process.pid}-${fileNumber++}.mjs`);
   writeFileSync(file, js);
   await import(pathToFileURL(file).href);
