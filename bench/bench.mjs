@@ -2,7 +2,8 @@
 // FlexSearch and Lunr, in one Node process. Prints markdown tables: bundle sizes, per-catalog
 // speed and memory, retrieval quality, the stateless-assemble cache, and the targets.
 //
-//   node --expose-gc bench/bench.mjs [--reps N] [--catalogs 0,3] [--nl-step N] [--smoke] [--variants] [--json FILE]
+//   node --expose-gc bench/bench.mjs [--reps N] [--catalogs 0,3] [--only bundle,speed,cache,retrieval]
+//                                    [--nl-step N] [--smoke] [--variants] [--json FILE]
 //
 // Speed figures are medians over N repetitions (default 5); in each repetition the libraries run in
 // a rotated order (alternating runs), each one timed on a fresh index. Query latency: every query
@@ -17,7 +18,7 @@ import { execFileSync } from "node:child_process";
 import { Worker } from "node:worker_threads";
 import { LADDER, catalog, entriesOf, toolboxOf, keywordQueries, shippedQueries, everyNth } from "./data.mjs";
 import { peers, variants, versions } from "./peers.mjs";
-import { toolshelf, Shelf, assemble, search, optionsFor } from "./toolshelf.mjs";
+import { toolshelf, Shelf, ShelfHandle, assemble, search, optionsFor } from "./toolshelf.mjs";
 
 // ---------------------------------------------------------------- arguments
 const args = process.argv.slice(2);
@@ -33,6 +34,7 @@ const LADDER_PICK = value("--catalogs", SMOKE ? "0" : LADDER.map((_, i) => i).jo
   .split(",")
   .map(Number)
   .filter((i) => LADDER[i]);
+const ONLY = new Set(value("--only", "bundle,speed,cache,retrieval").split(","));
 const INNER = SMOKE ? 1 : 5; // runs per query per repetition (their mean is the query's latency)
 const ASSEMBLE_RUNS = SMOKE ? 1 : 11;
 if (typeof globalThis.gc !== "function") throw new Error("run with node --expose-gc (scripts/bench does)");
@@ -337,12 +339,39 @@ function cacheCases() {
       times[i].push(now() - start);
     }
   }
-  return { label: step.label, cases: Object.fromEntries(cases.map(([name], i) => [name, median(times[i])])) };
+  // Where a stateless assemble of a new toolbox spends its time: the stages of pkg/api.js, each
+  // timed alone (the package's own wasm glue: the string is copied into wasm memory by the call).
+  const stages = { "JSON.stringify(toolbox)": [], "new ShelfHandle(text): copy in, parse, catalog": [], "handle.assemble(): layout, plan JSON": [], "JSON.parse(plan) + the caller's objects put back": [], "handle.free()": [] };
+  const optionsText = JSON.stringify(options);
+  for (let rep = 0; rep < ASSEMBLE_RUNS; rep++) {
+    const toolbox = changedToolbox(plain, `stage${rep}`);
+    globalThis.gc();
+    const t0 = now();
+    const text = JSON.stringify(toolbox);
+    const t1 = now();
+    const handle = new ShelfHandle(text, optionsText);
+    const t2 = now();
+    const plan = handle.assemble();
+    const t3 = now();
+    JSON.parse(plan).tools.map((t) => (typeof t === "number" ? toolbox : t));
+    const t4 = now();
+    handle.free();
+    const t5 = now();
+    [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4].forEach((x, i) => Object.values(stages)[i].push(x));
+  }
+  return {
+    label: step.label,
+    bytes: JSON.stringify(plain).length,
+    cases: Object.fromEntries(cases.map(([name], i) => [name, median(times[i])])),
+    stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, median(v)])),
+  };
 }
 
 function printCache(c) {
   console.log(`\n### Stateless calls, ${c.label}, qualify (median of ${ASSEMBLE_RUNS} alternating runs)\n`);
   console.log(table(["stateless call, this turn's toolbox", "ms"], Object.entries(c.cases).map(([k, v]) => [k, ms(v)])));
+  console.log(`\nA new toolbox (${(c.bytes / 1e6).toFixed(1)} MB of JSON), stage by stage (median of ${ASSEMBLE_RUNS}):\n`);
+  console.log(table(["stage", "ms"], Object.entries(c.stages).map(([k, v]) => [k, ms(v)])));
 }
 
 // ---------------------------------------------------------------- targets
@@ -401,12 +430,14 @@ async function main() {
     return;
   }
 
-  log("bundle sizes");
-  results.bundle = bundleSizes();
-  printBundles(results.bundle);
+  if (ONLY.has("bundle")) {
+    log("bundle sizes");
+    results.bundle = bundleSizes();
+    printBundles(results.bundle);
+  }
 
   const queries = latencyQueries();
-  for (const i of LADDER_PICK) {
+  for (const i of ONLY.has("speed") ? LADDER_PICK : []) {
     const step = LADDER[i];
     log(`speed: ${step.label}, ${REPS} repetitions`);
     const row = runLadderStep(step, queries);
@@ -414,15 +445,15 @@ async function main() {
     for (const lib of LIBS) row.memory[lib] = await memoryOf(lib, step);
     results.ladder.push(row);
   }
-  printLadder(results.ladder);
+  if (results.ladder.length) printLadder(results.ladder);
 
-  if (!SMOKE || flag("--cache")) {
+  if (ONLY.has("cache") && (!SMOKE || flag("--cache"))) {
     log("stateless assemble cache cases");
     results.cache = cacheCases();
     printCache(results.cache);
   }
 
-  const sets = retrievalSets();
+  const sets = ONLY.has("retrieval") ? retrievalSets() : [];
   for (const [set, list, anyOf] of sets) {
     results.retrieval[set] = {};
     for (const lib of LIBS) {
@@ -430,7 +461,7 @@ async function main() {
       results.retrieval[set][lib] = retrieval(ADAPTERS[lib], list, anyOf);
     }
   }
-  printRetrieval(results.retrieval, sets);
+  if (sets.length) printRetrieval(results.retrieval, sets);
   printTargets();
 
   const json = value("--json");

@@ -2,10 +2,10 @@
 // the toolbox crosses into wasm as JSON text and results come back as JSON text).
 import { readFileSync } from "node:fs";
 import { Shelf, assemble, search } from "../pkg/node.js";
-import { initSync } from "../pkg/wasm/toolshelf.js";
+import { initSync, ShelfHandle } from "../pkg/wasm/toolshelf.js";
 import { toolboxOf } from "./data.mjs";
 
-export { Shelf, assemble, search };
+export { Shelf, assemble, search, ShelfHandle };
 
 /** The wasm instance's exports (the package instantiated it at import; this returns the same one). */
 export const wasmExports = initSync({ module: readFileSync(new URL("../pkg/wasm/toolshelf_bg.wasm", import.meta.url)) });

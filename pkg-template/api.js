@@ -86,8 +86,9 @@ function splitLimit(options) {
 // ---- Prepared toolboxes of the stateless functions.
 //
 // An agent calls the stateless functions with the same toolbox turn after turn, so each call
-// looks for a toolbox it prepared before (the last MEMO_SIZE ones, each with its wasm-side
-// ShelfHandle and search index) instead of parsing and indexing it again. The rule:
+// looks for a toolbox it prepared before (the last MEMO_SIZE ones, fewer when their JSON passes
+// MEMO_TEXT_LENGTH; each with its wasm-side ShelfHandle and search index) instead of parsing
+// and indexing it again. The rule:
 //
 // 1. Same content: the toolbox's JSON text (what JSON.stringify writes, which is what the core
 //    reads) and the options' JSON text equal a prepared one's. This holds for any objects, new or
@@ -104,6 +105,8 @@ function splitLimit(options) {
 // Results are written afresh from the prepared plan each call, with the caller's objects of this
 // call put in place, so callers may change what they get back.
 const MEMO_SIZE = 4;
+/** JSON text kept at most, summed over the remembered toolboxes (the newest is always kept). */
+const MEMO_TEXT_LENGTH = 8_000_000;
 const memo = []; // most recently used first: { optionsText, text, shape, frozenFlat, handle, assembly }
 const deepFrozenTools = new WeakSet();
 const MAX_FROZEN_DEPTH = 256;
@@ -203,10 +206,31 @@ function prepared(toolbox, options) {
   } else {
     const handle = call(() => new ShelfHandle(text, optionsText));
     entry = { optionsText, text, shape, frozenFlat: frozen ? flat : null, handle, assembly: undefined };
-    while (memo.length >= MEMO_SIZE) memo.pop().handle.free();
   }
   memo.unshift(entry);
+  let kept = 0;
+  for (let i = 0; i < memo.length; i++) {
+    kept += memo[i].text.length;
+    if (i > 0 && (i >= MEMO_SIZE || kept > MEMO_TEXT_LENGTH)) {
+      for (const gone of memo.splice(i)) release(gone.handle);
+      break;
+    }
+  }
   return { entry, flat };
+}
+
+// Releasing a prepared toolbox of thousands of tools takes milliseconds of wasm work, so it is
+// done after the current call's work (a zero-delay timer), unless several are already waiting.
+const releasing = [];
+function release(handle) {
+  releasing.push(handle);
+  if (releasing.length > 2 || typeof setTimeout !== "function") {
+    while (releasing.length) releasing.pop().free();
+  } else if (releasing.length === 1) {
+    setTimeout(() => {
+      while (releasing.length) releasing.pop().free();
+    }, 0)?.unref?.();
+  }
 }
 
 /** Stateless assemble: the model-visible tools for `toolbox` under `options`. */

@@ -182,7 +182,12 @@ export interface SearchOptions extends Options {
   limit?: number;
 }
 
-/** Stateless assemble: the model-visible tools for `toolbox` under `options`. */
+/**
+ * Stateless assemble: the model-visible tools for `toolbox` under `options`. The stateless
+ * functions reuse a toolbox prepared by an earlier call when its JSON is the same, or, cheaper,
+ * when its tool defs are the very same deeply frozen objects (`Object.freeze` all the way down):
+ * a changed toolbox is always prepared anew.
+ */
 export declare function assemble<T extends ToolDef>(toolbox: Toolbox<T>, options?: Options): Assembly<T>;
 /** Stateless search over the toolbox's deferred tools. */
 export declare function search(toolbox: Toolbox, query: string, options?: SearchOptions): SearchResult;
