@@ -1,6 +1,6 @@
 //! Assembles the shipped catalogs at a 200K context and prints, per toolbox, the tier, form,
 //! per-server levels and tokens before (every schema eager) and after (the assembled array).
-//! `scripts/demo` runs it until the demo page exists; `cargo run --release --example ladder`.
+//! `scripts/demo` runs it before serving the demo page; `cargo run --release --example ladder`.
 
 #[path = "../tests/common/mod.rs"]
 mod common;

@@ -39,15 +39,27 @@ function call(fn) {
   }
 }
 
+/** Appends `items` to `list` one by one (a spread of 100,000 tools would overflow the call stack). */
+function append(list, items) {
+  for (const item of items) list.push(item);
+}
+
+/** Puts `items` before the elements of `list`, in order. */
+function prepend(list, items) {
+  const rest = list.splice(0, list.length);
+  append(list, items);
+  append(list, rest);
+}
+
 /** The tool defs in the order the core numbers them: `tools` first, then each server's list. */
 function flatten(toolbox) {
   if (Array.isArray(toolbox)) return toolbox;
   const flat = [];
   if (toolbox && typeof toolbox === "object") {
-    if (Array.isArray(toolbox.tools)) flat.push(...toolbox.tools);
+    if (Array.isArray(toolbox.tools)) append(flat, toolbox.tools);
     const servers = toolbox.servers;
     if (servers && typeof servers === "object" && !Array.isArray(servers)) {
-      for (const list of Object.values(servers)) if (Array.isArray(list)) flat.push(...list);
+      for (const list of Object.values(servers)) if (Array.isArray(list)) append(flat, list);
     }
   }
   return flat;
@@ -160,14 +172,14 @@ function readToolbox(toolbox) {
   for (const key of Object.keys(toolbox)) {
     const value = toolbox[key];
     if (key === "tools" && isPlainArray(value)) {
-      flat.unshift(...value);
+      prepend(flat, value); // `tools` first, whatever the key order
       shape += `tools:${value.length};`;
     } else if (key === "servers" && isPlainObject(value)) {
       shape += "servers:";
       for (const server of Object.keys(value)) {
         const list = value[server];
         if (!isPlainArray(list)) return { flat: flatten(toolbox), shape: null };
-        flat.push(...list);
+        append(flat, list);
         shape += `${JSON.stringify(server)}:${list.length},`;
       }
       shape += ";";

@@ -1,5 +1,6 @@
+import type { WasmBytes, WasmModule } from "./types.js";
 export * from "./types.js";
 /** Instantiates from a URL, Response, bytes or WebAssembly.Module. */
-export declare function init(moduleOrPath: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export declare function init(moduleOrPath: string | URL | Request | Response | WasmBytes | WasmModule): Promise<void>;
 /** Instantiates synchronously from a WebAssembly.Module or the module's bytes. */
-export declare function initSync(module: BufferSource | WebAssembly.Module): void;
+export declare function initSync(module: WasmBytes | WasmModule): void;

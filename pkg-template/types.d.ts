@@ -1,5 +1,13 @@
 // The types of toolshelf's API, written once; index.d.ts and slim.d.ts re-export them.
 
+/**
+ * The .wasm's bytes, for the loaders. Written without the DOM's `BufferSource` so projects that do
+ * not load lib "dom" (Node with @types/node) compile; it also takes a Node `Buffer` as it is.
+ */
+export type WasmBytes = ArrayBuffer | ArrayBufferView;
+/** A compiled `WebAssembly.Module` where the WebAssembly types are loaded (lib "dom", Workers types). */
+export type WasmModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: never[]) => infer M } } ? M : never;
+
 /** JSON Schema of a tool's parameters, as the caller wrote it. */
 export type JsonSchema = { [key: string]: unknown };
 

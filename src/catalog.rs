@@ -336,16 +336,34 @@ fn apply_defer(tools: &mut [Tool], names: &[String], warnings: &mut Vec<String>)
     }
 }
 
-/// Gives deferred tools of the grouped form the name `mcp__<server>__<tool>`.
+/// Gives deferred tools of the grouped form the name `mcp__<server>__<tool>` ([`qualified_name`]).
 fn qualify(tools: &mut [Tool]) {
     for tool in tools.iter_mut().filter(|t| t.deferred && t.path.starts_with("servers.")) {
         if let Some(server) = &tool.server {
             if split_mcp_name(&tool.name).is_none() {
-                tool.name = format!("mcp__{server}__{}", tool.own_name);
+                tool.name = qualified_name(server, &tool.own_name);
                 tool.renamed = true;
             }
         }
     }
+}
+
+/// Most code points of a tool name every provider accepts.
+const MAX_NAME: usize = 64;
+
+/// `mcp__<server>__<tool>` made a name every provider accepts (`^[a-zA-Z0-9_-]{1,64}$`): other
+/// characters become `_`, and a name over 64 keeps its first 55 characters plus `_` and 8 hex
+/// digits of a hash of the whole name, so it stays unique and stable.
+pub fn qualified_name(server: &str, tool: &str) -> String {
+    let safe = |s: &str| -> String {
+        s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect()
+    };
+    let name = format!("mcp__{}__{}", safe(server), safe(tool));
+    if name.len() <= MAX_NAME {
+        return name;
+    }
+    let hash = crate::assemble::fingerprint(&name);
+    format!("{}_{}", &name[..MAX_NAME - 9], &hash[..8])
 }
 
 fn index_names(tools: &[Tool]) -> Result<BTreeMap<String, usize>, Error> {
@@ -380,4 +398,24 @@ fn group_servers(tools: &[Tool]) -> Vec<Server> {
             Server { name: name.to_string(), tools: indexes }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::is_tool_name;
+
+    #[test]
+    fn qualified_names_are_valid_everywhere() {
+        assert_eq!(qualified_name("github", "create_issue"), "mcp__github__create_issue");
+        assert_eq!(qualified_name("Ant Design Components", "get-docs"), "mcp__Ant_Design_Components__get-docs");
+        assert_eq!(qualified_name("12306-mcp", "查询"), "mcp__12306-mcp____");
+        let long = qualified_name("cloudflare", "dns-records-for-a-zone-import-dns-records-from-a-zone-file");
+        assert_eq!(long.len(), 64);
+        assert!(long.starts_with("mcp__cloudflare__dns-records-for-a-zone-import-dns-reco_"), "{long}");
+        assert_ne!(long, qualified_name("cloudflare", "dns-records-for-a-zone-import-dns-records-from-a-zone-filx"));
+        for name in [long.as_str(), "mcp__Ant_Design_Components__get-docs"] {
+            assert!(is_tool_name(name), "{name}");
+        }
+    }
 }

@@ -3,13 +3,11 @@
 
 use crate::catalog::{Catalog, Tool};
 use crate::json::Value;
-use crate::search::{DocFields, SearchConfig, SearchIndex};
+use crate::search::{DocFields, SearchConfig, SearchIndex, MAX_QUERY_CHARS};
 use crate::texts;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-/// Queries are cut at this many code points (SPEC §8).
-pub const MAX_QUERY_CHARS: usize = 1_000;
 /// Descriptions the model reads in search results are cut at this many code points.
 pub const MODEL_DESCRIPTION_CHARS: usize = 400;
 

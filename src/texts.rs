@@ -10,7 +10,7 @@ use core::fmt::Write as _;
 pub fn listing_framing(names: &BridgeNames) -> String {
     format!(
         "Deferred tools by server. Each tool named below exists: load it with {} (no search needed), then run it with {}. \
-         For a server shown only as a count, use {} first; never say a capability is missing, or use a generic tool instead, without searching.",
+         For a server shown only as a count, use {} first; never say a capability is missing, or use a generic tool instead, without searching.\n",
         names.describe, names.call, names.search
     )
 }

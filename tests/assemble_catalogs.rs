@@ -1,5 +1,7 @@
 //! assemble over the real catalogs: the ladder of SPEC §10 with our catalogs, the tiers, the
 //! per-server levels, the budget bound, and pass-through of direct tools.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
@@ -238,4 +240,13 @@ fn facts_serialize_with_camel_case_keys() {
     assert_eq!(a.facts.deferred_tokens, sizes);
     let text = json::parse(&v.to_json()).unwrap();
     assert_eq!(text, v);
+}
+
+#[test]
+fn qualified_names_are_names_every_provider_accepts() {
+    let toolbox = grouped(&["livemcptool-70servers", "cloudflare-api-2024-08"]);
+    let a = Shelf::new(&toolbox, &options(r#"{"enabled":"off","qualify":true}"#)).unwrap().assemble();
+    assert_eq!(a.tools.len(), 527 + 1533);
+    let bad: Vec<&str> = a.tools.iter().map(openai_name).filter(|n| !toolshelf::options::is_tool_name(n)).collect();
+    assert!(bad.is_empty(), "{} invalid names, e.g. {:?}", bad.len(), &bad[..bad.len().min(3)]);
 }

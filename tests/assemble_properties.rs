@@ -1,6 +1,8 @@
 //! Property tests of assemble: the listing never exceeds its budget; shuffling servers and tools
 //! changes no byte; bridge tools already in the input change nothing; the describe and call bridge
 //! tools do not depend on the listing.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,5 +1,7 @@
 //! Every programmer error of SPEC §8 that a toolbox can raise, each with its stable code and the
 //! path in its message; and the bounds (depth, tool count) as errors, never a hang or a panic.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 use toolshelf::Shelf;
 

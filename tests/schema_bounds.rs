@@ -1,5 +1,7 @@
 //! The validator's bounds: hostile schemas and arguments end quickly without a panic or a stack
 //! overflow, and large but ordinary arguments are still judged in full.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::time::{Duration, Instant};
 

@@ -1,5 +1,7 @@
 //! Data-driven validator cases from `tests/data/schema-cases.json`, shared with the JS tests:
 //! each case gives a schema, arguments, the verdict and, for failures, the path and keyword.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 use toolshelf::json::{self, Value};
 use toolshelf::schema::validate;

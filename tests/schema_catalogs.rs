@@ -1,6 +1,8 @@
 //! The validator against every tool schema of the real catalogs in `tests/data/catalogs/`: it
 //! accepts arguments the schema itself implies, rejects a property of the wrong type, and neither
 //! panics nor misbehaves on odd arguments.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod schema_support;
 

@@ -1,5 +1,7 @@
 //! The search over the real catalogs: the keyword query set is valid and answered, the gmail
 //! example of SPEC §4, and results that do not depend on the order tools are given in.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 #[path = "common/catalogs.rs"]
 mod catalogs;

@@ -1,5 +1,7 @@
 //! Ranking rules of SPEC §4 on small hand-made toolboxes: exact name first, BM25 order, the
 //! admission gate, the name-substring fallback, ties by name, and `explain`.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 use toolshelf::search::{DocFields, SearchConfig, SearchIndex, Verdict};
 

@@ -1,5 +1,7 @@
 //! Odd input never panics and gives sensible, bounded answers: empty and whitespace queries,
 //! very long queries, unicode, punctuation, control characters, empty toolboxes, odd limits.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 use toolshelf::search::{DocFields, SearchConfig, SearchIndex, Verdict, MAX_QUERY_CHARS};
 

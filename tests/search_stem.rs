@@ -4,6 +4,8 @@
 //! English): the words of the Snowball sample vocabulary around `consign`/`knack`, the examples
 //! of the algorithm's description, its exception lists, and every 40th word of the test catalogs'
 //! vocabulary. (All 9,534 distinct words of the catalogs were checked once and agreed.)
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 use toolshelf::search::stem::stem;
 

@@ -1,4 +1,6 @@
 //! Word splitting of every naming style the catalogs use, and the `mcp__<server>__` prefix.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 use toolshelf::search::tokenize::{strip_mcp_prefix, words};
 

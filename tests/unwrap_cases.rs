@@ -1,5 +1,7 @@
 //! unwrap over `tests/data/unwrap-cases.json` (shared with the JS tests): every call shape, every
 //! result kind and every reject reason, on a toolbox of real catalogs.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,5 +1,7 @@
 //! Property tests: unwrap never panics and never throws on any call object, whatever its shape,
 //! names and arguments; a non-object call is always `invalid_call`.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -39,3 +39,32 @@ export const tool = (name, description = "A tool.") => ({
   type: "function",
   function: { name, description, parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
 });
+
+/** The repository (README, docs, root node_modules with tsc, playwright-core and workerd). */
+export const repoDir = process.env.TOOLSHELF_REPO ?? new URL("../../", import.meta.url).pathname;
+
+/** The labelled keyword queries shared with the Rust tests: `[{catalog, query, relevant}]`. */
+export function keywordQueries() {
+  return JSON.parse(readFileSync(join(dataDir, "queries-keyword.json"), "utf8"));
+}
+
+/** The same queries searched natively (examples/search_fixtures.rs), when scripts/test made them. */
+export function nativeSearches() {
+  const path = process.env.TOOLSHELF_NATIVE_SEARCH;
+  return path ? JSON.parse(readFileSync(path, "utf8")) : null;
+}
+
+/** A predicate for assert.throws: a ToolshelfError (and an Error) with `code` and a message matching `message`. */
+export function toolshelfError(ToolshelfError, code, message = /./) {
+  return (e) => {
+    assertError(e instanceof ToolshelfError && e instanceof Error, `not a ToolshelfError: ${e}`);
+    assertError(e.name === "ToolshelfError", `name ${e.name}`);
+    assertError(e.code === code, `code ${e.code}, expected ${code} (${e.message})`);
+    assertError(message.test(e.message), `message ${JSON.stringify(e.message)} does not match ${message}`);
+    return true;
+  };
+}
+
+function assertError(ok, message) {
+  if (!ok) throw new Error(message);
+}

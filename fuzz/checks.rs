@@ -1,0 +1,94 @@
+//! The properties each fuzz target checks, one function per target. Shared by the cargo-fuzz
+//! targets (`fuzz/fuzz_targets/*.rs`) and by `tests/fuzz_replay.rs`, which replays the committed
+//! seeds and any crash inputs kept in `fuzz/seeds/<target>/` under plain `cargo test`.
+#![allow(dead_code)]
+
+use std::sync::OnceLock;
+use toolshelf::json;
+use toolshelf::options::Switch;
+use toolshelf::schema::validate;
+use toolshelf::{Form, Shelf, Unwrapped};
+
+/// `json_parse`: whatever parses writes back to text that parses to the same value.
+pub fn json_parse(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(value) = json::parse(text) else { return };
+    let written = value.to_json();
+    let again = json::parse(&written).expect("to_json output parses");
+    assert_eq!(again, value, "re-parse of {written}");
+    assert_eq!(again.to_json(), written);
+    assert_eq!(value.json_code_points(), written.chars().count());
+}
+
+/// Splits at the first NUL byte into two UTF-8 texts.
+fn split_nul(data: &[u8]) -> Option<(&str, &str)> {
+    let split = data.iter().position(|b| *b == 0)?;
+    Some((std::str::from_utf8(&data[..split]).ok()?, std::str::from_utf8(&data[split + 1..]).ok()?))
+}
+
+/// `validate`: a schema and arguments (split at the first NUL): validation never panics, a
+/// rejection leaves the arguments as they were, and accepted arguments stay accepted as they are.
+pub fn validate_twice(data: &[u8]) {
+    let Some((schema, args)) = split_nul(data) else { return };
+    let (Ok(schema), Ok(args)) = (json::parse(schema), json::parse(args)) else { return };
+    let mut checked = args.clone();
+    match validate(&schema, &mut checked) {
+        Ok(()) => {
+            let mut again = checked.clone();
+            assert!(validate(&schema, &mut again).is_ok(), "accepted arguments rejected on a second look");
+            assert_eq!(again, checked, "coerced twice");
+        }
+        Err(violation) => {
+            assert_eq!(checked, args, "a rejected call was changed");
+            assert!(violation.path.starts_with("arguments") && !violation.message.is_empty());
+        }
+    }
+}
+
+/// `toolbox`: a toolbox, options and a query (split at NULs): preparing, assembling and searching
+/// never panic; the listing stays within its budget unless forced on; every hit can be described.
+pub fn toolbox(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let mut parts = text.splitn(3, '\0');
+    let (toolbox, options) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let query = parts.next().unwrap_or("create issue");
+    let Ok(shelf) = Shelf::from_json(toolbox, options) else { return };
+    let layout = shelf.layout();
+    let forced = shelf.options().listing == Switch::On;
+    assert!(forced || layout.facts.form == Form::None || layout.facts.listing_tokens <= layout.facts.budget_tokens);
+    assert_eq!(layout.facts.fingerprint.len(), 16);
+    let result = shelf.search(query, None);
+    assert!(result.matches.len() <= shelf.options().max_search_limit);
+    for m in &result.matches {
+        assert!(shelf.describe(&m.name).is_some(), "a hit that cannot be described: {}", m.name);
+    }
+}
+
+const UNWRAP_TOOLBOX: &str = r##"{"tools":[{"name":"bash","description":"Run a command.","input_schema":{"type":"object","properties":{"command":{"type":"string","minLength":1}},"required":["command"]}}],
+"servers":{"github":[
+ {"name":"create_issue","description":"Create an issue.","input_schema":{"type":"object","properties":{"owner":{"type":"string"},"repo":{"type":"string"},"title":{"type":"string","maxLength":256},"labels":{"type":"array","items":{"type":"string"},"maxItems":5},"state":{"enum":["open","closed"]}},"required":["owner","repo","title"],"additionalProperties":false}},
+ {"name":"search_code","description":"Search code.","input_schema":{"type":"object","properties":{"query":{"type":"string"},"page":{"type":"integer","minimum":1},"perPage":{"type":"number","maximum":100},"opts":{"$ref":"#/$defs/opts"}},"$defs":{"opts":{"anyOf":[{"type":"null"},{"type":"object","properties":{"deep":{"type":"boolean"},"next":{"$ref":"#/$defs/opts"}}}]}}}}],
+ "linear":[{"name":"save_issue","description":"Create or update an issue.","input_schema":{"type":"object","properties":{"id":{"type":"string","nullable":true},"priority":{"oneOf":[{"type":"integer","minimum":0,"maximum":4},{"type":"string","enum":["urgent","high"]}]}},"allOf":[{"required":["id"]}]}}]}}"##;
+
+fn unwrap_shelf() -> &'static Shelf {
+    static SHELF: OnceLock<Shelf> = OnceLock::new();
+    SHELF.get_or_init(|| Shelf::from_json(UNWRAP_TOOLBOX, r#"{"qualify":true}"#).expect("fixed toolbox"))
+}
+
+/// `unwrap`: a model's tool call (any bytes) against a fixed toolbox: never a panic; only a
+/// non-object call is an error; a call names a tool of the toolbox with object arguments; answers
+/// are JSON.
+pub fn unwrap(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(call) = json::parse(text) else { return };
+    let shelf = unwrap_shelf();
+    match shelf.unwrap(&call) {
+        Ok(Unwrapped::Call(c)) => {
+            assert!(c.arguments.is_object());
+            assert!(shelf.catalog().get(&c.name).is_some());
+        }
+        Ok(Unwrapped::Answer { content, .. }) => assert!(json::parse(&content).is_ok(), "answers are JSON"),
+        Ok(Unwrapped::Reject { content, .. }) => assert!(!content.is_empty()),
+        Err(e) => assert!(!call.is_object() && e.code.as_str() == "invalid_call"),
+    }
+}

@@ -1,0 +1,7 @@
+//! A model's tool call: unwrap never panics (see checks.rs).
+#![no_main]
+
+#[path = "../checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::unwrap(data));

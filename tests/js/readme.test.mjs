@@ -1,0 +1,104 @@
+// The documentation's examples run as written (automerge does the same): every ```ts block that
+// imports "toolshelf" in the installed README and in the contract's §0 (docs/SPEC.md) is transpiled
+// with TypeScript, given stand-ins for what it leaves undefined (the tool lists, an OpenAI client
+// whose model answers with scripted tool calls, the agent's runTool), and imported as a module.
+// The stand-ins record what the example did, and the test checks that record.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { assemble, ToolshelfError } from "toolshelf";
+import { catalog, repoDir, toolshelfError } from "./support.mjs";
+
+const ts = createRequire(join(repoDir, "package.json"))("typescript");
+const readmePath = new URL(import.meta.resolve("toolshelf/package.json").replace(/package\.json$/, "README.md"));
+
+/** The ```ts blocks of a Markdown text that import the package. */
+function examples(markdown) {
+  return [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((code) => code.includes('from "toolshelf"'));
+}
+
+/** Tool lists from the real catalogs, by server. */
+const servers = (name) => catalog(name).map((e) => e.tool);
+
+// What the examples leave undefined. GitHub's and Linear's real servers both have `list_issues`, a
+// duplicate_tool error without `qualify` (see the test below); for an example that does not pass
+// `qualify: true` (SPEC §0), Linear's stand-in leaves that one tool out.
+const PRELUDE = `
+import { catalog as __catalog } from "./support.mjs";
+const __tools = (name) => __catalog(name).map((e) => e.tool);
+const __tool = (name) => ({ type: "function", function: { name, description: name + " tool", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } } });
+const coreTools = [__tool("read_file"), __tool("write_file")];
+const githubTools = __tools("github-mcp-server");
+const linearTools = __tools("linear-mcp-official").filter((t) => __qualified || t.function.name !== "list_issues");
+const model = "stand-in";
+const messages = [{ role: "user", content: "Open an issue for the crash." }];
+const __call = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
+const __toolCalls = [
+  __call("c1", "tool_search", { query: "github create issue" }),
+  __call("c2", "tool_describe", { name: "create_issue" }),
+  __call("c3", "tool_call", { name: "create_issue", arguments: { owner: "o", repo: "r", title: "Crash" } }),
+  __call("c4", "read_file", { path: "README.md" }),
+  __call("c5", "tool_call", { name: "create_issue", arguments: { owner: "o", repo: "r" } }),
+];
+const record = globalThis.__example = { coreTools, messages, requests: [], runs: [] };
+const openai = { chat: { completions: { create: async (request) => {
+  record.requests.push(request);
+  return { choices: [{ message: { role: "assistant", tool_calls: __toolCalls } }] };
+} } } };
+const runTool = async (server, tool, args) => { record.runs.push({ server, tool, args }); return "ok"; };
+`;
+
+let fileNumber = 0;
+/** Transpiles one example, writes it beside the tests (so "toolshelf" resolves), runs it, returns its record. */
+async function run(code) {
+  const prelude = `const __qualified = ${code.includes("qualify: true")};` + PRELUDE;
+  const js = ts.transpileModule(prelude + code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const file = join(process.cwd(), `example-${process.pid}-${fileNumber++}.mjs`);
+  writeFileSync(file, js);
+  await import(pathToFileURL(file).href);
+  return globalThis.__example;
+}
+
+/** What every example shows: the model got the core tools (the very objects) and the bridge. */
+function checkRequest(record) {
+  assert.equal(record.requests.length, 1);
+  const tools = record.requests[0].tools;
+  assert.equal(tools[0], record.coreTools[0], "core tools pass through as the same objects");
+  assert.equal(tools[1], record.coreTools[1]);
+  assert.deepEqual(tools.slice(2).map((t) => t.function.name), ["tool_search", "tool_describe", "tool_call"]);
+  assert.match(tools[2].function.description, /github \(117 tools\)/);
+}
+
+test("the README's examples run against the installed package", async () => {
+  const blocks = examples(readFileSync(readmePath, "utf8"));
+  assert.ok(blocks.length >= 1, "the README has an example that imports toolshelf");
+  for (const code of blocks) checkRequest(await run(code));
+});
+
+test("the contract's §0 agent loop runs: real calls reach runTool, bridge calls are answered", async () => {
+  const blocks = examples(readFileSync(join(repoDir, "docs", "SPEC.md"), "utf8"));
+  assert.equal(blocks.length, 1, "SPEC §0 is the one runnable example of the contract");
+  const record = await run(blocks[0]);
+  checkRequest(record);
+  assert.deepEqual(record.runs, [
+    { server: "github", tool: "create_issue", args: { owner: "o", repo: "r", title: "Crash" } },
+    { server: undefined, tool: "read_file", args: { path: "README.md" } },
+  ]);
+  const replies = Object.fromEntries(record.messages.filter((m) => m.role === "tool").map((m) => [m.tool_call_id, m.content]));
+  assert.deepEqual(Object.keys(replies), ["c1", "c2", "c3", "c4", "c5"]);
+  assert.ok(JSON.parse(replies.c1).matches.some((m) => m.name === "create_issue"), replies.c1);
+  assert.equal(JSON.parse(replies.c2).name, "create_issue");
+  assert.equal(replies.c3, "ok");
+  assert.match(replies.c5, /create_issue was not invoked: .*title/);
+});
+
+test("the examples' toolbox with the real GitHub and Linear servers needs `qualify`", () => {
+  const toolbox = { servers: { github: servers("github-mcp-server"), linear: servers("linear-mcp-official") } };
+  assert.throws(() => assemble(toolbox, { contextLength: 200_000 }), toolshelfError(ToolshelfError, "duplicate_tool", /list_issues/));
+  const qualified = assemble(toolbox, { contextLength: 200_000, qualify: true });
+  assert.equal(qualified.deferredCount, 117 + 38);
+  assert.match(qualified.tools[0].function.description, /mcp__linear__list_issues/);
+});

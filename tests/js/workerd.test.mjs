@@ -1,0 +1,89 @@
+// The package in the real Cloudflare Workers runtime: workerd (npm `workerd`) serves, on a free
+// loopback port, a Worker that imports "toolshelf" as a user's Worker does. Bundle-free: Node's
+// resolver picks the entry under the `workerd` condition, and every module it reaches (its static
+// relative imports, the .wasm among them) is embedded in the capnp config under its path in the
+// package, the .wasm as a precompiled `wasm` module, as wrangler would upload it. Node fetches the
+// Worker's answers for the real GitHub + Linear catalogs and compares them with its own.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { assemble, search, unwrap } from "toolshelf";
+import { catalog, tool } from "./support.mjs";
+import { capnpConfig, freePort, moduleGraph, startWorkerd, workerdEntry } from "./workerd-support.mjs";
+
+const work = join(process.cwd(), "workerd");
+
+// The Worker's input: the same toolbox, options, queries and calls Node answers.
+const INPUT = {
+  toolbox: { tools: [tool("read_file")], servers: { github: catalog("github-mcp-server").map((e) => e.tool), linear: catalog("linear-mcp-official").map((e) => e.tool) } },
+  options: { contextLength: 200_000, qualify: true },
+  queries: ["create pull request", "linear issue comments", "send gmail email", ""],
+  calls: [
+    { type: "tool_use", id: "toolu_1", name: "tool_call", input: { name: "mcp__github__create_issue", arguments: { owner: "o", repo: "r", title: "Crash" } } },
+    { type: "tool_use", id: "toolu_2", name: "tool_call", input: { name: "mcp__github__create_issue", arguments: { owner: "o" } } },
+    { type: "tool_use", id: "toolu_3", name: "tool_search", input: { query: "merge pull request" } },
+    { type: "tool_use", id: "toolu_4", name: "read_file", input: { path: "a" } },
+  ],
+};
+
+const WORKER = `
+import { assemble, search, unwrap, Shelf, ToolshelfError } from "toolshelf";
+import input from "./input.json";
+const codeOf = (f) => { try { f(); return "no throw"; } catch (e) { return e instanceof ToolshelfError ? e.code : String(e); } };
+export default {
+  async fetch() {
+    const { toolbox, options } = input;
+    const a = assemble(toolbox, options);
+    const shelf = new Shelf(toolbox, options);
+    const body = {
+      assembly: { ...a, tools: a.tools.length },
+      directIsSameObject: a.tools[0] === toolbox.tools[0],
+      searches: input.queries.map((q) => search(toolbox, q, options)),
+      unwraps: input.calls.map((c) => unwrap(toolbox, c, options)),
+      shelfFingerprint: shelf.assemble().fingerprint,
+      error: codeOf(() => assemble(42)),
+    };
+    shelf.free();
+    return Response.json(body);
+  },
+};`;
+
+/** Node's own answers to the same input. */
+function expected() {
+  const { toolbox, options } = INPUT;
+  const a = assemble(toolbox, options);
+  return {
+    assembly: { ...a, tools: a.tools.length },
+    directIsSameObject: true,
+    searches: INPUT.queries.map((q) => search(toolbox, q, options)),
+    unwraps: INPUT.calls.map((c) => unwrap(toolbox, c, options)),
+    shelfFingerprint: a.fingerprint,
+    error: "invalid_toolbox",
+  };
+}
+
+test("the workerd entry in workerd: the same assembly, fingerprint, searches and unwraps as Node", { timeout: 180_000 }, async (t) => {
+  mkdirSync(work, { recursive: true });
+  const entry = workerdEntry();
+  assert.match(entry, /node_modules\/toolshelf\/workerd\.js$/);
+  const graph = moduleGraph(entry).map((f) => relative(dirname(entry), f)).sort();
+  assert.deepEqual(graph, ["api.js", "state.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm", "workerd.js"]);
+  writeFileSync(join(work, "worker.js"), WORKER);
+  writeFileSync(join(work, "input.json"), JSON.stringify(INPUT));
+  const port = await freePort();
+  writeFileSync(join(work, "config.capnp"), capnpConfig({ work, port, entry }));
+  const server = await startWorkerd({ work, configFile: "config.capnp", port });
+  try {
+    t.diagnostic(`workerd answered ${Math.round(server.readyMs)} ms after spawn`);
+    const response = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(30_000) });
+    assert.equal(response.status, 200, server.output());
+    const body = await response.json();
+    assert.deepEqual(body, expected());
+    // And the answers are meaningful: a real call, a reject, a search answer, a direct call.
+    assert.deepEqual(body.unwraps.map((u) => u.kind), ["call", "reject", "answer", "call"]);
+    assert.equal(body.assembly.fingerprint, assemble(INPUT.toolbox, INPUT.options).fingerprint);
+  } finally {
+    server.stop();
+  }
+});

@@ -1,0 +1,292 @@
+//! Boundary tests of the JS binding (`src/wasm.rs`), one body shared by `tests/wasm_node.rs` and
+//! `tests/wasm_browser.rs` (serde-wasm-bindgen's layout): the same assertions run in Node and in
+//! headless Chromium. Each calls an exported binding function with a small inline toolbox and checks
+//! the JSON text it returns, or the JS `Error` it throws (`name` ToolshelfError, a stable `code`).
+//!
+//! What these add to the native tests: the core built for wasm32 (no std float or hashing helpers
+//! behind our back), errors built with `js_sys` in a real JS engine, and the same fingerprint in
+//! every engine (the constant below is also what the native build and the Node package give).
+
+use js_sys::Reflect;
+use toolshelf::json::{self, Value};
+use toolshelf::wasm::{assemble_json, describe_json, search_json, unwrap_json, ShelfHandle};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+/// One direct tool (`read_file`) and two deferred ones on server `linear`, OpenAI Chat format.
+const TOOLBOX: &str = r#"{"tools":[{"type":"function","function":{"name":"read_file","description":"Read a file.","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}}],
+"servers":{"linear":[
+ {"type":"function","function":{"name":"create_issue","description":"Create a new issue in Linear.","parameters":{"type":"object","properties":{"title":{"type":"string"},"count":{"type":"integer"}},"required":["title"]}}},
+ {"type":"function","function":{"name":"list_issues","description":"List issues in Linear.","parameters":{"type":"object","properties":{"team":{"type":"string"}}}}}]}}"#;
+
+/// `TOOLBOX` with the deferred tools in the other order: must change no byte of any answer.
+const TOOLBOX_SHUFFLED: &str = r#"{"tools":[{"type":"function","function":{"name":"read_file","description":"Read a file.","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}}],
+"servers":{"linear":[
+ {"type":"function","function":{"name":"list_issues","description":"List issues in Linear.","parameters":{"type":"object","properties":{"team":{"type":"string"}}}}},
+ {"type":"function","function":{"name":"create_issue","description":"Create a new issue in Linear.","parameters":{"type":"object","properties":{"title":{"type":"string"},"count":{"type":"integer"}},"required":["title"]}}}]}}"#;
+
+const OPTIONS: &str = r#"{"contextLength":200000}"#;
+
+fn parse(text: &str) -> Value {
+    json::parse(text).unwrap_or_else(|e| panic!("the binding returned invalid JSON ({e:?}): {text}"))
+}
+
+/// The value at a dotted path such as `tools.1.function.name` (numbers index arrays).
+fn at<'a>(value: &'a Value, path: &str) -> &'a Value {
+    path.split('.').fold(value, |v, key| {
+        let next = match key.parse::<usize>() {
+            Ok(i) => v.as_array().and_then(|a| a.get(i)),
+            Err(_) => v.get(key),
+        };
+        next.unwrap_or_else(|| panic!("no {path} in {}", value.to_json()))
+    })
+}
+
+fn text_at<'a>(value: &'a Value, path: &str) -> &'a str {
+    at(value, path).as_str().unwrap_or_else(|| panic!("{path} is not a string in {}", value.to_json()))
+}
+
+/// The `code` of a thrown ToolshelfError, after checking it is a real JS `Error` with that name
+/// (so `instanceof Error` holds in JS and stack traces work).
+fn error_code(thrown: JsValue) -> String {
+    let error: js_sys::Error = thrown.dyn_into().expect("a JS Error, not a string or plain object");
+    assert_eq!(String::from(error.name()), "ToolshelfError");
+    assert!(!String::from(error.message()).is_empty(), "the message says where");
+    Reflect::get(&error, &JsValue::from_str("code")).unwrap().as_string().expect("a string `code`")
+}
+
+#[wasm_bindgen_test]
+fn assemble_gives_positions_for_given_tools_and_the_bridge() {
+    let a = parse(&assemble_json(TOOLBOX, OPTIONS).unwrap());
+    // The direct tool comes back as its input position, for the JS side to swap in the caller's object.
+    assert_eq!(at(&a, "tools.0").as_f64(), Some(0.0));
+    let names: Vec<&str> = (1..4).map(|i| text_at(&a, &format!("tools.{i}.function.name"))).collect();
+    assert_eq!(names, ["tool_search", "tool_describe", "tool_call"]);
+    assert!(text_at(&a, "tools.1.function.description").contains("- create_issue: Create a new issue in Linear."));
+    assert_eq!(at(&a, "tier").as_f64(), Some(1.0));
+    assert_eq!(text_at(&a, "form"), "full");
+    assert_eq!(text_at(&a, "servers.0.level"), "full");
+    assert_eq!(at(&a, "deferredCount").as_f64(), Some(2.0));
+    assert_eq!(at(&a, "warnings").as_array().map(<[Value]>::len), Some(0));
+    // The binding's fingerprint is the core's (the JS tests compare the core across runtimes:
+    // native fixtures against Node, Chromium and workerd).
+    let core = toolshelf::Shelf::from_json(TOOLBOX, OPTIONS).unwrap().layout().facts.fingerprint;
+    assert_eq!(text_at(&a, "fingerprint"), core);
+    assert!(core.len() == 16 && core.bytes().all(|b| b.is_ascii_hexdigit()));
+}
+
+#[wasm_bindgen_test]
+fn assemble_is_deterministic_and_order_independent() {
+    let first = assemble_json(TOOLBOX, OPTIONS).unwrap();
+    assert_eq!(assemble_json(TOOLBOX, OPTIONS).unwrap(), first);
+    assert_eq!(assemble_json(TOOLBOX_SHUFFLED, OPTIONS).unwrap(), first);
+}
+
+/// Bridge tools come out in the toolbox's format: `(format, one deferred tool in it, path to the
+/// search tool's name, a key only that format's tool has)`.
+const FORMATS: &[(&str, &str, &str, &str)] = &[
+    (
+        "openai",
+        r#"{"type":"function","function":{"name":"t","parameters":{}}}"#,
+        "tools.0.function.name",
+        "tools.0.function.parameters",
+    ),
+    ("responses", r#"{"type":"function","name":"t","parameters":{}}"#, "tools.0.name", "tools.0.type"),
+    ("anthropic", r#"{"name":"t","input_schema":{}}"#, "tools.0.name", "tools.0.input_schema"),
+    ("mcp", r#"{"name":"t","inputSchema":{}}"#, "tools.0.name", "tools.0.inputSchema"),
+    ("gemini", r#"{"name":"t","parameters":{}}"#, "tools.0.name", "tools.0.parameters"),
+];
+
+#[wasm_bindgen_test]
+fn bridge_tools_come_out_in_each_format() {
+    for (format, tool, name_path, own_key) in FORMATS {
+        let a = parse(&assemble_json(&format!(r#"{{"servers":{{"s":[{tool}]}}}}"#), "{}").unwrap());
+        assert_eq!(text_at(&a, name_path), "tool_search", "{format}");
+        at(&a, own_key);
+        assert_eq!(at(&a, "warnings").as_array().map(<[Value]>::len), Some(0), "{format}: {}", a.to_json());
+    }
+}
+
+/// Options cross as JSON text too: `(options, path, expected JSON of the value there)`.
+const OPTION_CASES: &[(&str, &str, &str)] = &[
+    (r#"{"enabled":"off"}"#, "tools", "[0,1,2]"),
+    (r#"{"enabled":"off"}"#, "tier", "0"),
+    (r#"{"bridgeNames":{"call":"invoke_tool"}}"#, "tools.3.function.name", r#""invoke_tool""#),
+    (r#"{"bridge_names":["s","d","c"]}"#, "tools.2.function.name", r#""d""#),
+    (r#"{"listing":"off"}"#, "form", r#""none""#),
+    (r#"{"contextLength":"200000"}"#, "budgetTokens", "10000"),
+    ("null", "warnings", "[]"),
+    (r#""not an object""#, "warnings.0", r#""options must be an object; using the defaults""#),
+];
+
+#[wasm_bindgen_test]
+fn options_are_read_from_json_text() {
+    for (options, path, expected) in OPTION_CASES {
+        let a = parse(&assemble_json(TOOLBOX, options).unwrap());
+        assert_eq!(at(&a, path).to_json(), *expected, "{options} at {path}");
+    }
+}
+
+/// Programmer errors: `(toolbox, code)`. Every entry point that takes a toolbox must throw it.
+const TOOLBOX_ERRORS: &[(&str, &str)] = &[
+    ("42", "invalid_toolbox"),
+    ("{", "invalid_toolbox"),
+    (r#"{"servers":[]}"#, "invalid_toolbox"),
+    (r#"[{"type":"function","function":{}}]"#, "invalid_tool"),
+    (r#"[{"name":"a","parameters":{}},{"name":"a","parameters":{}}]"#, "duplicate_tool"),
+    (r#"[{"name":"a","input_schema":{}},{"name":"b","inputSchema":{}}]"#, "mixed_formats"),
+];
+
+#[wasm_bindgen_test]
+fn toolbox_errors_throw_the_same_code_from_every_entry_point() {
+    for (toolbox, code) in TOOLBOX_ERRORS {
+        let thrown = [
+            assemble_json(toolbox, "{}").unwrap_err(),
+            search_json(toolbox, "issue", "{}", None).unwrap_err(),
+            describe_json(toolbox, "a", "{}").unwrap_err(),
+            unwrap_json(toolbox, r#"{"name":"a"}"#, "{}").unwrap_err(),
+            ShelfHandle::new(toolbox, "{}").err().expect("ShelfHandle::new fails"),
+        ];
+        for (entry, error) in thrown.into_iter().enumerate() {
+            assert_eq!(error_code(error), *code, "{toolbox} (entry point {entry})");
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn bounds_are_errors_not_crashes() {
+    // 200 nested arrays: past the depth bound of 128, so too_large rather than a stack overflow.
+    let deep = format!(r#"[{{"name":"a","parameters":{}{}}}]"#, "[".repeat(200), "]".repeat(200));
+    assert_eq!(error_code(assemble_json(&deep, "{}").unwrap_err()), "too_large");
+    // And the instance still answers afterwards (a panic would have aborted it).
+    assert!(assemble_json(TOOLBOX, OPTIONS).is_ok());
+}
+
+/// Calls unwrap cannot read: `(call JSON text, code)`. Model mistakes are answers, not errors.
+const CALL_ERRORS: &[(&str, &str)] =
+    &[("null", "invalid_call"), (r#""tool_call""#, "invalid_call"), ("[1]", "invalid_call"), ("{", "invalid_call")];
+
+#[wasm_bindgen_test]
+fn unreadable_calls_throw_invalid_call() {
+    let shelf = ShelfHandle::new(TOOLBOX, OPTIONS).unwrap();
+    for (call, code) in CALL_ERRORS {
+        assert_eq!(error_code(unwrap_json(TOOLBOX, call, OPTIONS).unwrap_err()), *code, "{call}");
+        assert_eq!(error_code(shelf.unwrap(call).unwrap_err()), *code, "{call} (ShelfHandle)");
+    }
+}
+
+/// `(query, limit, expected names of the matches, whether the no-match server list is present)`.
+const SEARCHES: &[(&str, Option<u32>, &[&str], bool)] = &[
+    ("create issue", None, &["create_issue"], false),
+    ("linear issues", None, &["list_issues", "create_issue"], false),
+    ("linear issues", Some(1), &["list_issues"], false),
+    ("CREATE_ISSUE", None, &["create_issue"], false),
+    ("send gmail email", None, &[], true),
+    ("read_file", None, &[], true), // direct tools are not on the shelf
+];
+
+fn match_names(result: &Value) -> Vec<&str> {
+    at(result, "matches").as_array().unwrap().iter().map(|m| text_at(m, "name")).collect()
+}
+
+#[wasm_bindgen_test]
+fn search_finds_deferred_tools_only() {
+    for (query, limit, expected, no_match) in SEARCHES {
+        let r = parse(&search_json(TOOLBOX, query, OPTIONS, *limit).unwrap());
+        assert_eq!(match_names(&r), *expected, "{query}");
+        assert_eq!(r.get("servers").is_some(), *no_match, "{query}: {}", r.to_json());
+        assert_eq!(at(&r, "totalAvailable").as_f64(), Some(2.0));
+    }
+    let hit = parse(&search_json(TOOLBOX, "create issue", OPTIONS, None).unwrap());
+    assert_eq!(at(&hit, "matches.0.required").to_json(), r#"["title"]"#);
+    assert_eq!(text_at(&hit, "matches.0.server"), "linear");
+    assert!(at(&hit, "matches.0.score").as_f64().unwrap() > 0.0);
+}
+
+#[wasm_bindgen_test]
+fn an_empty_query_is_a_model_error_not_a_throw() {
+    let r = parse(&search_json(TOOLBOX, "   ", OPTIONS, None).unwrap());
+    assert!(text_at(&r, "error").starts_with("query is required"));
+    assert_eq!(match_names(&r), Vec::<&str>::new());
+}
+
+#[wasm_bindgen_test]
+fn describe_loads_deferred_tools_and_nothing_else() {
+    let d = parse(&describe_json(TOOLBOX, "create_issue", OPTIONS).unwrap());
+    assert_eq!(text_at(&d, "server"), "linear");
+    assert_eq!(text_at(&d, "description"), "Create a new issue in Linear.");
+    assert_eq!(at(&d, "parameters.required").to_json(), r#"["title"]"#);
+    for name in ["read_file", "nope", ""] {
+        assert_eq!(describe_json(TOOLBOX, name, OPTIONS).unwrap(), "null", "{name}");
+    }
+}
+
+/// `(call JSON text, expected kind, [(path, expected JSON)])`.
+type UnwrapCase = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
+/// One call of each provider's shape, and each kind of answer.
+const UNWRAPS: &[UnwrapCase] = &[
+    (
+        r#"{"name":"tool_call","arguments":{"name":"create_issue","arguments":{"title":"x","count":"3"}}}"#,
+        "call",
+        &[
+            ("server", r#""linear""#),
+            ("tool", r#""create_issue""#),
+            ("arguments", r#"{"title":"x","count":3}"#),
+            ("viaBridge", "true"),
+        ],
+    ),
+    (
+        r#"{"id":"c1","type":"function","function":{"name":"tool_call","arguments":"{\"name\":\"create_issue\",\"arguments\":{\"title\":5}}"}}"#,
+        "reject",
+        &[("id", r#""c1""#)],
+    ),
+    (r#"{"type":"tool_use","id":"t1","name":"tool_search","input":{"query":"issue"}}"#, "answer", &[("id", r#""t1""#)]),
+    (
+        r#"{"type":"function_call","call_id":"r1","name":"tool_describe","arguments":"{\"name\":\"list_issues\"}"}"#,
+        "answer",
+        &[("id", r#""r1""#)],
+    ),
+    // A direct tool with object arguments: untouched, so the JS side hands back the caller's object.
+    (r#"{"name":"read_file","arguments":{"path":"a"}}"#, "call", &[("viaBridge", "false"), ("untouched", "true")]),
+    (r#"{"name":"tool_call","arguments":{"name":"read_file","arguments":{}}}"#, "reject", &[]),
+    (r#"{"name":"tool_call","arguments":{"name":"nope","arguments":{}}}"#, "reject", &[]),
+    (r#"{"name":""}"#, "reject", &[]),
+];
+
+#[wasm_bindgen_test]
+fn unwrap_reads_every_provider_shape() {
+    for (call, kind, checks) in UNWRAPS {
+        let u = parse(&unwrap_json(TOOLBOX, call, OPTIONS).unwrap());
+        assert_eq!(text_at(&u, "kind"), *kind, "{call}: {}", u.to_json());
+        for (path, expected) in *checks {
+            assert_eq!(at(&u, path).to_json(), *expected, "{call} at {path}");
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_search_answer_is_the_snake_case_json_the_model_reads() {
+    let u = parse(
+        &unwrap_json(TOOLBOX, r#"{"name":"tool_search","arguments":{"query":"create issue"}}"#, OPTIONS).unwrap(),
+    );
+    let content = parse(text_at(&u, "content"));
+    assert_eq!(at(&content, "total_available").as_f64(), Some(2.0));
+    assert_eq!(text_at(&content, "matches.0.name"), "create_issue");
+    assert!(content.get("totalAvailable").is_none() && at(&content, "matches.0").get("score").is_none());
+}
+
+#[wasm_bindgen_test]
+fn a_shelf_handle_answers_as_the_free_functions_do() {
+    let shelf = ShelfHandle::new(TOOLBOX, OPTIONS).unwrap();
+    assert_eq!(shelf.assemble(), assemble_json(TOOLBOX, OPTIONS).unwrap());
+    for (query, limit, _, _) in SEARCHES {
+        assert_eq!(shelf.search(query, *limit), search_json(TOOLBOX, query, OPTIONS, *limit).unwrap(), "{query}");
+    }
+    for name in ["create_issue", "read_file", "nope"] {
+        assert_eq!(shelf.describe(name), describe_json(TOOLBOX, name, OPTIONS).unwrap(), "{name}");
+    }
+    for (call, _, _) in UNWRAPS {
+        assert_eq!(shelf.unwrap(call).unwrap(), unwrap_json(TOOLBOX, call, OPTIONS).unwrap(), "{call}");
+    }
+}

@@ -1,0 +1,198 @@
+// End-to-end test of the demo page (www/) in Debian's Chromium, driven by playwright-core (which never
+// downloads a browser): serves www/, pkg/ and the catalogs on a loopback port, then checks what a reader
+// sees: Linear + Cloudflare at 200K is tier 1 mixed with Linear full and Cloudflare summary, searching
+// "create dns record" puts Cloudflare's DNS tool first, describe opens on click, unwrap turns a
+// tool_call into the real call, a name clash without qualify shows duplicate_tool, and the page fits a
+// phone. Screenshots go to target/www-test/ (or $WWW_TEST_OUT). Needs `scripts/build` first.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startServer } from "../../www/serve.mjs";
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const outDir = process.env.WWW_TEST_OUT ?? join(repo, "target", "www-test");
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+const DNS_TOOL = "dns-records-for-a-zone-create-dns-record";
+
+let server;
+let browser;
+let page;
+const pageErrors = [];
+
+before(async () => {
+  mkdirSync(outDir, { recursive: true });
+  const started = await startServer({ port: 0 });
+  server = started.server;
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  page = await openPage({ width: 1280, height: 900 }, started.url);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** A new page at `viewport`, loaded and done with its first assembly; page errors are collected. */
+async function openPage(viewport, url = `http://127.0.0.1:${server.address().port}/`) {
+  const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
+  const opened = await context.newPage();
+  opened.on("pageerror", (error) => pageErrors.push(error.message));
+  opened.on("console", (message) => message.type() === "error" && pageErrors.push(message.text()));
+  await opened.goto(url);
+  await settled(opened);
+  return opened;
+}
+
+/** Waits until the page has applied the last change of its controls. */
+const settled = (p) => p.waitForSelector('body[data-busy="false"]', { timeout: 30_000 });
+
+/** Ticks exactly the catalogs named by label ("Linear", "Cloudflare", …) and waits for the assembly. */
+async function chooseCatalogs(labels) {
+  for (const chip of await page.locator(".chip").all()) {
+    const label = (await chip.innerText()).trim();
+    await chip.locator("input").setChecked(labels.some((l) => label.startsWith(`${l} `)));
+  }
+  await settled(page);
+}
+
+const text = (selector) => page.locator(selector).innerText();
+
+test("the page loads the package and assembles the default catalogs without errors", async () => {
+  assert.match(await text("#tier"), /^tier [0-2]$/);
+  assert.match(await text("#status"), /deferred tools assembled/);
+  assert.deepEqual(pageErrors, []);
+});
+
+test("Linear + Cloudflare at 200K: tier 1, mixed, Linear full, Cloudflare summary", async () => {
+  await chooseCatalogs(["Linear", "Cloudflare"]);
+  await page.selectOption("#context", "200000");
+  await settled(page);
+  assert.equal(await text("#tier"), "tier 1");
+  assert.equal(await text("#form"), "mixed");
+  assert.equal(await page.getAttribute('.server[data-server="linear"]', "data-level"), "full");
+  assert.equal(await page.getAttribute('.server[data-server="cloudflare"]', "data-level"), "summary");
+  assert.equal(await text('.server[data-server="linear"] .level'), "full");
+  assert.equal(await text('.server[data-server="cloudflare"] .level'), "summary");
+  assert.equal(await text("#budget"), "10,000 tok");
+
+  const listing = await text("#listing-text");
+  assert.match(listing, /^linear \(38 tools\):$/m);
+  assert.match(listing, /^- save_issue: /m);
+  assert.match(listing, /^cloudflare: 1533 tools/m);
+
+  const tools = JSON.parse(await text("#tools-json"));
+  const names = tools.map((t) => t.function.name);
+  assert.deepEqual(names, ["read_file", "run_shell", "tool_search", "tool_describe", "tool_call"]);
+  assert.equal(tools[2].function.description, listing);
+
+  await page.click("#copy");
+  await page.waitForFunction(() => document.querySelector("#copy").textContent !== "Copy JSON");
+  assert.equal(await text("#copy"), "Copied ✓");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), JSON.stringify(tools), "Copy gives the compact JSON");
+});
+
+test('searching "create dns record" ranks Cloudflare\'s DNS create tool first, and says why', async () => {
+  await page.fill("#query", "create dns record");
+  await page.waitForSelector('#results[data-query="create dns record"]');
+  const first = page.locator(".hit").first();
+  assert.equal(await first.getAttribute("data-name"), DNS_TOOL);
+  assert.equal(await first.locator(".hit-server").innerText(), "cloudflare");
+  assert.match(await first.locator(".hit-score").innerText(), /^\d+\.\d\d$/);
+  const why = await first.locator(".why .word.found").allInnerTexts();
+  assert.deepEqual(why.map((w) => w.split(" ")[0]), ["create", "dns", "record"]);
+  assert.deepEqual(await first.locator("mark").allInnerTexts().then((m) => m.slice(0, 3)), ["dns", "records", "create"]);
+
+  await first.locator(".hit-head").click();
+  const described = JSON.parse(await first.locator(".described pre").innerText());
+  assert.equal(described.name, DNS_TOOL);
+  assert.equal(described.server, "cloudflare");
+  assert.deepEqual(described.parameters.required, ["zone_id", "body"]);
+  assert.equal(await text("#target"), DNS_TOOL);
+});
+
+test("unwrap turns the model's tool_call into the real call, and answers or rejects the rest", async () => {
+  await page.selectOption("#shape", "chat");
+  await page.selectOption("#intent", "call");
+  const call = JSON.parse(await page.inputValue("#call"));
+  assert.equal(call.function.name, "tool_call");
+  assert.equal(await text("#unwrap-kind"), "call");
+  assert.equal(await text('[data-field="server"]'), "cloudflare");
+  assert.equal(await text('[data-field="tool"]'), DNS_TOOL);
+  assert.equal(await text('[data-field="viaBridge"]'), "true");
+  assert.equal(await text('[data-field="id"]'), "call_01");
+  await page.screenshot({ path: join(outDir, "demo-desktop.png"), fullPage: true });
+  const sees = await page.locator("#sees-title").evaluate((h) => h.closest("section").getBoundingClientRect().bottom + window.scrollY);
+  await page.screenshot({ path: join(outDir, "demo-overview.png"), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(sees) + 16 } });
+
+  await page.selectOption("#shape", "anthropic");
+  await page.selectOption("#intent", "search");
+  assert.equal(await text("#unwrap-kind"), "answer");
+  const answer = JSON.parse(await text("#unwrapped pre"));
+  assert.equal(answer.matches[0].name, DNS_TOOL);
+
+  await page.selectOption("#intent", "unknown");
+  assert.equal(await text("#unwrap-kind"), "reject");
+  assert.match(await text("#unwrapped pre"), /Closest names/);
+
+  const before = await text("#unwrapped pre");
+  await page.fill("#call", '{"name": "tool_call", "arguments": "{not json"}');
+  await page.waitForFunction((shown) => document.querySelector("#unwrapped pre")?.textContent !== shown, before);
+  assert.equal(await text("#unwrap-kind"), "reject");
+  assert.match(await text("#unwrapped pre"), /JSON/);
+});
+
+test("GitHub + Linear with qualify off is a readable duplicate_tool error; auto qualify cures it", async () => {
+  await chooseCatalogs(["Linear", "GitHub"]);
+  await page.selectOption("#qualify", "off");
+  await settled(page);
+  assert.equal(await page.isVisible("#error"), true);
+  assert.match(await text("#error"), /duplicate_tool/);
+  assert.match(await text("#error"), /list_issues in (github and linear|linear and github)/);
+
+  await page.selectOption("#qualify", "auto");
+  await settled(page);
+  assert.equal(await page.isVisible("#error"), false);
+  assert.match(await text("#status"), /qualify is on because (a name clashes|\d+ names clash): list_issues is in/);
+  assert.match(await text("#listing-text"), /mcp__linear__list_issues/);
+});
+
+test("a pasted toolbox (a flat Anthropic list) gets the bridge in Anthropic's format; a bad one says why", async () => {
+  await page.check('input[name="source"][value="paste"]');
+  await page.click("#paste-example");
+  await settled(page);
+  assert.equal(await text("#tier"), "tier 1");
+  assert.equal(await text("#form"), "full");
+  const tools = JSON.parse(await text("#tools-json"));
+  assert.deepEqual(tools.map((t) => t.name), ["bash", "tool_search", "tool_describe", "tool_call"]);
+  assert.ok(tools.every((t) => "input_schema" in t && !("function" in t)), "every tool in Anthropic's shape");
+  assert.match(await text("#listing-text"), /^weather \(2 tools\):$/m);
+
+  await page.fill("#paste-text", '[{"description": "no name"}]');
+  await settled(page);
+  assert.equal(await page.isVisible("#error"), true);
+  assert.match(await text("#error"), /invalid_tool \[0\]/);
+  await page.check('input[name="source"][value="catalogs"]');
+  await settled(page);
+});
+
+test("the page fits a phone-width screen", async () => {
+  const phone = await openPage({ width: 390, height: 844 });
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.equal(overflow, 0, "no horizontal scrolling at 390 px");
+  assert.match(await phone.locator("#tier").innerText(), /^tier [0-2]$/);
+  await phone.screenshot({ path: join(outDir, "demo-phone.png"), fullPage: true });
+  await phone.screenshot({ path: join(outDir, "demo-phone-top.png") });
+  assert.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,328 @@
+// The demo page's wiring: reads the controls, builds the toolbox (real catalogs or pasted JSON),
+// prepares a toolshelf Shelf with the chosen options, and renders the assembly, the token picture,
+// the model-visible tools, live search with describe on click, and the unwrap playground.
+import { init, Shelf } from "toolshelf";
+import { CATALOGS, PASTE_EXAMPLE, catalogToolbox, groupByServer, loadCatalog, nameClashes, toolName, toolSchema } from "./toolbox.js";
+import { listingText, tokenPicture } from "./tokens.js";
+import { queryWords } from "./why.js";
+import { INTENTS, SHAPES, inShape, intendedCall } from "./calls.js";
+import * as view from "./render.js";
+
+const $ = (id) => document.getElementById(id);
+const DEFAULT_BRIDGE = { search: "tool_search", describe: "tool_describe", call: "tool_call" };
+const DEFAULT_SELECTION = ["linear-mcp-official", "github-mcp-server", "cloudflare-api-2024-08"];
+
+const state = {
+  shelf: null,
+  toolbox: null,
+  assembly: null,
+  options: null,
+  bridge: DEFAULT_BRIDGE,
+  picked: null, // the search hit last opened: the unwrap playground's target
+  callEdited: false,
+  generation: 0,
+};
+
+function debounce(fn, ms) {
+  let timer;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fn(...args), ms);
+  };
+}
+
+// ---- controls -------------------------------------------------------------------------------
+
+function renderCatalogChoices() {
+  const chips = CATALOGS.map((c) =>
+    view.h(
+      "label",
+      { class: "chip" },
+      view.h("input", { type: "checkbox", name: "catalog", value: c.id, checked: DEFAULT_SELECTION.includes(c.id) }),
+      view.h("span", {}, c.label, view.h("small", {}, ` ${view.fmt(c.tools)} · ${c.kind}`)),
+    ),
+  );
+  $("catalogs").replaceChildren(...chips);
+}
+
+function fillSelect(select, items) {
+  select.replaceChildren(...items.map((item) => view.h("option", { value: item.id }, item.label)));
+}
+
+const selectedCatalogs = () => [...document.querySelectorAll('input[name="catalog"]:checked')].map((input) => input.value);
+const pasteMode = () => document.querySelector('input[name="source"]:checked').value === "paste";
+
+/** The toolbox options of the controls; `qualify: auto` turns qualify on when names clash. */
+function readOptions(clashes) {
+  const qualify = $("qualify").value;
+  return {
+    contextLength: Number($("context").value),
+    thresholdPct: Number($("threshold").value),
+    listingMaxTokens: Number($("cap").value),
+    listing: $("listing").value,
+    batch: $("batch").checked,
+    qualify: qualify === "auto" ? clashes.length > 0 : qualify === "on",
+  };
+}
+
+async function readToolbox() {
+  if (pasteMode()) {
+    try {
+      return JSON.parse($("paste-text").value);
+    } catch (e) {
+      throw Object.assign(new Error(`the pasted toolbox is not JSON: ${e.message}`), { code: "invalid_json" });
+    }
+  }
+  const ids = selectedCatalogs();
+  const pending = CATALOGS.filter((c) => ids.includes(c.id)).map((c) => c.label);
+  setStatus(`Loading ${pending.join(", ")}…`);
+  return catalogToolbox(ids, { format: $("format").value, core: $("core").checked });
+}
+
+function setStatus(text) {
+  $("status").textContent = text;
+}
+
+function showError(error, clashes) {
+  $("error").hidden = !error;
+  $("error").replaceChildren(...(error ? view.errorView(error, clashes) : []));
+  document.body.classList.toggle("failed", Boolean(error));
+}
+
+// ---- assembly -------------------------------------------------------------------------------
+
+/** Rebuilds everything from the controls; a newer call supersedes an older one still loading. */
+async function refresh() {
+  const generation = ++state.generation;
+  document.body.dataset.busy = "true";
+  try {
+    await rebuild(generation);
+  } finally {
+    if (generation === state.generation) document.body.dataset.busy = "false";
+  }
+}
+
+async function rebuild(generation) {
+  let toolbox;
+  try {
+    toolbox = await readToolbox();
+  } catch (error) {
+    if (generation === state.generation) failed(error, []);
+    return;
+  }
+  if (generation !== state.generation) return;
+  const clashes = nameClashes(toolbox);
+  const options = readOptions(clashes);
+  const start = performance.now();
+  let shelf;
+  let assembly;
+  try {
+    shelf = new Shelf(toolbox, options);
+    assembly = shelf.assemble();
+  } catch (error) {
+    failed(error, clashes);
+    return;
+  }
+  const ms = performance.now() - start;
+  state.shelf?.free();
+  Object.assign(state, { shelf, toolbox, assembly, options, bridge: bridgeNames(assembly) });
+  showError(null);
+  setStatus(statusLine(assembly, options, clashes, ms));
+  renderAssembly();
+  runSearch();
+  refreshCall();
+}
+
+function failed(error, clashes) {
+  state.shelf?.free();
+  Object.assign(state, { shelf: null, assembly: null });
+  setStatus("");
+  showError(error, clashes);
+}
+
+function statusLine(assembly, options, clashes, ms) {
+  const size = `${view.fmt(assembly.deferredCount)} deferred tools assembled in ${ms.toFixed(0)} ms, in this page (WebAssembly).`;
+  if ($("qualify").value !== "auto" || !options.qualify) return size;
+  const { name, places } = clashes[0];
+  const count = clashes.length === 1 ? "a name clashes" : `${clashes.length} names clash`;
+  return `${size} qualify is on because ${count}: ${name} is in ${places.join(", ")}${clashes.length > 1 ? ", …" : ""}.`;
+}
+
+/** The bridge tools' names: the last three tools of a tier 1 or 2 assembly. */
+function bridgeNames(assembly) {
+  if (assembly.tier === 0) return DEFAULT_BRIDGE;
+  const [search, describe, call] = assembly.tools.slice(-3).map(toolName);
+  return { search, describe, call };
+}
+
+function renderAssembly() {
+  const { assembly, toolbox, options, bridge } = state;
+  const picture = tokenPicture(toolbox, assembly, bridge.search);
+  $("facts").replaceChildren(...view.factsView(assembly, picture, options));
+  $("warnings").replaceChildren(...view.warningsView(assembly.warnings));
+  $("tokens").replaceChildren(view.totalsView(picture), view.serversView(picture));
+  const listing = assembly.tier === 0 ? "(tier 0: no bridge, so no listing: the model sees every tool as is)" : listingText(assembly, bridge.search);
+  $("listing-text").replaceChildren(...view.longText(listing));
+  $("tools-json").replaceChildren(...view.longText(JSON.stringify(assembly.tools, null, 2)));
+  $("tools-meta").textContent = `${assembly.tools.length} tools · ${view.fmt(picture.assembled)} tokens`;
+}
+
+async function copyTools() {
+  if (!state.assembly) return;
+  const text = JSON.stringify(state.assembly.tools);
+  try {
+    await navigator.clipboard.writeText(text);
+    $("copy").textContent = "Copied ✓";
+  } catch {
+    $("copy").textContent = "Copy failed";
+  }
+  setTimeout(() => ($("copy").textContent = "Copy JSON"), 1500);
+}
+
+// ---- search ---------------------------------------------------------------------------------
+
+function runSearch() {
+  const query = $("query").value;
+  if (!state.shelf) return;
+  if (!query.trim()) {
+    $("search-meta").textContent = "Type what the model would search for.";
+    $("results").replaceChildren();
+    return;
+  }
+  const start = performance.now();
+  const result = state.shelf.search(query, { limit: Number($("limit").value) });
+  const ms = performance.now() - start;
+  const words = queryWords(query);
+  $("results").dataset.query = query;
+  $("search-meta").textContent = `${result.matches.length} of ${view.fmt(result.totalAvailable)} deferred tools · ${ms.toFixed(1)} ms`;
+  const hits = result.matches.map((hit, i) => view.hitView(hit, i + 1, words, parameterNames(hit.name), (event) => openHit(event, hit.name)));
+  $("results").replaceChildren(...(hits.length ? hits : [view.noHitsView(result)]));
+  if (!state.callEdited) refreshCall();
+}
+
+function parameterNames(name) {
+  return Object.keys(state.shelf.describe(name)?.parameters?.properties ?? {});
+}
+
+/** Click on a hit: show what describe returns and make the tool the unwrap playground's target. */
+function openHit(event, name) {
+  const item = event.currentTarget.closest(".hit");
+  const open = item.querySelector(".described");
+  if (open) {
+    open.remove();
+    event.currentTarget.setAttribute("aria-expanded", "false");
+    return;
+  }
+  item.append(view.describedView(state.shelf.describe(name)));
+  event.currentTarget.setAttribute("aria-expanded", "true");
+  state.picked = name;
+  state.callEdited = false;
+  refreshCall();
+}
+
+// ---- unwrap ---------------------------------------------------------------------------------
+
+/**
+ * The tool the example calls use: the opened hit, else the top hit, else the first deferred tool;
+ * with no deferred tool, the first direct tool.
+ */
+function currentTarget() {
+  const { shelf } = state;
+  const candidates = [state.picked, document.querySelector(".hit")?.dataset.name, ...firstDeferredNames()];
+  for (const name of candidates) {
+    const described = name && shelf.describe(name);
+    if (described) return { name, schema: described.parameters };
+  }
+  const direct = groupByServer(state.toolbox).direct[0];
+  return direct ? { name: toolName(direct), schema: toolSchema(direct) } : { name: "some_tool", schema: {} };
+}
+
+function firstDeferredNames() {
+  const [server, tools] = Object.entries(groupByServer(state.toolbox).servers)[0] ?? [];
+  const name = tools?.length ? toolName(tools[0]) : "";
+  return [`mcp__${server}__${name}`, name];
+}
+
+/** Writes the chosen example into the call box (unless the reader is editing it), then unwraps. */
+function refreshCall() {
+  if (!state.shelf) return;
+  const target = currentTarget();
+  $("target").textContent = target.name;
+  if (!state.callEdited) {
+    const query = $("query").value.trim() || "create issue";
+    const call = intendedCall($("intent").value, { target, bridge: state.bridge, batch: state.options.batch, query });
+    $("call").value = JSON.stringify(inShape($("shape").value, call), null, 2);
+  }
+  runUnwrap();
+}
+
+function runUnwrap() {
+  if (!state.shelf) return;
+  let result;
+  try {
+    result = state.shelf.unwrap(JSON.parse($("call").value));
+  } catch (error) {
+    const shown = error instanceof SyntaxError ? Object.assign(error, { code: "invalid_json" }) : error;
+    $("unwrapped").replaceChildren(view.h("div", { class: "error" }, view.errorView(shown)));
+    return;
+  }
+  $("unwrapped").replaceChildren(...view.unwrappedView(result));
+}
+
+function chooseExample() {
+  state.callEdited = false;
+  refreshCall();
+}
+
+// ---- start ----------------------------------------------------------------------------------
+
+/** Marks the page busy at once (tests and readers can wait for `body[data-busy=false]`), refreshes soon. */
+function scheduleRefresh() {
+  document.body.dataset.busy = "true";
+  refreshSoon();
+}
+const refreshSoon = debounce(refresh, 120);
+
+function wireControls() {
+  $("toolbox-form").addEventListener("change", scheduleRefresh);
+  $("toolbox-form").addEventListener("input", (event) => event.target.type === "number" && scheduleRefresh());
+  $("toolbox-form").addEventListener("submit", (event) => event.preventDefault());
+  $("paste-text").addEventListener("input", scheduleRefresh);
+  for (const radio of document.querySelectorAll('input[name="source"]')) {
+    radio.addEventListener("change", () => {
+      $("catalog-source").hidden = pasteMode();
+      $("paste-source").hidden = !pasteMode();
+    });
+  }
+  $("paste-example").addEventListener("click", () => {
+    $("paste-text").value = PASTE_EXAMPLE;
+    scheduleRefresh();
+  });
+  $("copy").addEventListener("click", copyTools);
+  $("query").addEventListener("input", debounce(runSearch, 60));
+  $("limit").addEventListener("input", debounce(runSearch, 60));
+  $("shape").addEventListener("change", chooseExample);
+  $("intent").addEventListener("change", chooseExample);
+  const unwrapSoon = debounce(runUnwrap, 150);
+  $("call").addEventListener("input", () => {
+    state.callEdited = true;
+    unwrapSoon();
+  });
+}
+
+async function start() {
+  renderCatalogChoices();
+  fillSelect($("shape"), SHAPES);
+  fillSelect($("intent"), INTENTS);
+  $("paste-text").value = PASTE_EXAMPLE;
+  wireControls();
+  setStatus("Loading the WebAssembly module…");
+  DEFAULT_SELECTION.forEach(loadCatalog); // downloads start while the module compiles
+  await init();
+  await refresh();
+}
+
+start().catch((error) => {
+  setStatus("");
+  showError(error, []);
+});

@@ -1,0 +1,76 @@
+// The token picture: what every schema costs when sent eagerly versus what the assembled array costs,
+// per server. Counts follow the contract (SPEC §2.1): a tool's size is the code points of its compact
+// JSON, its token estimate ceil(size / 4). A server's share of the listing is read from the listing text.
+import { groupByServer, toolName, toolDescription } from "./toolbox.js";
+
+/** Unicode code points of a string (a surrogate pair is one). */
+export function codePoints(text) {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      count--;
+      i++;
+    }
+  }
+  return count;
+}
+
+export const tokensOf = (text) => Math.ceil(codePoints(text) / 4);
+
+const toolTokenCache = new WeakMap();
+
+/** A tool's token estimate, measured once per tool object. */
+export function toolTokens(tool) {
+  if (tool === null || typeof tool !== "object") return tokensOf(JSON.stringify(tool) ?? "");
+  if (!toolTokenCache.has(tool)) toolTokenCache.set(tool, tokensOf(JSON.stringify(tool)));
+  return toolTokenCache.get(tool);
+}
+
+export const sumTokens = (tools) => tools.reduce((sum, tool) => sum + toolTokens(tool), 0);
+
+/** The listing text the model reads: the search bridge tool's description. */
+export function listingText(assembly, searchName = "tool_search") {
+  const search = assembly.tools.find((tool) => toolName(tool) === searchName);
+  return search ? toolDescription(search) : "";
+}
+
+/**
+ * Tokens each server's block takes in the listing. A block starts at a line that begins with the
+ * server's name followed by " (" or ":" (the longest such name wins) and runs until the next block.
+ */
+export function listingShares(listing, serverNames) {
+  const byLength = [...serverNames].sort((a, b) => b.length - a.length);
+  const chars = new Map();
+  let current = null;
+  for (const line of listing.split("\n")) {
+    const owner = line.startsWith("- ") ? null : byLength.find((s) => line.startsWith(`${s} (`) || line.startsWith(`${s}:`));
+    if (owner) current = owner;
+    else if (!line.startsWith("- ")) current = null;
+    if (current) chars.set(current, (chars.get(current) ?? 0) + codePoints(line) + 1);
+  }
+  return new Map([...chars].map(([server, n]) => [server, Math.ceil(n / 4)]));
+}
+
+/**
+ * `{eager, assembled, direct, rows}`: tokens of every schema sent eagerly, of the assembled array,
+ * of the direct tools, and per server `{name, tools, level, eager, listed}` in the assembly's order.
+ */
+export function tokenPicture(toolbox, assembly, searchName) {
+  const { direct, servers } = groupByServer(toolbox);
+  const shares = listingShares(listingText(assembly, searchName), assembly.servers.map((s) => s.name));
+  const rows = assembly.servers.map(({ name, tools, level }) => ({
+    name,
+    tools,
+    level,
+    eager: sumTokens(servers[name] ?? []),
+    listed: assembly.tier === 0 ? sumTokens(servers[name] ?? []) : shares.get(name) ?? 0,
+  }));
+  const directTokens = sumTokens(direct);
+  return {
+    eager: directTokens + rows.reduce((sum, row) => sum + row.eager, 0),
+    assembled: sumTokens(assembly.tools),
+    direct: directTokens,
+    rows,
+  };
+}
