@@ -1,5 +1,6 @@
-//! The JavaScript binding, and the only module that knows about JS: each export parses its input
-//! (JSON text), calls the core, and returns JSON text. The package's entry shims (`pkg-template/`)
+//! The JavaScript binding, and the only module that knows about JS: one class, `ShelfHandle`, whose
+//! methods parse their input (JSON text), call the core, and return JSON text. The JS layer's
+//! stateless functions go through prepared handles too (their memo, `pkg-template/api.js`). The package's entry shims (`pkg-template/`)
 //! turn that text into objects and put the caller's own tool objects back in place.
 
 use crate::assemble::{Layout, Slot};
@@ -46,31 +47,6 @@ fn shelf_of(toolbox: &str, options: &str) -> Result<Shelf, JsValue> {
 
 fn parse_call(call: &str) -> Result<Value, JsValue> {
     crate::catalog::parse_input(call, "call", crate::error::ErrorCode::InvalidCall).map_err(js_error)
-}
-
-/// Stateless assemble: toolbox and options as JSON text, the assembly plan as JSON text.
-#[wasm_bindgen(js_name = assembleJson)]
-pub fn assemble_json(toolbox: &str, options: &str) -> Result<String, JsValue> {
-    Ok(layout_json(&shelf_of(toolbox, options)?.layout()))
-}
-
-/// Stateless search: the result as JSON text.
-#[wasm_bindgen(js_name = searchJson)]
-pub fn search_json(toolbox: &str, query: &str, options: &str, limit: Option<u32>) -> Result<String, JsValue> {
-    Ok(shelf_of(toolbox, options)?.search(query, limit.map(|l| l as usize)).to_value().to_json())
-}
-
-/// Stateless describe: the tool as JSON text, or `null`.
-#[wasm_bindgen(js_name = describeJson)]
-pub fn describe_json(toolbox: &str, name: &str, options: &str) -> Result<String, JsValue> {
-    Ok(shelf_of(toolbox, options)?.describe(name).map_or_else(|| "null".into(), |d| d.to_value().to_json()))
-}
-
-/// Stateless unwrap: the call as JSON text in, the result as JSON text out.
-#[wasm_bindgen(js_name = unwrapJson)]
-pub fn unwrap_json(toolbox: &str, call: &str, options: &str) -> Result<String, JsValue> {
-    let shelf = shelf_of(toolbox, options)?;
-    shelf.unwrap(&parse_call(call)?).map(|u| unwrapped_json(&u)).map_err(js_error)
 }
 
 /// A prepared toolbox, held in wasm memory between calls.
