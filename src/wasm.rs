@@ -1,7 +1,8 @@
 //! The JavaScript binding, and the only module that knows about JS: one class, `ShelfHandle`, whose
-//! methods parse their input (JSON text), call the core, and return JSON text. The JS layer's
-//! stateless functions go through prepared handles too (their memo, `pkg-template/api.js`). The package's entry shims (`pkg-template/`)
-//! turn that text into objects and put the caller's own tool objects back in place.
+//! methods parse their input (JSON text), call the core, and return JSON text; and two functions
+//! for the stateless `assemble` of `pkg-template/outline.js`, which reads only a toolbox's outline.
+//! The JS layer (`pkg-template/`) turns that text into objects and puts the caller's own tool
+//! objects back in place.
 
 use crate::assemble::{Layout, Slot};
 use crate::error::Error;
@@ -22,11 +23,35 @@ fn js_error(error: Error) -> JsValue {
 /// The assembly with each tool the caller gave written as its input position (a number), so the
 /// JS side can hand back the very same object.
 fn layout_json(layout: &Layout<'_>) -> String {
+    plan_value(layout).to_json()
+}
+
+fn plan_value(layout: &Layout<'_>) -> Value {
     let plan = layout.slots.iter().map(|slot| match slot {
         Slot::Given(tool) => Value::uint(tool.position as u64),
         Slot::Made(def) => def.clone(),
     });
-    layout.facts.to_value(Value::Array(plan.collect())).to_json()
+    layout.facts.to_value(Value::Array(plan.collect()))
+}
+
+/// The plan of an outline (a toolbox whose tool defs keep only what assemble reads: `type`,
+/// `name`, `description`, `function`, and the schema keys with a placeholder value): as
+/// [`layout_json`], with `deferredTokens` and `fingerprint` null (sizes and direct tools' bytes are
+/// not in an outline; the JS layer computes both from the caller's objects) and `deferred` added,
+/// the input positions of the deferred tools.
+fn outline_plan_json(shelf: &Shelf) -> String {
+    let layout = shelf.layout();
+    let deferred = shelf.catalog().deferred().map(|tool| Value::uint(tool.position as u64)).collect();
+    let mut plan = plan_value(&layout);
+    if let Value::Object(members) = &mut plan {
+        for (key, value) in members.iter_mut() {
+            if key == "deferredTokens" || key == "fingerprint" {
+                *value = Value::Null;
+            }
+        }
+        members.push(("deferred".into(), Value::Array(deferred)));
+    }
+    plan.to_json()
 }
 
 /// The unwrap result; `untouched: true` marks arguments that are exactly the object the model sent,
@@ -47,6 +72,20 @@ fn shelf_of(toolbox: &str, options: &str) -> Result<Shelf, JsValue> {
 
 fn parse_call(call: &str) -> Result<Value, JsValue> {
     crate::catalog::parse_input(call, "call", crate::error::ErrorCode::InvalidCall).map_err(js_error)
+}
+
+/// The assembly plan of a toolbox outline (see [`outline_plan_json`]), for a stateless assemble
+/// that never reads the schemas of the tools it defers. Errors as `new ShelfHandle`.
+#[wasm_bindgen(js_name = outlinePlan)]
+pub fn outline_plan(outline: &str, options: &str) -> Result<String, JsValue> {
+    shelf_of(outline, options).map(|shelf| outline_plan_json(&shelf))
+}
+
+/// The fingerprint of SPEC §3.5 (FNV-1a 64, 16 hex digits) of a model-visible tools array's
+/// compact JSON, for assemblies whose direct tools the JS layer wrote.
+#[wasm_bindgen(js_name = fingerprint)]
+pub fn fingerprint_of(tools_json: &str) -> String {
+    crate::assemble::fingerprint(tools_json)
 }
 
 /// A prepared toolbox, held in wasm memory between calls.

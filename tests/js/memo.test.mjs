@@ -1,5 +1,6 @@
 // The stateless functions reuse a toolbox they prepared before (pkg-template/api.js): by its JSON
-// text, or by identity when every tool def is deeply frozen. These tests change the toolbox in
+// text, or by identity when every tool def is deeply frozen (assemble, which reads an outline of the
+// toolbox, has its own memo: outline.test.mjs). These tests change the toolbox in
 // every way a caller can and check that a changed toolbox always gives a new, correct result
 // (equal to what a fresh Shelf, which never shares anything, gives).
 import { test } from "node:test";
@@ -116,7 +117,7 @@ test("deeply frozen tools are reused by identity, and any other toolbox is not",
   assert.deepEqual(assemble(flipped, options), fresh(flipped));
 });
 
-test("the frozen path writes no JSON; any other toolbox is written every call", () => {
+test("the frozen path writes no JSON; any other toolbox is written every call (assemble: its outline)", () => {
   const stringify = JSON.stringify;
   let written = 0;
   const watch = (toolbox, fn) => {
@@ -134,6 +135,9 @@ test("the frozen path writes no JSON; any other toolbox is written every call", 
   const plain = small("A plain toolbox.");
   assemble(plain, options);
   watch(plain, () => assemble(plain, options));
+  assert.equal(written, 0, "assemble reads the toolbox's outline (outline.test.mjs), never its whole JSON");
+  search(plain, "plain", options);
+  watch(plain, () => search(plain, "plain", options));
   assert.equal(written, 1, "an unfrozen toolbox is compared by its text");
   const frozen = small("A frozen toolbox.");
   for (const list of [frozen.tools, ...Object.values(frozen.servers)]) list.forEach(deepFreeze);
