@@ -9,7 +9,7 @@
 
 use js_sys::Reflect;
 use toolshelf::json::{self, Value};
-use toolshelf::wasm::ShelfHandle;
+use toolshelf::wasm::{fingerprint_of, outline_plan, ShelfHandle};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -91,6 +91,32 @@ fn assemble_gives_positions_for_given_tools_and_the_bridge() {
     let core = toolshelf::Shelf::from_json(TOOLBOX, OPTIONS).unwrap().layout().facts.fingerprint;
     assert_eq!(text_at(&a, "fingerprint"), core);
     assert!(core.len() == 16 && core.bytes().all(|b| b.is_ascii_hexdigit()));
+}
+
+/// `TOOLBOX` as `pkg-template/outline.js` outlines it: the schemas replaced by `0`.
+const TOOLBOX_OUTLINE: &str = r#"{"tools":[{"type":"function","function":{"name":"read_file","description":"Read a file.","parameters":0}}],
+"servers":{"linear":[
+ {"type":"function","function":{"name":"create_issue","description":"Create a new issue in Linear.","parameters":0}},
+ {"type":"function","function":{"name":"list_issues","description":"List issues in Linear.","parameters":0}}]}}"#;
+
+#[wasm_bindgen_test]
+fn an_outline_plans_what_the_whole_toolbox_plans_less_sizes_and_bytes() {
+    let whole = parse(&assemble_json(TOOLBOX, OPTIONS).unwrap());
+    let outline = parse(&outline_plan(TOOLBOX_OUTLINE, OPTIONS).unwrap());
+    // The same plan, but for what needs the schemas: left null for the JS side, which also gets the
+    // positions of the deferred tools to sum their sizes.
+    for key in ["tools", "tier", "form", "deferredCount", "budgetTokens", "listingTokens", "servers", "warnings"] {
+        assert_eq!(at(&outline, key), at(&whole, key), "{key}");
+    }
+    assert_eq!(at(&outline, "deferredTokens"), &Value::Null);
+    assert_eq!(at(&outline, "fingerprint"), &Value::Null);
+    assert_eq!(at(&outline, "deferred").to_json(), "[1,2]");
+    // The fingerprint of the model-visible array, written as the JS side writes it.
+    let direct = at(&parse(TOOLBOX), "tools.0").to_json();
+    let bridge: Vec<String> = (1..4).map(|i| at(&whole, &format!("tools.{i}")).to_json()).collect();
+    let visible = format!("[{direct},{}]", bridge.join(","));
+    assert_eq!(fingerprint_of(&visible), text_at(&whole, "fingerprint"));
+    assert_eq!(error_code(outline_plan("[1]", OPTIONS).unwrap_err()), "invalid_tool");
 }
 
 #[wasm_bindgen_test]
