@@ -18,7 +18,7 @@ import { execFileSync } from "node:child_process";
 import { Worker } from "node:worker_threads";
 import { LADDER, catalog, entriesOf, toolboxOf, keywordQueries, shippedQueries, everyNth } from "./data.mjs";
 import { peers, variants, versions } from "./peers.mjs";
-import { toolshelf, Shelf, ShelfHandle, assemble, search, optionsFor } from "./toolshelf.mjs";
+import { toolshelf, Shelf, assemble, search, optionsFor, outlineToolbox, outlinePlan, fingerprint } from "./toolshelf.mjs";
 
 // ---------------------------------------------------------------- arguments
 const args = process.argv.slice(2);
@@ -334,49 +334,66 @@ function cacheCases() {
   const plain = toolboxOf(entries);
   const frozen = toolboxOf(structuredClone(entries).map((e) => deepFreeze(e)));
   const query = "create pull request";
+  // Each repetition's new toolboxes are made before the clock starts: every tool object new.
+  const fresh = (rep) => ({ changed: changedToolbox(structuredClone(plain), `cache${rep}`), clone: structuredClone(plain) });
   const cases = [
-    ["assemble: new toolbox (one tool changed: nothing to reuse)", (rep) => assemble(changedToolbox(plain, `cache${rep}`), options)],
-    ["assemble: new objects, same content (tools/list fetched again)", (rep, clone) => assemble(clone, options)],
+    ["assemble: new toolbox, new objects (one tool changed: nothing to reuse)", (made) => assemble(made.changed, options)],
+    ["assemble: new objects, same content (tools/list fetched again)", (made) => assemble(made.clone, options)],
     ["assemble: the same objects as last turn", () => assemble(plain, options)],
     ["assemble: the same objects, deep-frozen (Object.freeze)", () => assemble(frozen, options)],
+    ["assemble + read deferredTokens: new toolbox, new objects", (made) => assemble(made.changed, options).deferredTokens],
+    ["assemble + read deferredTokens: the same objects", () => assemble(plain, options).deferredTokens],
+    ["assemble + read deferredTokens: the same objects, deep-frozen", () => assemble(frozen, options).deferredTokens],
     ["search: the same objects as last turn", () => search(plain, query, options)],
     ["search: the same objects, deep-frozen", () => search(frozen, query, options)],
   ];
   const times = cases.map(() => []);
   assemble(plain, options); // a previous turn for the same-content and same-object cases
-  assemble(frozen, options);
+  assemble(frozen, options).deferredTokens;
+  search(plain, query, options);
+  search(frozen, query, options);
   for (let rep = 0; rep < ASSEMBLE_RUNS; rep++) {
     for (const i of rotate(cases.map((_, i) => i), rep)) {
-      const clone = i === 1 ? structuredClone(plain) : undefined;
+      const made = fresh(`${rep}.${i}`);
       globalThis.gc();
       const start = now();
-      cases[i][1](rep, clone);
+      cases[i][1](made);
       times[i].push(now() - start);
     }
   }
-  // Where a stateless assemble of a new toolbox spends its time: the stages of pkg/api.js, each
-  // timed alone (the package's own wasm glue: the string is copied into wasm memory by the call).
-  const stages = { "JSON.stringify(toolbox)": [], "new ShelfHandle(text): copy in, parse, catalog": [], "handle.assemble(): layout, plan JSON": [], "JSON.parse(plan) + the caller's objects put back": [], "handle.free()": [] };
+  // Where a stateless assemble of a new toolbox spends its time: the stages of pkg/outline.js,
+  // each timed alone; and, for comparison, writing the whole toolbox (what the outline avoids).
+  const stages = {
+    "outline: each tool def's names and format keys (JS)": [],
+    "JSON.stringify(outline)": [],
+    "outlinePlan(text): copy in, parse, catalog, layout, plan JSON (wasm)": [],
+    "JSON.parse(plan), the caller's objects put back, fingerprint": [],
+    "for comparison, not done: JSON.stringify(whole toolbox)": [],
+  };
   const optionsText = JSON.stringify(options);
   for (let rep = 0; rep < ASSEMBLE_RUNS; rep++) {
-    const toolbox = changedToolbox(plain, `stage${rep}`);
+    const toolbox = changedToolbox(structuredClone(plain), `stage${rep}`);
     globalThis.gc();
     const t0 = now();
-    const text = JSON.stringify(toolbox);
+    const outline = outlineToolbox(toolbox);
     const t1 = now();
-    const handle = new ShelfHandle(text, optionsText);
+    const text = JSON.stringify(outline);
     const t2 = now();
-    const plan = handle.assemble();
+    const planText = outlinePlan(text, optionsText);
     const t3 = now();
-    JSON.parse(plan).tools.map((t) => (typeof t === "number" ? toolbox : t));
+    const plan = JSON.parse(planText);
+    const flat = Object.values(toolbox.servers).flat();
+    const tools = plan.tools.map((t) => (typeof t === "number" ? flat[t] : t));
+    fingerprint(JSON.stringify(tools));
     const t4 = now();
-    handle.free();
+    JSON.stringify(toolbox);
     const t5 = now();
     [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4].forEach((x, i) => Object.values(stages)[i].push(x));
   }
   return {
     label: step.label,
     bytes: JSON.stringify(plain).length,
+    outlineBytes: JSON.stringify(outlineToolbox(plain)).length,
     cases: Object.fromEntries(cases.map(([name], i) => [name, median(times[i])])),
     stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, median(v)])),
   };
@@ -385,7 +402,7 @@ function cacheCases() {
 function printCache(c) {
   console.log(`\n### Stateless calls, ${c.label}, qualify (median of ${ASSEMBLE_RUNS} alternating runs)\n`);
   console.log(table(["stateless call, this turn's toolbox", "ms"], Object.entries(c.cases).map(([k, v]) => [k, ms(v)])));
-  console.log(`\nA new toolbox (${(c.bytes / 1e6).toFixed(1)} MB of JSON), stage by stage (median of ${ASSEMBLE_RUNS}):\n`);
+  console.log(`\nA new toolbox (${(c.bytes / 1e6).toFixed(1)} MB of JSON, an outline of ${(c.outlineBytes / 1e6).toFixed(2)} MB), stage by stage (median of ${ASSEMBLE_RUNS}):\n`);
   console.log(table(["stage", "ms"], Object.entries(c.stages).map(([k, v]) => [k, ms(v)])));
 }
 
@@ -407,8 +424,8 @@ function printTargets() {
     lines.push(`- keyword recall@5: ${kw.toolshelf.r5.toFixed(3)} vs best peer ${best.toFixed(3)}: ${mark(kw.toolshelf.r5 > best)}`);
   }
   if (results.cache) {
-    const [cold, , same, frozen] = Object.values(results.cache.cases);
-    lines.push(`- stateless assemble of 2,105 tools, new tool objects: ${ms(cold)} ms (target < 15): ${mark(cold < 15)}`);
+    const [cold, clone, same, frozen] = Object.values(results.cache.cases);
+    lines.push(`- stateless assemble of 2,105 tools, new tool objects: ${ms(cold)} ms with new content, ${ms(clone)} ms with the same content (target < 15): ${mark(cold < 15)}`);
     lines.push(`- same objects next turn: ${ms(same)} ms (target < 2): ${mark(same < 2)}; deep-frozen objects: ${ms(frozen)} ms: ${mark(frozen < 2)}`);
   }
   if (lines.length) console.log(`\n### Targets\n\n${lines.join("\n")}`);

@@ -13,13 +13,16 @@
 // An outline holds no schema, so assemble never fails on one (cycles, BigInt, nesting past 128
 // levels) where `new Shelf` would: such a toolbox fails at search, describe and unwrap instead.
 //
-// The plans of the last OUTLINE_MEMO_SIZE outlines are kept. The same tool objects as last turn are
-// recognised without writing anything: each tool's outline fields (read with `.`) are compared with
-// the values they had then; new objects are outlined and compared by the outline's text.
+// The plans of the last OUTLINE_MEMO_SIZE toolboxes are kept (fewer when their outlines are long),
+// with the tool objects they were seen with. The same tool objects as last turn are recognised
+// without writing anything: each tool's outline fields (read with `.`) are compared with the values
+// they had then; new objects are outlined and compared by the outline's text.
 import { outlinePlan, fingerprint } from "./wasm/toolshelf.js";
 import { call, hydrate, isDeepFrozen, isPlainArray, isPlainObject, readToolbox, toJson } from "./common.js";
 
-const OUTLINE_MEMO_SIZE = 4;
+const OUTLINE_MEMO_SIZE = 8;
+/** Outline text kept at most, summed over the remembered entries (the newest is always kept). */
+const OUTLINE_MEMO_TEXT_LENGTH = 8_000_000;
 const SCHEMA_KEYS = new Set(["parameters", "input_schema", "inputSchema"]);
 const NAMING_KEYS = new Set(["type", "name", "description"]);
 /** Most recently used first: { optionsText, shape, flat, fields, text, planText, deferred, made, visible, fingerprint, whole }. */
@@ -84,7 +87,7 @@ function sameFields(def, f) {
 }
 
 /** The toolbox with every tool def outlined, in the same structure; `undefined` as `outlineOf`. */
-function outlineToolbox(toolbox) {
+export function outlineToolbox(toolbox) {
   const list = (defs) => {
     const out = defs.map((def) => outlineOf(def));
     return out.includes(undefined) ? undefined : out;
@@ -171,14 +174,26 @@ function entryFor(toolbox, options) {
     const outline = outlineToolbox(toolbox);
     if (outline === undefined) return undefined;
     const text = toJson(outline, "toolbox");
-    at = memo.findIndex((e) => e.optionsText === optionsText && e.text === text);
-    entry = at >= 0 ? memo.splice(at, 1)[0] : newEntry(text, optionsText);
-    // Every def is an object now: the core accepted the outline (or an equal one) before.
-    Object.assign(entry, { shape, flat, fields: flat.map(fieldsOf) });
+    const same = memo.find((e) => e.optionsText === optionsText && e.text === text);
+    // A new entry even for a known text (sharing its plan): the objects it was last seen with stay
+    // recognisable too. Every def is an object now: the core accepted this outline before.
+    entry = { ...(same ?? newEntry(text, optionsText)), shape, flat, fields: flat.map(fieldsOf) };
   }
   memo.unshift(entry);
-  memo.length = Math.min(memo.length, OUTLINE_MEMO_SIZE);
+  trimMemo();
   return entry;
+}
+
+/** Keeps the newest entry, and older ones while they are few and their outlines short enough. */
+function trimMemo() {
+  let kept = 0;
+  for (let i = 0; i < memo.length; i++) {
+    kept += memo[i].text.length;
+    if (i > 0 && (i >= OUTLINE_MEMO_SIZE || kept > OUTLINE_MEMO_TEXT_LENGTH)) {
+      memo.length = i;
+      return;
+    }
+  }
 }
 
 function newEntry(text, optionsText) {
