@@ -100,6 +100,11 @@ export interface Assembly<T extends ToolDef = ToolDef> {
   tier: 0 | 1 | 2;
   form: Form;
   deferredCount: number;
+  /**
+   * The deferred tools' summed token estimates. From the stateless `assemble`, computed when first
+   * read (it is the one figure that needs every deferred schema); may then throw `invalid_toolbox`
+   * if a deferred tool cannot be written as JSON.
+   */
   deferredTokens: number;
   budgetTokens: number;
   listingTokens: number;
@@ -183,10 +188,10 @@ export interface SearchOptions extends Options {
 }
 
 /**
- * Stateless assemble: the model-visible tools for `toolbox` under `options`. The stateless
- * functions reuse a toolbox prepared by an earlier call when its JSON is the same, or, cheaper,
- * when its tool defs are the very same deeply frozen objects (`Object.freeze` all the way down):
- * a changed toolbox is always prepared anew.
+ * Stateless assemble: the model-visible tools for `toolbox` under `options`. It reads an outline
+ * of the toolbox (names, descriptions, the keys that tell the format), never the deferred schemas,
+ * and remembers the plans of recent toolboxes: the same tool objects next turn, or new objects
+ * with the same outline, reuse one; any change the result depends on is seen.
  */
 export declare function assemble<T extends ToolDef>(toolbox: Toolbox<T>, options?: Options): Assembly<T>;
 /** Stateless search over the toolbox's deferred tools. */
