@@ -67,22 +67,27 @@ export function freePort() {
 }
 
 /**
- * Starts workerd on `work`/`configFile`; resolves once `port` answers 200, with a `stop()` and the
- * milliseconds from spawn to that first answer. Never hangs: killed at `timeoutMs` and on exit.
+ * Starts workerd on `work`/`configFile`; resolves once `port` answers 200 at `path` (asked every
+ * `pollMs`), with a `stop()`, a promise of the exit, the process id and the milliseconds from spawn
+ * to that first answer. Never hangs: killed at `timeoutMs` and on exit.
  */
-export async function startWorkerd({ work, configFile, port, timeoutMs = 60_000 }) {
+export async function startWorkerd({ work, configFile, port, timeoutMs = 60_000, path = "/", pollMs = 100 }) {
   const began = performance.now();
   const child = spawn(WORKERD, ["serve", configFile], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
-  const stop = () => child.exitCode === null && child.kill("SIGKILL");
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const stop = () => {
+    process.off("exit", stop);
+    return child.exitCode === null && child.kill("SIGKILL");
+  };
   process.once("exit", stop);
   while (performance.now() - began < timeoutMs) {
     if (child.exitCode !== null) break;
-    const ok = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
-    if (ok) return { stop, output: () => output, readyMs: performance.now() - began };
-    await new Promise((r) => setTimeout(r, 100));
+    const ok = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+    if (ok) return { stop, exited, pid: child.pid, output: () => output, readyMs: performance.now() - began };
+    await new Promise((r) => setTimeout(r, pollMs));
   }
   stop();
   throw new Error(`workerd did not answer within ${timeoutMs} ms (exit ${child.exitCode}):\n${output}`);
