@@ -355,15 +355,32 @@ const MAX_NAME: usize = 64;
 /// characters become `_`, and a name over 64 keeps its first 55 characters plus `_` and 8 hex
 /// digits of a hash of the whole name, so it stays unique and stable.
 pub fn qualified_name(server: &str, tool: &str) -> String {
-    let safe = |s: &str| -> String {
-        s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect()
-    };
-    let name = format!("mcp__{}__{}", safe(server), safe(tool));
+    let mut name = String::with_capacity(MAX_NAME.min(7 + server.len() + tool.len()));
+    name.push_str("mcp__");
+    push_safe(&mut name, server);
+    name.push_str("__");
+    push_safe(&mut name, tool);
     if name.len() <= MAX_NAME {
         return name;
     }
-    let hash = crate::assemble::fingerprint(&name);
-    format!("{}_{}", &name[..MAX_NAME - 9], &hash[..8])
+    // The first 8 of the hash's 16 hex digits: its high 32 bits.
+    let hash = crate::assemble::fnv1a(name.as_bytes()) >> 32;
+    // Every character pushed is ASCII, so any length is a char boundary.
+    name.truncate(MAX_NAME - 9);
+    name.push('_');
+    crate::assemble::push_hex(&mut name, hash, 8);
+    name
+}
+
+/// Pushes `text` with every character but ASCII letters, digits and `-` written as one `_`.
+fn push_safe(name: &mut String, text: &str) {
+    for b in text.bytes() {
+        match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' => name.push(char::from(b)),
+            0x80..=0xbf => {} // a continuation byte: its character was written at its first byte
+            _ => name.push('_'),
+        }
+    }
 }
 
 fn index_names(tools: &[Tool]) -> Result<BTreeMap<String, usize>, Error> {
@@ -416,6 +433,41 @@ mod tests {
         assert_ne!(long, qualified_name("cloudflare", "dns-records-for-a-zone-import-dns-records-from-a-zone-filx"));
         for name in [long.as_str(), "mcp__Ant_Design_Components__get-docs"] {
             assert!(is_tool_name(name), "{name}");
+        }
+    }
+
+    /// Long and non-ASCII names: the expected names are what the first version (two `String`s
+    /// collected from `chars()`, `format!`, the hash as `format!("{hash:016x}")[..8]`) gave.
+    #[test]
+    fn qualified_names_of_long_and_non_ascii_names_are_unchanged() {
+        let x51 = "x".repeat(51);
+        let x52 = "x".repeat(52);
+        let (e30, u30) = ("é".repeat(30), "ü".repeat(30));
+        for (server, tool, expected) in [
+            (
+                "cloudflare",
+                "dns-records-for-a-zone-import-dns-records-from-a-zone-file",
+                "mcp__cloudflare__dns-records-for-a-zone-import-dns-reco_e8b82d69",
+            ),
+            (
+                "stripe",
+                "GetCustomersCustomerSourcesIdVerificationsWithAVeryLongSuffix",
+                "mcp__stripe__GetCustomersCustomerSourcesIdVerifications_53301e6d",
+            ),
+            ("日本語", "ツール", "mcp__________"),
+            (
+                "12306-mcp",
+                "查询列车时刻表和余票信息并且返回非常非常非常非常非常非常非常非常非常非常长的结果",
+                "mcp__12306-mcp__________________________________________",
+            ),
+            ("😀", "a😀b", "mcp_____a_b"),
+            ("server", &x51, "mcp__server__xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+            ("server", &x52, "mcp__server__xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx_3d28d52b"),
+            (&e30, &u30, "mcp_____________________________________________________8246b2cc"),
+        ] {
+            let name = qualified_name(server, tool);
+            assert_eq!(name, expected, "{server:?} {tool:?}");
+            assert!(is_tool_name(&name), "{name}");
         }
     }
 }
