@@ -34,15 +34,42 @@ pub struct Tool {
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
     pub position: usize,
-    /// Where it came from, for messages: `tools[3]`, `servers.github[2]`, `[5]`.
-    pub path: String,
+    /// Where it was in the toolbox; [`Tool::path`] writes it for messages.
+    pub origin: Origin,
     /// True when the model does not see its schema (it is behind the bridge).
     pub deferred: bool,
     /// True when `qualify` gave it a new name.
     pub renamed: bool,
 }
 
+/// Where a tool was in the toolbox: what [`Tool::path`] writes in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Item `i` of a toolbox that is a list: `[i]`.
+    List(usize),
+    /// Item `i` of `tools`: `tools[i]`.
+    Tools(usize),
+    /// Item `i` of its server's list, the server being the tool's `server`: `servers.<server>[i]`.
+    Server(usize),
+}
+
+impl Origin {
+    /// The path for messages, `server` being the server of a [`Origin::Server`] tool.
+    fn path(self, server: Option<&str>) -> String {
+        match self {
+            Origin::List(i) => format!("[{i}]"),
+            Origin::Tools(i) => format!("tools[{i}]"),
+            Origin::Server(i) => format!("servers.{}[{i}]", server.unwrap_or_default()),
+        }
+    }
+}
+
 impl Tool {
+    /// Where it came from, for messages: `tools[3]`, `servers.github[2]`, `[5]`.
+    pub fn path(&self) -> String {
+        self.origin.path(self.server.as_deref())
+    }
+
     /// The token estimate: `ceil(size / 4)`.
     pub fn tokens(&self) -> u64 {
         self.size.div_ceil(4) as u64
@@ -146,9 +173,17 @@ pub fn parse_input(text: &str, what: &str, code: ErrorCode) -> Result<Value, Err
 /// One tool def as found in the input, before reading.
 struct Entry {
     def: Value,
-    path: String,
+    origin: Origin,
+    /// The server whose list it is in.
     server: Option<String>,
     position: usize,
+}
+
+impl Entry {
+    /// Where it came from, for messages ([`Tool::path`]).
+    fn path(&self) -> String {
+        self.origin.path(self.server.as_deref())
+    }
 }
 
 fn flatten(toolbox: Value) -> Result<Vec<Entry>, Error> {
@@ -156,7 +191,7 @@ fn flatten(toolbox: Value) -> Result<Vec<Entry>, Error> {
         Value::Array(items) => Ok(items
             .into_iter()
             .enumerate()
-            .map(|(i, def)| Entry { def, path: format!("[{i}]"), server: None, position: i })
+            .map(|(i, def)| Entry { def, origin: Origin::List(i), server: None, position: i })
             .collect()),
         Value::Object(members) => flatten_grouped(members),
         other => Err(Error::new(
@@ -186,7 +221,7 @@ fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
         Value::Null => {}
         Value::Array(list) => {
             for (i, def) in list.into_iter().enumerate() {
-                entries.push(Entry { def, path: format!("tools[{i}]"), server: None, position: entries.len() });
+                entries.push(Entry { def, origin: Origin::Tools(i), server: None, position: entries.len() });
             }
         }
         other => return Err(expected_list("tools", &other)),
@@ -203,17 +238,12 @@ fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
         if server.is_empty() {
             return Err(Error::new(ErrorCode::InvalidToolbox, "servers: a server name is empty"));
         }
-        let path = format!("servers.{server}");
         let Value::Array(list) = tools else {
-            return Err(expected_list(&path, &tools));
+            return Err(expected_list(&format!("servers.{server}"), &tools));
         };
         for (i, def) in list.into_iter().enumerate() {
-            entries.push(Entry {
-                def,
-                path: format!("{path}[{i}]"),
-                server: Some(server.clone()),
-                position: entries.len(),
-            });
+            let origin = Origin::Server(i);
+            entries.push(Entry { def, origin, server: Some(server.clone()), position: entries.len() });
         }
     }
     Ok(entries)
@@ -236,20 +266,21 @@ pub fn kind(value: &Value) -> &'static str {
 }
 
 fn detect_format(entries: &[Entry], warnings: &mut Vec<String>) -> Result<Format, Error> {
-    let mut found: Option<(Format, &str)> = None;
+    let mut found: Option<(Format, &Entry)> = None;
     for entry in entries {
         let Some(format) = Format::detect(&entry.def) else {
             continue;
         };
         match found {
-            None => found = Some((format, &entry.path)),
-            Some((first, first_path)) if first != format => {
+            None => found = Some((format, entry)),
+            Some((first, first_entry)) if first != format => {
                 return Err(Error::new(
                     ErrorCode::MixedFormats,
                     format!(
-                        "{}: a tool in {} format, but {first_path} is in {} format; all tools of one toolbox share one format",
-                        entry.path,
+                        "{}: a tool in {} format, but {} is in {} format; all tools of one toolbox share one format",
+                        entry.path(),
                         format.as_str(),
+                        first_entry.path(),
                         first.as_str()
                     ),
                 ));
@@ -272,18 +303,18 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
     if !entry.def.is_object() {
         return Err(Error::new(
             ErrorCode::InvalidTool,
-            format!("{}: a tool must be an object, got {}", entry.path, kind(&entry.def)),
+            format!("{}: a tool must be an object, got {}", entry.path(), kind(&entry.def)),
         ));
     }
     let fields = format.fields(&entry.def);
     let name = fields.name.map(str::trim).filter(|n| !n.is_empty()).ok_or_else(|| {
         Error::new(
             ErrorCode::InvalidTool,
-            format!("{}: a tool in {} format needs a non-empty string \"name\"", entry.path, format.as_str()),
+            format!("{}: a tool in {} format needs a non-empty string \"name\"", entry.path(), format.as_str()),
         )
     })?;
-    let (server, own_name) = match &entry.server {
-        Some(server) => (Some(server.clone()), name.to_string()),
+    let (server, own_name) = match entry.server {
+        Some(server) => (Some(server), name.to_string()),
         None => match split_mcp_name(name) {
             Some((server, tool)) => (Some(server.to_string()), tool.to_string()),
             None => (None, name.to_string()),
@@ -299,7 +330,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         size: entry.def.json_code_points(),
         def: entry.def,
         position: entry.position,
-        path: entry.path,
+        origin: entry.origin,
         renamed: false,
     })
 }
@@ -338,7 +369,7 @@ fn apply_defer(tools: &mut [Tool], names: &[String], warnings: &mut Vec<String>)
 
 /// Gives deferred tools of the grouped form the name `mcp__<server>__<tool>` ([`qualified_name`]).
 fn qualify(tools: &mut [Tool]) {
-    for tool in tools.iter_mut().filter(|t| t.deferred && t.path.starts_with("servers.")) {
+    for tool in tools.iter_mut().filter(|t| t.deferred && matches!(t.origin, Origin::Server(_))) {
         if let Some(server) = &tool.server {
             if split_mcp_name(&tool.name).is_none() {
                 tool.name = qualified_name(server, &tool.own_name);
@@ -392,7 +423,9 @@ fn index_names(tools: &[Tool]) -> Result<BTreeMap<String, usize>, Error> {
                 ErrorCode::DuplicateTool,
                 format!(
                     "{}: duplicate tool name \"{}\", also at {}; names must be unique (qualify: true prefixes deferred tools with their server)",
-                    tool.path, tool.name, first.path
+                    tool.path(),
+                    tool.name,
+                    first.path()
                 ),
             ));
         }
