@@ -101,7 +101,8 @@ pub struct Catalog {
     pub servers: Vec<Server>,
     /// Non-fatal problems (an `alwaysLoad` server that does not exist, an undetectable format).
     pub warnings: Vec<String>,
-    by_name: BTreeMap<String, usize>,
+    /// Indexes into `tools`, in code-point order of names (which are unique).
+    by_name: Vec<usize>,
 }
 
 impl Catalog {
@@ -132,7 +133,7 @@ impl Catalog {
             qualify(&mut tools);
         }
         let by_name = index_names(&tools)?;
-        let servers = group_servers(&tools);
+        let servers = group_servers(&tools, &by_name);
         Ok(Catalog { format, tools, servers, warnings, by_name })
     }
 
@@ -143,7 +144,8 @@ impl Catalog {
 
     /// The tool the model knows as `name`.
     pub fn get(&self, name: &str) -> Option<&Tool> {
-        self.by_name.get(name).and_then(|&i| self.tools.get(i))
+        let found = self.by_name.binary_search_by(|&i| self.tools.get(i).map(|t| t.name.as_str()).cmp(&Some(name)));
+        found.ok().and_then(|at| self.by_name.get(at)).and_then(|&i| self.tools.get(i))
     }
 
     /// Deferred tools, in input order.
@@ -158,7 +160,7 @@ impl Catalog {
 
     /// Every tool name, in code-point order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.by_name.keys().map(String::as_str)
+        self.by_name.iter().filter_map(|&i| self.tools.get(i)).map(|t| t.name.as_str())
     }
 }
 
@@ -414,40 +416,43 @@ fn push_safe(name: &mut String, text: &str) {
     }
 }
 
-fn index_names(tools: &[Tool]) -> Result<BTreeMap<String, usize>, Error> {
-    let mut by_name = BTreeMap::new();
-    for (i, tool) in tools.iter().enumerate() {
-        if let Some(&first) = by_name.get(&tool.name) {
-            let first: &Tool = &tools[first];
-            return Err(Error::new(
-                ErrorCode::DuplicateTool,
-                format!(
-                    "{}: duplicate tool name \"{}\", also at {}; names must be unique (qualify: true prefixes deferred tools with their server)",
-                    tool.path(),
-                    tool.name,
-                    first.path()
-                ),
-            ));
-        }
-        by_name.insert(tool.name.clone(), i);
+/// The indexes of `tools` in code-point order of names, or the error for the first tool (in input
+/// order) whose name an earlier one has.
+fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
+    let mut order: Vec<(&str, usize)> = tools.iter().enumerate().map(|(i, t)| (t.name.as_str(), i)).collect();
+    order.sort_unstable();
+    // Per name, the second tool is the first to repeat it; the first of those in input order is the error.
+    let duplicate = order
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter_map(|group| match group {
+            [(_, first), (_, second), ..] => Some((*second, *first)),
+            _ => None,
+        })
+        .min();
+    if let Some((Some(tool), Some(first))) = duplicate.map(|(later, first)| (tools.get(later), tools.get(first))) {
+        return Err(Error::new(
+            ErrorCode::DuplicateTool,
+            format!(
+                "{}: duplicate tool name \"{}\", also at {}; names must be unique (qualify: true prefixes deferred tools with their server)",
+                tool.path(),
+                tool.name,
+                first.path()
+            ),
+        ));
     }
-    Ok(by_name)
+    Ok(order.into_iter().map(|(_, i)| i).collect())
 }
 
-fn group_servers(tools: &[Tool]) -> Vec<Server> {
+/// The servers of the deferred tools, in code-point order, each with its tools in name order
+/// (`by_name`'s order).
+fn group_servers(tools: &[Tool], by_name: &[usize]) -> Vec<Server> {
     let mut by_server: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, tool) in tools.iter().enumerate().filter(|(_, t)| t.deferred) {
-        if let Some(server) = &tool.server {
+    for &i in by_name {
+        if let Some(Tool { deferred: true, server: Some(server), .. }) = tools.get(i) {
             by_server.entry(server).or_default().push(i);
         }
     }
-    by_server
-        .into_iter()
-        .map(|(name, mut indexes)| {
-            indexes.sort_by(|&a, &b| tools[a].name.cmp(&tools[b].name));
-            Server { name: name.to_string(), tools: indexes }
-        })
-        .collect()
+    by_server.into_iter().map(|(name, tools)| Server { name: name.to_string(), tools }).collect()
 }
 
 #[cfg(test)]
@@ -466,6 +471,30 @@ mod tests {
         assert_ne!(long, qualified_name("cloudflare", "dns-records-for-a-zone-import-dns-records-from-a-zone-filx"));
         for name in [long.as_str(), "mcp__Ant_Design_Components__get-docs"] {
             assert!(is_tool_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_first_repeated_name_in_input_order_is_the_error() {
+        let toolbox = |names: &[&str]| {
+            let tools = names.iter().map(|n| format!(r#"{{"name":"{n}","parameters":{{}}}}"#));
+            crate::json::parse(&format!("[{}]", tools.collect::<Vec<_>>().join(","))).unwrap()
+        };
+        for (names, message) in [
+            (&["a", "b", "b", "a"][..], "[2]: duplicate tool name \"b\", also at [1]"),
+            (&["a", "b", "a", "b", "b"][..], "[2]: duplicate tool name \"a\", also at [0]"),
+            (&["z", "y", "x", "y", "z", "z"][..], "[3]: duplicate tool name \"y\", also at [1]"),
+        ] {
+            let error = Catalog::parse(toolbox(names), &Options::default()).unwrap_err();
+            assert!(error.message.starts_with(message), "{names:?}: {}", error.message);
+        }
+        let catalog = Catalog::parse(toolbox(&["b", "é", "a", "B", "ab"]), &Options::default()).unwrap();
+        assert_eq!(catalog.names().collect::<Vec<_>>(), ["B", "a", "ab", "b", "é"]);
+        for (i, name) in ["b", "é", "a", "B", "ab"].into_iter().enumerate() {
+            assert_eq!(catalog.get(name).map(|t| t.position), Some(i), "{name}");
+        }
+        for name in ["", "c", "A", "aa", "é "] {
+            assert!(catalog.get(name).is_none(), "{name}");
         }
     }
 
