@@ -6,7 +6,6 @@ use crate::catalog::{Catalog, Tool};
 use crate::json::Value;
 use crate::listing::{fit, Form, Level};
 use crate::options::{Options, Switch};
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -203,15 +202,31 @@ fn tools_json(slots: &[Slot<'_>]) -> String {
 
 /// FNV-1a, 64 bits, over the UTF-8 bytes of `text`, as 16 lowercase hex digits.
 pub fn fingerprint(text: &str) -> String {
+    let mut out = String::with_capacity(16);
+    push_hex(&mut out, fnv1a(text.as_bytes()), 16);
+    out
+}
+
+/// FNV-1a, 64 bits, over `bytes`.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let hash = text.bytes().fold(OFFSET, |h, b| (h ^ u64::from(b)).wrapping_mul(PRIME));
-    format!("{hash:016x}")
+    bytes.iter().fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
+}
+
+/// Pushes the low `digits` hex digits of `value`, lowercase, most significant first, zero-padded
+/// (`format!("{value:0digits$x}")` when `value` has no more digits than that).
+pub(crate) fn push_hex(out: &mut String, value: u64, digits: u32) {
+    for i in (0..digits.min(16)).rev() {
+        let nibble = (value >> (4 * i)) & 0xf;
+        out.push(char::from_digit(nibble as u32, 16).unwrap_or('0'));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
 
     #[test]
     fn budget_follows_the_formula() {
@@ -236,5 +251,12 @@ mod tests {
     fn fingerprint_is_fnv1a_64() {
         assert_eq!(fingerprint(""), "cbf29ce484222325");
         assert_eq!(fingerprint("a"), "af63dc4c8601ec8c");
+        for text in ["", "a", "tools", "[{\"type\":\"function\"}]", "é日本😀"] {
+            let hash = fnv1a(text.as_bytes());
+            assert_eq!(fingerprint(text), format!("{hash:016x}"), "{text}");
+        }
+        let mut short = String::new();
+        push_hex(&mut short, 0x0abc_def0_1234_5678, 8);
+        assert_eq!(short, "12345678");
     }
 }

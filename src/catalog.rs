@@ -34,15 +34,42 @@ pub struct Tool {
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
     pub position: usize,
-    /// Where it came from, for messages: `tools[3]`, `servers.github[2]`, `[5]`.
-    pub path: String,
+    /// Where it was in the toolbox; [`Tool::path`] writes it for messages.
+    pub origin: Origin,
     /// True when the model does not see its schema (it is behind the bridge).
     pub deferred: bool,
     /// True when `qualify` gave it a new name.
     pub renamed: bool,
 }
 
+/// Where a tool was in the toolbox: what [`Tool::path`] writes in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Item `i` of a toolbox that is a list: `[i]`.
+    List(usize),
+    /// Item `i` of `tools`: `tools[i]`.
+    Tools(usize),
+    /// Item `i` of its server's list, the server being the tool's `server`: `servers.<server>[i]`.
+    Server(usize),
+}
+
+impl Origin {
+    /// The path for messages, `server` being the server of a [`Origin::Server`] tool.
+    fn path(self, server: Option<&str>) -> String {
+        match self {
+            Origin::List(i) => format!("[{i}]"),
+            Origin::Tools(i) => format!("tools[{i}]"),
+            Origin::Server(i) => format!("servers.{}[{i}]", server.unwrap_or_default()),
+        }
+    }
+}
+
 impl Tool {
+    /// Where it came from, for messages: `tools[3]`, `servers.github[2]`, `[5]`.
+    pub fn path(&self) -> String {
+        self.origin.path(self.server.as_deref())
+    }
+
     /// The token estimate: `ceil(size / 4)`.
     pub fn tokens(&self) -> u64 {
         self.size.div_ceil(4) as u64
@@ -74,7 +101,8 @@ pub struct Catalog {
     pub servers: Vec<Server>,
     /// Non-fatal problems (an `alwaysLoad` server that does not exist, an undetectable format).
     pub warnings: Vec<String>,
-    by_name: BTreeMap<String, usize>,
+    /// Indexes into `tools`, in code-point order of names (which are unique).
+    by_name: Vec<usize>,
 }
 
 impl Catalog {
@@ -105,7 +133,7 @@ impl Catalog {
             qualify(&mut tools);
         }
         let by_name = index_names(&tools)?;
-        let servers = group_servers(&tools);
+        let servers = group_servers(&tools, &by_name);
         Ok(Catalog { format, tools, servers, warnings, by_name })
     }
 
@@ -116,7 +144,8 @@ impl Catalog {
 
     /// The tool the model knows as `name`.
     pub fn get(&self, name: &str) -> Option<&Tool> {
-        self.by_name.get(name).and_then(|&i| self.tools.get(i))
+        let found = self.by_name.binary_search_by(|&i| self.tools.get(i).map(|t| t.name.as_str()).cmp(&Some(name)));
+        found.ok().and_then(|at| self.by_name.get(at)).and_then(|&i| self.tools.get(i))
     }
 
     /// Deferred tools, in input order.
@@ -131,7 +160,7 @@ impl Catalog {
 
     /// Every tool name, in code-point order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.by_name.keys().map(String::as_str)
+        self.by_name.iter().filter_map(|&i| self.tools.get(i)).map(|t| t.name.as_str())
     }
 }
 
@@ -146,9 +175,17 @@ pub fn parse_input(text: &str, what: &str, code: ErrorCode) -> Result<Value, Err
 /// One tool def as found in the input, before reading.
 struct Entry {
     def: Value,
-    path: String,
+    origin: Origin,
+    /// The server whose list it is in.
     server: Option<String>,
     position: usize,
+}
+
+impl Entry {
+    /// Where it came from, for messages ([`Tool::path`]).
+    fn path(&self) -> String {
+        self.origin.path(self.server.as_deref())
+    }
 }
 
 fn flatten(toolbox: Value) -> Result<Vec<Entry>, Error> {
@@ -156,7 +193,7 @@ fn flatten(toolbox: Value) -> Result<Vec<Entry>, Error> {
         Value::Array(items) => Ok(items
             .into_iter()
             .enumerate()
-            .map(|(i, def)| Entry { def, path: format!("[{i}]"), server: None, position: i })
+            .map(|(i, def)| Entry { def, origin: Origin::List(i), server: None, position: i })
             .collect()),
         Value::Object(members) => flatten_grouped(members),
         other => Err(Error::new(
@@ -186,7 +223,7 @@ fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
         Value::Null => {}
         Value::Array(list) => {
             for (i, def) in list.into_iter().enumerate() {
-                entries.push(Entry { def, path: format!("tools[{i}]"), server: None, position: entries.len() });
+                entries.push(Entry { def, origin: Origin::Tools(i), server: None, position: entries.len() });
             }
         }
         other => return Err(expected_list("tools", &other)),
@@ -203,17 +240,12 @@ fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
         if server.is_empty() {
             return Err(Error::new(ErrorCode::InvalidToolbox, "servers: a server name is empty"));
         }
-        let path = format!("servers.{server}");
         let Value::Array(list) = tools else {
-            return Err(expected_list(&path, &tools));
+            return Err(expected_list(&format!("servers.{server}"), &tools));
         };
         for (i, def) in list.into_iter().enumerate() {
-            entries.push(Entry {
-                def,
-                path: format!("{path}[{i}]"),
-                server: Some(server.clone()),
-                position: entries.len(),
-            });
+            let origin = Origin::Server(i);
+            entries.push(Entry { def, origin, server: Some(server.clone()), position: entries.len() });
         }
     }
     Ok(entries)
@@ -236,20 +268,21 @@ pub fn kind(value: &Value) -> &'static str {
 }
 
 fn detect_format(entries: &[Entry], warnings: &mut Vec<String>) -> Result<Format, Error> {
-    let mut found: Option<(Format, &str)> = None;
+    let mut found: Option<(Format, &Entry)> = None;
     for entry in entries {
         let Some(format) = Format::detect(&entry.def) else {
             continue;
         };
         match found {
-            None => found = Some((format, &entry.path)),
-            Some((first, first_path)) if first != format => {
+            None => found = Some((format, entry)),
+            Some((first, first_entry)) if first != format => {
                 return Err(Error::new(
                     ErrorCode::MixedFormats,
                     format!(
-                        "{}: a tool in {} format, but {first_path} is in {} format; all tools of one toolbox share one format",
-                        entry.path,
+                        "{}: a tool in {} format, but {} is in {} format; all tools of one toolbox share one format",
+                        entry.path(),
                         format.as_str(),
+                        first_entry.path(),
                         first.as_str()
                     ),
                 ));
@@ -272,18 +305,18 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
     if !entry.def.is_object() {
         return Err(Error::new(
             ErrorCode::InvalidTool,
-            format!("{}: a tool must be an object, got {}", entry.path, kind(&entry.def)),
+            format!("{}: a tool must be an object, got {}", entry.path(), kind(&entry.def)),
         ));
     }
     let fields = format.fields(&entry.def);
     let name = fields.name.map(str::trim).filter(|n| !n.is_empty()).ok_or_else(|| {
         Error::new(
             ErrorCode::InvalidTool,
-            format!("{}: a tool in {} format needs a non-empty string \"name\"", entry.path, format.as_str()),
+            format!("{}: a tool in {} format needs a non-empty string \"name\"", entry.path(), format.as_str()),
         )
     })?;
-    let (server, own_name) = match &entry.server {
-        Some(server) => (Some(server.clone()), name.to_string()),
+    let (server, own_name) = match entry.server {
+        Some(server) => (Some(server), name.to_string()),
         None => match split_mcp_name(name) {
             Some((server, tool)) => (Some(server.to_string()), tool.to_string()),
             None => (None, name.to_string()),
@@ -299,7 +332,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         size: entry.def.json_code_points(),
         def: entry.def,
         position: entry.position,
-        path: entry.path,
+        origin: entry.origin,
         renamed: false,
     })
 }
@@ -338,7 +371,7 @@ fn apply_defer(tools: &mut [Tool], names: &[String], warnings: &mut Vec<String>)
 
 /// Gives deferred tools of the grouped form the name `mcp__<server>__<tool>` ([`qualified_name`]).
 fn qualify(tools: &mut [Tool]) {
-    for tool in tools.iter_mut().filter(|t| t.deferred && t.path.starts_with("servers.")) {
+    for tool in tools.iter_mut().filter(|t| t.deferred && matches!(t.origin, Origin::Server(_))) {
         if let Some(server) = &tool.server {
             if split_mcp_name(&tool.name).is_none() {
                 tool.name = qualified_name(server, &tool.own_name);
@@ -355,49 +388,71 @@ const MAX_NAME: usize = 64;
 /// characters become `_`, and a name over 64 keeps its first 55 characters plus `_` and 8 hex
 /// digits of a hash of the whole name, so it stays unique and stable.
 pub fn qualified_name(server: &str, tool: &str) -> String {
-    let safe = |s: &str| -> String {
-        s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect()
-    };
-    let name = format!("mcp__{}__{}", safe(server), safe(tool));
+    let mut name = String::with_capacity(MAX_NAME.min(7 + server.len() + tool.len()));
+    name.push_str("mcp__");
+    push_safe(&mut name, server);
+    name.push_str("__");
+    push_safe(&mut name, tool);
     if name.len() <= MAX_NAME {
         return name;
     }
-    let hash = crate::assemble::fingerprint(&name);
-    format!("{}_{}", &name[..MAX_NAME - 9], &hash[..8])
+    // The first 8 of the hash's 16 hex digits: its high 32 bits.
+    let hash = crate::assemble::fnv1a(name.as_bytes()) >> 32;
+    // Every character pushed is ASCII, so any length is a char boundary.
+    name.truncate(MAX_NAME - 9);
+    name.push('_');
+    crate::assemble::push_hex(&mut name, hash, 8);
+    name
 }
 
-fn index_names(tools: &[Tool]) -> Result<BTreeMap<String, usize>, Error> {
-    let mut by_name = BTreeMap::new();
-    for (i, tool) in tools.iter().enumerate() {
-        if let Some(&first) = by_name.get(&tool.name) {
-            let first: &Tool = &tools[first];
-            return Err(Error::new(
-                ErrorCode::DuplicateTool,
-                format!(
-                    "{}: duplicate tool name \"{}\", also at {}; names must be unique (qualify: true prefixes deferred tools with their server)",
-                    tool.path, tool.name, first.path
-                ),
-            ));
+/// Pushes `text` with every character but ASCII letters, digits and `-` written as one `_`.
+fn push_safe(name: &mut String, text: &str) {
+    for b in text.bytes() {
+        match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' => name.push(char::from(b)),
+            0x80..=0xbf => {} // a continuation byte: its character was written at its first byte
+            _ => name.push('_'),
         }
-        by_name.insert(tool.name.clone(), i);
     }
-    Ok(by_name)
 }
 
-fn group_servers(tools: &[Tool]) -> Vec<Server> {
+/// The indexes of `tools` in code-point order of names, or the error for the first tool (in input
+/// order) whose name an earlier one has.
+fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
+    let mut order: Vec<(&str, usize)> = tools.iter().enumerate().map(|(i, t)| (t.name.as_str(), i)).collect();
+    order.sort_unstable();
+    // Per name, the second tool is the first to repeat it; the first of those in input order is the error.
+    let duplicate = order
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter_map(|group| match group {
+            [(_, first), (_, second), ..] => Some((*second, *first)),
+            _ => None,
+        })
+        .min();
+    if let Some((Some(tool), Some(first))) = duplicate.map(|(later, first)| (tools.get(later), tools.get(first))) {
+        return Err(Error::new(
+            ErrorCode::DuplicateTool,
+            format!(
+                "{}: duplicate tool name \"{}\", also at {}; names must be unique (qualify: true prefixes deferred tools with their server)",
+                tool.path(),
+                tool.name,
+                first.path()
+            ),
+        ));
+    }
+    Ok(order.into_iter().map(|(_, i)| i).collect())
+}
+
+/// The servers of the deferred tools, in code-point order, each with its tools in name order
+/// (`by_name`'s order).
+fn group_servers(tools: &[Tool], by_name: &[usize]) -> Vec<Server> {
     let mut by_server: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, tool) in tools.iter().enumerate().filter(|(_, t)| t.deferred) {
-        if let Some(server) = &tool.server {
+    for &i in by_name {
+        if let Some(Tool { deferred: true, server: Some(server), .. }) = tools.get(i) {
             by_server.entry(server).or_default().push(i);
         }
     }
-    by_server
-        .into_iter()
-        .map(|(name, mut indexes)| {
-            indexes.sort_by(|&a, &b| tools[a].name.cmp(&tools[b].name));
-            Server { name: name.to_string(), tools: indexes }
-        })
-        .collect()
+    by_server.into_iter().map(|(name, tools)| Server { name: name.to_string(), tools }).collect()
 }
 
 #[cfg(test)]
@@ -416,6 +471,65 @@ mod tests {
         assert_ne!(long, qualified_name("cloudflare", "dns-records-for-a-zone-import-dns-records-from-a-zone-filx"));
         for name in [long.as_str(), "mcp__Ant_Design_Components__get-docs"] {
             assert!(is_tool_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_first_repeated_name_in_input_order_is_the_error() {
+        let toolbox = |names: &[&str]| {
+            let tools = names.iter().map(|n| format!(r#"{{"name":"{n}","parameters":{{}}}}"#));
+            crate::json::parse(&format!("[{}]", tools.collect::<Vec<_>>().join(","))).unwrap()
+        };
+        for (names, message) in [
+            (&["a", "b", "b", "a"][..], "[2]: duplicate tool name \"b\", also at [1]"),
+            (&["a", "b", "a", "b", "b"][..], "[2]: duplicate tool name \"a\", also at [0]"),
+            (&["z", "y", "x", "y", "z", "z"][..], "[3]: duplicate tool name \"y\", also at [1]"),
+        ] {
+            let error = Catalog::parse(toolbox(names), &Options::default()).unwrap_err();
+            assert!(error.message.starts_with(message), "{names:?}: {}", error.message);
+        }
+        let catalog = Catalog::parse(toolbox(&["b", "é", "a", "B", "ab"]), &Options::default()).unwrap();
+        assert_eq!(catalog.names().collect::<Vec<_>>(), ["B", "a", "ab", "b", "é"]);
+        for (i, name) in ["b", "é", "a", "B", "ab"].into_iter().enumerate() {
+            assert_eq!(catalog.get(name).map(|t| t.position), Some(i), "{name}");
+        }
+        for name in ["", "c", "A", "aa", "é "] {
+            assert!(catalog.get(name).is_none(), "{name}");
+        }
+    }
+
+    /// Long and non-ASCII names: the expected names are what the first version (two `String`s
+    /// collected from `chars()`, `format!`, the hash as `format!("{hash:016x}")[..8]`) gave.
+    #[test]
+    fn qualified_names_of_long_and_non_ascii_names_are_unchanged() {
+        let x51 = "x".repeat(51);
+        let x52 = "x".repeat(52);
+        let (e30, u30) = ("é".repeat(30), "ü".repeat(30));
+        for (server, tool, expected) in [
+            (
+                "cloudflare",
+                "dns-records-for-a-zone-import-dns-records-from-a-zone-file",
+                "mcp__cloudflare__dns-records-for-a-zone-import-dns-reco_e8b82d69",
+            ),
+            (
+                "stripe",
+                "GetCustomersCustomerSourcesIdVerificationsWithAVeryLongSuffix",
+                "mcp__stripe__GetCustomersCustomerSourcesIdVerifications_53301e6d",
+            ),
+            ("日本語", "ツール", "mcp__________"),
+            (
+                "12306-mcp",
+                "查询列车时刻表和余票信息并且返回非常非常非常非常非常非常非常非常非常非常长的结果",
+                "mcp__12306-mcp__________________________________________",
+            ),
+            ("😀", "a😀b", "mcp_____a_b"),
+            ("server", &x51, "mcp__server__xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+            ("server", &x52, "mcp__server__xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx_3d28d52b"),
+            (&e30, &u30, "mcp_____________________________________________________8246b2cc"),
+        ] {
+            let name = qualified_name(server, tool);
+            assert_eq!(name, expected, "{server:?} {tool:?}");
+            assert!(is_tool_name(&name), "{name}");
         }
     }
 }

@@ -173,70 +173,150 @@ fn form_of(levels: &[Level]) -> Form {
 
 /// The first sentence of `description`, whitespace collapsed, cut at a word boundary to at most
 /// [`SHORT_MAX`] code points with `…` when cut.
+///
+/// Word by word, stopping at the first sentence end or once over [`SHORT_MAX`] code points: in the
+/// collapsed text a sentence end (a terminator followed by a space or the end) can only be a
+/// word's last character, so the words read up to the first one that `ends_sentence` are the
+/// first sentence; and when the words read are over the limit, more words would be cut away.
 pub fn short_description(description: &str) -> String {
-    let collapsed = collapse_whitespace(description);
-    let sentence = first_sentence(&collapsed);
-    cut_at_word(sentence, SHORT_MAX)
-}
-
-fn collapse_whitespace(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(4 * SHORT_MAX * 4));
-    for word in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-        if out.len() > 16 * SHORT_MAX {
-            break; // enough text to find a short first sentence; never scan a huge description
+    let mut text = String::with_capacity(description.len().min(4 * SHORT_MAX));
+    let mut code_points = 0;
+    for word in description.split_whitespace() {
+        code_points += usize::from(!text.is_empty()) + word.chars().count();
+        push_word(&mut text, word);
+        if ends_sentence(word) || code_points > SHORT_MAX {
+            break;
         }
     }
-    out
+    if code_points <= SHORT_MAX {
+        return text;
+    }
+    cut_at_word(text, SHORT_MAX)
 }
 
-/// Up to and including the first `.`, `!` or `?` followed by a space or the end, skipping the
-/// dots of `e.g.`, `i.e.` and `etc.`.
-fn first_sentence(text: &str) -> &str {
-    let bytes = text.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        if !matches!(b, b'.' | b'!' | b'?') {
-            continue;
-        }
-        let at_end = matches!(bytes.get(i + 1), None | Some(b' '));
-        if at_end && !(b == b'.' && ends_with_abbreviation(&text[..=i])) {
-            return &text[..=i];
-        }
+/// Appends `word` to the words in `out`, a space between.
+fn push_word(out: &mut String, word: &str) {
+    if !out.is_empty() {
+        out.push(' ');
     }
+    out.push_str(word);
+}
+
+/// Whether a sentence ends with `word`: it ends with `.`, `!` or `?`, and is not `e.g.`, `i.e.` or
+/// `etc.` (in any case, after an opening bracket or quote).
+fn ends_sentence(word: &str) -> bool {
+    match word.as_bytes().last() {
+        Some(b'!' | b'?') => true,
+        Some(b'.') => {
+            let word = word.trim_start_matches(['(', '[', '"', '\'']);
+            !["e.g.", "i.e.", "etc."].iter().any(|a| word.eq_ignore_ascii_case(a))
+        }
+        _ => false,
+    }
+}
+
+/// `text` when it has at most `max` code points; else cut to fewer than `max` at the last word
+/// boundary (or at `max - 1` when there is none), trailing separators dropped, and `…` added.
+fn cut_at_word(mut text: String, max: usize) -> String {
+    // `limit` is where the max-th code point starts; one more code point means over the limit.
+    let (Some(limit), Some(_)) = (code_point_offset(&text, max.saturating_sub(1)), code_point_offset(&text, max))
+    else {
+        return text;
+    };
+    let head = text.get(..limit).unwrap_or_default();
+    let ends_on_word = text.as_bytes().get(limit) == Some(&b' ');
+    let cut = match head.rfind(' ') {
+        Some(space) if space > 0 && !ends_on_word => head.get(..space).unwrap_or_default(),
+        _ => head,
+    };
+    let kept = cut.trim_end_matches([' ', ',', ';', ':', '-']).len();
+    text.truncate(kept);
+    text.push('…');
     text
 }
 
-fn ends_with_abbreviation(text: &str) -> bool {
-    let word = text.rsplit(' ').next().unwrap_or(text).trim_start_matches(['(', '[', '"', '\'']);
-    ["e.g.", "i.e.", "etc."].iter().any(|a| word.eq_ignore_ascii_case(a))
+/// The byte offset where code point `n` (from 0) of `text` starts, if `text` has that many.
+fn code_point_offset(text: &str, n: usize) -> Option<usize> {
+    match text.as_bytes().get(..=n) {
+        Some(head) if head.is_ascii() => Some(n), // one byte per code point so far
+        _ => text.char_indices().nth(n).map(|(i, _)| i),
+    }
 }
 
-fn cut_at_word(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return String::from(text);
+/// The first version of [`short_description`], which collapsed up to 960 bytes of words: the
+/// reference its early stop is checked against.
+#[cfg(test)]
+mod reference {
+    use super::SHORT_MAX;
+    use alloc::string::String;
+
+    pub fn short_description_reference(description: &str) -> String {
+        let collapsed = collapse_whitespace_reference(description);
+        let sentence = first_sentence(&collapsed);
+        cut_at_word_reference(sentence, SHORT_MAX)
     }
-    let limit = text.char_indices().nth(max - 1).map_or(text.len(), |(i, _)| i);
-    let head = &text[..limit];
-    let ends_on_word = text[limit..].starts_with(' ');
-    let cut = match head.rfind(' ') {
-        Some(space) if space > 0 && !ends_on_word => &head[..space],
-        _ => head,
-    };
-    let mut out = String::from(cut.trim_end_matches([' ', ',', ';', ':', '-']));
-    out.push('…');
-    out
+
+    fn collapse_whitespace_reference(text: &str) -> String {
+        let mut out = String::with_capacity(text.len().min(4 * SHORT_MAX * 4));
+        for word in text.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+            if out.len() > 16 * SHORT_MAX {
+                break; // enough text to find a short first sentence; never scan a huge description
+            }
+        }
+        out
+    }
+
+    fn cut_at_word_reference(text: &str, max: usize) -> String {
+        if text.chars().count() <= max {
+            return String::from(text);
+        }
+        let limit = text.char_indices().nth(max - 1).map_or(text.len(), |(i, _)| i);
+        let head = &text[..limit];
+        let ends_on_word = text[limit..].starts_with(' ');
+        let cut = match head.rfind(' ') {
+            Some(space) if space > 0 && !ends_on_word => &head[..space],
+            _ => head,
+        };
+        let mut out = String::from(cut.trim_end_matches([' ', ',', ';', ':', '-']));
+        out.push('…');
+        out
+    }
+
+    /// Up to and including the first `.`, `!` or `?` followed by a space or the end, skipping the
+    /// dots of `e.g.`, `i.e.` and `etc.`.
+    fn first_sentence(text: &str) -> &str {
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if !matches!(b, b'.' | b'!' | b'?') {
+                continue;
+            }
+            let at_end = matches!(bytes.get(i + 1), None | Some(b' '));
+            if at_end && !(b == b'.' && ends_with_abbreviation(&text[..=i])) {
+                return &text[..=i];
+            }
+        }
+        text
+    }
+
+    fn ends_with_abbreviation(text: &str) -> bool {
+        let word = text.rsplit(' ').next().unwrap_or(text).trim_start_matches(['(', '[', '"', '\'']);
+        ["e.g.", "i.e.", "etc."].iter().any(|a| word.eq_ignore_ascii_case(a))
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::reference::short_description_reference;
     use super::*;
 
     fn check(description: &str, expected: &str) {
         let short = short_description(description);
         assert_eq!(short, expected, "{description:?}");
+        assert_eq!(short, short_description_reference(description), "{description:?}");
         assert!(short.chars().count() <= SHORT_MAX);
     }
 
@@ -274,5 +354,120 @@ mod tests {
         // ties: the smaller name (earlier index) goes first
         let levels = fit_levels(&[[100, 50, 10], [100, 50, 10]], 0, 38, Switch::Auto).unwrap();
         assert_eq!(levels, [Level::Names, Level::Full]);
+    }
+}
+
+/// The early stop of [`short_description`] checked against the first version on random
+/// descriptions and on every description of the test catalogs (native only: proptest and flate2
+/// are native dev-dependencies).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    extern crate std;
+
+    use super::reference::short_description_reference;
+    use super::short_description;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+    use std::io::Read;
+
+    /// Words, sentence ends, abbreviations, every kind of whitespace, multi-byte letters: joined
+    /// with nothing between them, so ends and spaces fall anywhere.
+    fn piece() -> impl Strategy<Value = String> {
+        let fixed = prop::sample::select(alloc::vec![
+            "Create",
+            "an",
+            "issue",
+            "x",
+            "Version",
+            "1.2",
+            "a.b",
+            "é",
+            "日本語",
+            "ÄÖÜß",
+            "😀",
+            "ẞig",
+            "naïve",
+            ".",
+            "!",
+            "?",
+            "...",
+            "e.g.",
+            "E.G.",
+            "(e.g.",
+            "i.e.",
+            "etc.",
+            "etc.,",
+            "\"etc.",
+            "[i.e.",
+            "Mr.",
+            ",",
+            ";",
+            ":",
+            "-",
+            "—",
+            "…",
+            " ",
+            " ",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\u{a0}",
+            "\u{85}",
+            "\u{2003}",
+            "\u{2028}",
+            "\u{3000}",
+            "\u{feff}",
+            "\u{200b}",
+        ])
+        .prop_map(String::from);
+        prop_oneof![
+            6 => fixed,
+            2 => "[a-zA-Z]{1,12}",
+            1 => "[a-zé日.!? ]{1,30}",
+            1 => "[a-z]{40,90}",
+        ]
+    }
+
+    fn description() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => prop::collection::vec(piece(), 0..40),
+            1 => prop::collection::vec(piece(), 100..500),
+        ]
+        .prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        #[test]
+        fn early_stop_changes_no_short_description(description in description()) {
+            prop_assert_eq!(short_description(&description), short_description_reference(&description));
+        }
+    }
+
+    #[test]
+    fn early_stop_changes_no_short_description_of_the_test_catalogs() {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/catalogs");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.retain(|p| p.to_string_lossy().ends_with(".json.gz") && !p.to_string_lossy().contains("queries-"));
+        paths.sort();
+        assert!(paths.len() >= 10, "{}: {paths:?}", dir.display());
+        let mut checked = 0;
+        for path in paths {
+            let mut text = String::new();
+            flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()).read_to_string(&mut text).unwrap();
+            let catalog = crate::json::parse(&text).unwrap();
+            for entry in catalog.as_array().unwrap() {
+                let function = entry.get("tool").and_then(|t| t.get("function"));
+                let description = function.and_then(|f| f.get("description")).and_then(|d| d.as_str());
+                let description = description.unwrap_or_default();
+                assert_eq!(short_description(description), short_description_reference(description), "{path:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }
