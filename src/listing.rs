@@ -3,6 +3,7 @@
 
 use crate::catalog::Catalog;
 use crate::options::{BridgeNames, Switch};
+use crate::swar;
 use crate::texts;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -181,8 +182,8 @@ fn form_of(levels: &[Level]) -> Form {
 pub fn short_description(description: &str) -> String {
     let mut text = String::with_capacity(description.len().min(4 * SHORT_MAX));
     let mut code_points = 0;
-    for word in description.split_whitespace() {
-        code_points += usize::from(!text.is_empty()) + word.chars().count();
+    for (word, word_code_points) in (Words { rest: description }) {
+        code_points += usize::from(!text.is_empty()) + word_code_points;
         push_word(&mut text, word);
         if ends_sentence(word) || code_points > SHORT_MAX {
             break;
@@ -192,6 +193,65 @@ pub fn short_description(description: &str) -> String {
         return text;
     }
     cut_at_word(text, SHORT_MAX)
+}
+
+/// The words of a text, as [`str::split_whitespace`] gives them, with their code points, found by
+/// byte scans: the wasm build is optimised for size, which leaves the standard iterator a few calls
+/// per character.
+struct Words<'a> {
+    /// The text after the last word given.
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = (&'a str, usize);
+
+    fn next(&mut self) -> Option<(&'a str, usize)> {
+        let start = whitespace_length(self.rest);
+        let rest = self.rest.get(start..).unwrap_or_default();
+        let (length, code_points) = word_length(rest);
+        let word = rest.get(..length).unwrap_or_default();
+        self.rest = rest.get(length..).unwrap_or_default();
+        (!word.is_empty()).then_some((word, code_points))
+    }
+}
+
+/// The byte length of the leading whitespace of `text` ([`char::is_whitespace`]).
+fn whitespace_length(text: &str) -> usize {
+    let mut length = 0;
+    while let Some((true, char_length)) = char_kind(text, length) {
+        length += char_length;
+    }
+    length
+}
+
+/// The length in bytes and in code points of the leading characters of `text` that are not
+/// whitespace: ASCII from `!` to DEL eight bytes at a time, any other character by [`char_kind`].
+fn word_length(text: &str) -> (usize, usize) {
+    let stops = |word| swar::below(word, 0x21) | swar::non_ascii(word);
+    let (mut length, mut code_points) = (0, 0);
+    loop {
+        let rest = text.as_bytes().get(length..).unwrap_or_default();
+        let ascii = swar::prefix_length(rest, stops, |b| !(0x21..0x80).contains(&b));
+        length += ascii;
+        code_points += ascii;
+        match char_kind(text, length) {
+            Some((false, char_length)) => {
+                length += char_length;
+                code_points += 1;
+            }
+            _ => return (length, code_points),
+        }
+    }
+}
+
+/// Whether the character at byte `at` of `text` is whitespace ([`char::is_whitespace`]), and its
+/// length in bytes; `None` at the end. ASCII is told from its byte, without decoding.
+fn char_kind(text: &str, at: usize) -> Option<(bool, usize)> {
+    match *text.as_bytes().get(at)? {
+        b @ 0..=0x7f => Some((matches!(b, b'\t'..=b'\r' | b' '), 1)),
+        _ => text.get(at..)?.chars().next().map(|c| (c.is_whitespace(), c.len_utf8())),
+    }
 }
 
 /// Appends `word` to the words in `out`, a space between.
