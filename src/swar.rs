@@ -1,5 +1,7 @@
-//! Byte scans eight bytes at a time in a `u64` (SWAR; the wasm build has no SIMD): the JSON
-//! parser's search for a string's end and the listing's search for a word's end.
+//! Bytes eight at a time in a `u64` (SWAR; the wasm build has no SIMD): the JSON parser's search
+//! for a string's end, the listing's search for a word's end, and the comparison of tool names.
+
+use core::cmp::Ordering;
 
 /// `0x01` in every byte of a word.
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -41,10 +43,59 @@ pub(crate) fn prefix_length(bytes: &[u8], stops: impl Fn(u64) -> u64, stop: impl
     offset + rest.iter().position(|&b| stop(b)).unwrap_or(rest.len())
 }
 
+/// `a.cmp(b)`, byte order (for UTF-8, code-point order), eight bytes at a time as big-endian
+/// words: the wasm build's `memcmp` goes byte by byte, and names sorted together often share long
+/// prefixes (`mcp__cloudflare__…`).
+pub(crate) fn compare(a: &[u8], b: &[u8]) -> Ordering {
+    let mut at = 0;
+    while let (Some(x), Some(y)) = (a.get(at..at + 8), b.get(at..at + 8)) {
+        let (Ok(x), Ok(y)) = (<[u8; 8]>::try_from(x), <[u8; 8]>::try_from(y)) else { break };
+        let (x, y) = (u64::from_be_bytes(x), u64::from_be_bytes(y));
+        if x != y {
+            return x.cmp(&y);
+        }
+        at += 8;
+    }
+    a.get(at..).unwrap_or_default().cmp(b.get(at..).unwrap_or_default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use alloc::vec;
+
+    #[test]
+    fn compare_is_byte_order() {
+        let texts = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefghi",
+            "abcdefgh\u{0}",
+            "abcdefg",
+            "mcp__cloudflare__a",
+            "mcp__cloudflare__b",
+            "mcp__cloudflare__",
+            "mcp__cloudflarf",
+            "é",
+            "e\u{301}",
+            "日本",
+            "😀",
+            "\u{7f}",
+            "\u{80}",
+            "0123456789abcdef0",
+            "0123456789abcdef",
+            "0123456789abcdeg",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(compare(a.as_bytes(), b.as_bytes()), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
 
     /// Every stopping byte at every place in runs of other bytes, followed by bytes of every kind.
     fn check(stops: impl Fn(u64) -> u64 + Copy, stop: impl Fn(u8) -> bool + Copy) {
