@@ -5,6 +5,7 @@ use crate::error::{Error, ErrorCode};
 use crate::format::Format;
 use crate::json::Value;
 use crate::options::Options;
+use crate::swar;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -405,22 +406,37 @@ pub fn qualified_name(server: &str, tool: &str) -> String {
     name
 }
 
-/// Pushes `text` with every character but ASCII letters, digits and `-` written as one `_`.
+/// Pushes `text` with every character but ASCII letters, digits, `-` and `_` written as one `_`:
+/// runs of those characters in one copy each.
 fn push_safe(name: &mut String, text: &str) {
-    for b in text.bytes() {
-        match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' => name.push(char::from(b)),
-            0x80..=0xbf => {} // a continuation byte: its character was written at its first byte
-            _ => name.push('_'),
+    let mut rest = text;
+    loop {
+        let run = safe_prefix_length(rest);
+        name.push_str(rest.get(..run).unwrap_or_default());
+        let mut after = rest.get(run..).unwrap_or_default().chars();
+        if after.next().is_none() {
+            return;
         }
+        name.push('_');
+        rest = after.as_str();
     }
+}
+
+/// The length of the leading ASCII letters, digits, `-` and `_` of `text`.
+fn safe_prefix_length(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut length = 0;
+    while let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_') = bytes.get(length) {
+        length += 1;
+    }
+    length
 }
 
 /// The indexes of `tools` in code-point order of names, or the error for the first tool (in input
 /// order) whose name an earlier one has.
 fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
     let mut order: Vec<(&str, usize)> = tools.iter().enumerate().map(|(i, t)| (t.name.as_str(), i)).collect();
-    order.sort_unstable();
+    order.sort_unstable_by(|a, b| swar::compare(a.0.as_bytes(), b.0.as_bytes()).then(a.1.cmp(&b.1)));
     // Per name, the second tool is the first to repeat it; the first of those in input order is the error.
     let duplicate = order
         .chunk_by(|a, b| a.0 == b.0)

@@ -5,6 +5,7 @@
 //! sizes and pass-through bytes), a depth bound that is an error rather than a stack overflow, and
 //! number text written exactly as JavaScript writes it. This module is those three things and no more.
 
+use crate::swar;
 use alloc::borrow::ToOwned;
 use alloc::boxed::Box;
 use alloc::format;
@@ -412,38 +413,10 @@ fn ends_run(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
 }
 
-/// Offset of the first byte of `bytes` that [`ends_run`], or `bytes.len()`: eight bytes at a time
-/// ([`run_end_mask`]), then byte by byte.
+/// Offset of the first byte of `bytes` that [`ends_run`], or `bytes.len()`, eight bytes at a time.
 fn plain_run_length(bytes: &[u8]) -> usize {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
-        let mask = run_end_mask(u64::from_le_bytes(word));
-        if mask != 0 {
-            return offset + (mask.trailing_zeros() / 8) as usize;
-        }
-        offset += 8;
-    }
-    let rest = chunks.remainder();
-    offset + rest.iter().position(|&b| ends_run(b)).unwrap_or(rest.len())
-}
-
-/// `0x01` in every byte of a word.
-const ONES: u64 = 0x0101_0101_0101_0101;
-/// `0x80` in every byte of a word.
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// A mask of eight bytes read little-endian whose lowest set bit is the high bit of the first byte
-/// that [`ends_run`] (0 when none does). `(x - 0x01…) & !x & 0x80…` flags a byte below `0x01` (a
-/// zero) and with `0x20…` a byte below `0x20`; a byte above a flagged one may be flagged wrongly (the
-/// borrow), never one below it, so the lowest flag is exact.
-fn run_end_mask(word: u64) -> u64 {
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS;
-    let quote = below(word ^ (ONES * u64::from(b'"')), 1);
-    let backslash = below(word ^ (ONES * u64::from(b'\\')), 1);
-    let control = below(word, 0x20);
-    quote | backslash | control
+    let stops = |word| swar::equal(word, b'"') | swar::equal(word, b'\\') | swar::below(word, 0x20);
+    swar::prefix_length(bytes, stops, ends_run)
 }
 
 /// Adds a member as `JSON.parse` does: a repeated key keeps its first place and takes the last value.
@@ -682,31 +655,6 @@ mod tests {
             let mut written = String::new();
             write_string(&mut written, s);
             assert_eq!(string_code_points(s), written.chars().count(), "{s:?}");
-        }
-    }
-
-    #[test]
-    fn plain_runs_end_at_the_first_quote_backslash_or_control() {
-        let naive = |b: &[u8]| b.iter().position(|&b| ends_run(b)).unwrap_or(b.len());
-        let ends = [b'"', b'\\', 0x00, 0x1f, b'\n'];
-        let fill = [b'a', b' ', 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xc3, 0xa9, 0xff, 0x01 + b'"', b'"' - 1];
-        for len in 0..40 {
-            for &f in &fill {
-                let plain = alloc::vec![f; len];
-                assert_eq!(plain_run_length(&plain), naive(&plain), "{plain:?}");
-                for at in 0..len {
-                    for &e in &ends {
-                        for &after in &[f, e, 0x00] {
-                            let mut bytes = plain.clone();
-                            bytes[at] = e;
-                            if let Some(b) = bytes.get_mut(at + 1) {
-                                *b = after;
-                            }
-                            assert_eq!(plain_run_length(&bytes), at, "{bytes:?}");
-                        }
-                    }
-                }
-            }
         }
     }
 

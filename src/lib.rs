@@ -43,6 +43,7 @@ pub mod options;
 pub mod schema;
 pub mod search;
 pub mod shelf;
+mod swar;
 pub mod texts;
 pub mod unwrap;
 #[cfg(target_arch = "wasm32")]

@@ -1,8 +1,9 @@
 //! The listing of SPEC §3.4: what is on the shelf, per server at one of three levels (full, names,
 //! summary), fitted greedily to a token budget, and the short descriptions its full lines carry.
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Tool};
 use crate::options::{BridgeNames, Switch};
+use crate::swar;
 use crate::texts;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -103,9 +104,9 @@ pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, names: &BridgeNames) ->
         .servers
         .iter()
         .map(|server| {
-            let tools = server.tools.iter().filter_map(|&i| catalog.tools.get(i));
-            let lines: Vec<(&str, String)> =
-                tools.map(|t| (t.name.as_str(), short_description(&t.description))).collect();
+            let tools: Vec<&Tool> = server.tools.iter().filter_map(|&i| catalog.tools.get(i)).collect();
+            let shorts = Shorts::of(tools.iter().map(|t| t.description.as_str()));
+            let lines: Vec<(&str, &str)> = tools.iter().zip(shorts.iter()).map(|(t, s)| (t.name.as_str(), s)).collect();
             [
                 texts::full_block(&server.name, &lines),
                 texts::names_block(&server.name, lines.iter().map(|(n, _)| *n), lines.len()),
@@ -180,26 +181,114 @@ fn form_of(levels: &[Level]) -> Form {
 /// first sentence; and when the words read are over the limit, more words would be cut away.
 pub fn short_description(description: &str) -> String {
     let mut text = String::with_capacity(description.len().min(4 * SHORT_MAX));
+    push_short_description(&mut text, description);
+    text
+}
+
+/// Appends the [`short_description`] of `description` to `out`.
+pub fn push_short_description(out: &mut String, description: &str) {
+    let start = out.len();
     let mut code_points = 0;
-    for word in description.split_whitespace() {
-        code_points += usize::from(!text.is_empty()) + word.chars().count();
-        push_word(&mut text, word);
+    for (word, word_code_points) in (Words { rest: description }) {
+        if out.len() > start {
+            out.push(' ');
+            code_points += 1;
+        }
+        out.push_str(word);
+        code_points += word_code_points;
         if ends_sentence(word) || code_points > SHORT_MAX {
             break;
         }
     }
-    if code_points <= SHORT_MAX {
-        return text;
+    if code_points > SHORT_MAX {
+        cut_at_word(out, start, SHORT_MAX);
     }
-    cut_at_word(text, SHORT_MAX)
 }
 
-/// Appends `word` to the words in `out`, a space between.
-fn push_word(out: &mut String, word: &str) {
-    if !out.is_empty() {
-        out.push(' ');
+/// The short descriptions of a server's tools, in one buffer rather than a `String` each.
+struct Shorts {
+    /// The short descriptions, one after the other.
+    text: String,
+    /// Where each ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl Shorts {
+    /// The short descriptions of `descriptions`.
+    fn of<'a>(descriptions: impl ExactSizeIterator<Item = &'a str>) -> Shorts {
+        let mut shorts = Shorts { text: String::with_capacity(descriptions.len() * SHORT_MAX), ends: Vec::new() };
+        shorts.ends.reserve_exact(descriptions.len());
+        for description in descriptions {
+            push_short_description(&mut shorts.text, description);
+            shorts.ends.push(shorts.text.len());
+        }
+        shorts
     }
-    out.push_str(word);
+
+    /// Each short description, in order.
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = core::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| self.text.get(start..end).unwrap_or_default())
+    }
+}
+
+/// The words of a text, as [`str::split_whitespace`] gives them, with their code points, found by
+/// byte scans: the wasm build is optimised for size, which leaves the standard iterator a few calls
+/// per character.
+struct Words<'a> {
+    /// The text after the last word given.
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = (&'a str, usize);
+
+    fn next(&mut self) -> Option<(&'a str, usize)> {
+        let start = whitespace_length(self.rest);
+        let rest = self.rest.get(start..).unwrap_or_default();
+        let (length, code_points) = word_length(rest);
+        let word = rest.get(..length).unwrap_or_default();
+        self.rest = rest.get(length..).unwrap_or_default();
+        (!word.is_empty()).then_some((word, code_points))
+    }
+}
+
+/// The byte length of the leading whitespace of `text` ([`char::is_whitespace`]).
+fn whitespace_length(text: &str) -> usize {
+    let mut length = 0;
+    while let Some((true, char_length)) = char_kind(text, length) {
+        length += char_length;
+    }
+    length
+}
+
+/// The length in bytes and in code points of the leading characters of `text` that are not
+/// whitespace: ASCII from `!` to DEL eight bytes at a time, any other character by [`char_kind`].
+fn word_length(text: &str) -> (usize, usize) {
+    let stops = |word| swar::below(word, 0x21) | swar::non_ascii(word);
+    let (mut length, mut code_points) = (0, 0);
+    loop {
+        let rest = text.as_bytes().get(length..).unwrap_or_default();
+        let ascii = swar::prefix_length(rest, stops, |b| !(0x21..0x80).contains(&b));
+        length += ascii;
+        code_points += ascii;
+        match char_kind(text, length) {
+            Some((false, char_length)) => {
+                length += char_length;
+                code_points += 1;
+            }
+            _ => return (length, code_points),
+        }
+    }
+}
+
+/// Whether the character at byte `at` of `text` is whitespace ([`char::is_whitespace`]), and its
+/// length in bytes; `None` at the end. ASCII is told from its byte, without decoding.
+fn char_kind(text: &str, at: usize) -> Option<(bool, usize)> {
+    match *text.as_bytes().get(at)? {
+        b @ 0..=0x7f => Some((matches!(b, b'\t'..=b'\r' | b' '), 1)),
+        _ => text.get(at..)?.chars().next().map(|c| (c.is_whitespace(), c.len_utf8())),
+    }
 }
 
 /// Whether a sentence ends with `word`: it ends with `.`, `!` or `?`, and is not `e.g.`, `i.e.` or
@@ -215,13 +304,14 @@ fn ends_sentence(word: &str) -> bool {
     }
 }
 
-/// `text` when it has at most `max` code points; else cut to fewer than `max` at the last word
-/// boundary (or at `max - 1` when there is none), trailing separators dropped, and `…` added.
-fn cut_at_word(mut text: String, max: usize) -> String {
+/// Leaves the text of `out` from `start` as it is when it has at most `max` code points; else cuts
+/// it to fewer than `max` at the last word boundary (or at `max - 1` when there is none), drops
+/// trailing separators and adds `…`.
+fn cut_at_word(out: &mut String, start: usize, max: usize) {
+    let text = out.get(start..).unwrap_or_default();
     // `limit` is where the max-th code point starts; one more code point means over the limit.
-    let (Some(limit), Some(_)) = (code_point_offset(&text, max.saturating_sub(1)), code_point_offset(&text, max))
-    else {
-        return text;
+    let (Some(limit), Some(_)) = (code_point_offset(text, max.saturating_sub(1)), code_point_offset(text, max)) else {
+        return;
     };
     let head = text.get(..limit).unwrap_or_default();
     let ends_on_word = text.as_bytes().get(limit) == Some(&b' ');
@@ -230,9 +320,8 @@ fn cut_at_word(mut text: String, max: usize) -> String {
         _ => head,
     };
     let kept = cut.trim_end_matches([' ', ',', ';', ':', '-']).len();
-    text.truncate(kept);
-    text.push('…');
-    text
+    out.truncate(start + kept);
+    out.push('…');
 }
 
 /// The byte offset where code point `n` (from 0) of `text` starts, if `text` has that many.
@@ -365,7 +454,7 @@ mod properties {
     extern crate std;
 
     use super::reference::short_description_reference;
-    use super::short_description;
+    use super::{short_description, Shorts};
     use alloc::string::String;
     use alloc::vec::Vec;
     use proptest::prelude::*;
@@ -445,6 +534,13 @@ mod properties {
         #[test]
         fn early_stop_changes_no_short_description(description in description()) {
             prop_assert_eq!(short_description(&description), short_description_reference(&description));
+        }
+
+        #[test]
+        fn shorts_in_one_buffer_are_the_short_descriptions(descriptions in prop::collection::vec(description(), 0..6)) {
+            let shorts = Shorts::of(descriptions.iter().map(String::as_str));
+            let each: Vec<String> = descriptions.iter().map(|d| short_description_reference(d)).collect();
+            prop_assert_eq!(shorts.iter().collect::<Vec<_>>(), each);
         }
     }
 

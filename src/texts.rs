@@ -24,7 +24,7 @@ fn tool_count(n: usize) -> String {
 }
 
 /// A server at level full: a header line, then `- name: short description` per tool.
-pub fn full_block(server: &str, tools: &[(&str, String)]) -> String {
+pub fn full_block(server: &str, tools: &[(&str, &str)]) -> String {
     let mut block = format!("\n{server} ({}):", tool_count(tools.len()));
     for (name, short) in tools {
         block.push_str("\n- ");

@@ -1,0 +1,136 @@
+//! Bytes eight at a time in a `u64` (SWAR; the wasm build has no SIMD): the JSON parser's search
+//! for a string's end, the listing's search for a word's end, and the comparison of tool names.
+
+use core::cmp::Ordering;
+
+/// `0x01` in every byte of a word.
+const ONES: u64 = 0x0101_0101_0101_0101;
+/// `0x80` in every byte of a word.
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The bytes of `word` below `n` (at most `0x80`), flagged by their high bit: `(x - n…) & !x & 0x80…`.
+/// A byte above a flagged one may be flagged wrongly (the borrow), never one below it, so the
+/// lowest flag is exact.
+pub(crate) fn below(word: u64, n: u8) -> u64 {
+    word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS
+}
+
+/// The bytes of `word` equal to `b`, flagged as by [`below`] (the lowest flag is exact).
+pub(crate) fn equal(word: u64, b: u8) -> u64 {
+    below(word ^ (ONES * u64::from(b)), 1)
+}
+
+/// The bytes of `word` that are not ASCII (`0x80` and above), flagged by their high bit (exactly).
+pub(crate) fn non_ascii(word: u64) -> u64 {
+    word & HIGHS
+}
+
+/// The length of the longest prefix of `bytes` in which no byte stops the scan: eight bytes at a
+/// time while `stops` (masks as [`below`] makes them, lowest flag exact) flags none of a word's,
+/// then byte by byte with `stop` for the last fewer than eight.
+pub(crate) fn prefix_length(bytes: &[u8], stops: impl Fn(u64) -> u64, stop: impl Fn(u8) -> bool) -> usize {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
+        let mask = stops(u64::from_le_bytes(word));
+        if mask != 0 {
+            return offset + (mask.trailing_zeros() / 8) as usize;
+        }
+        offset += 8;
+    }
+    let rest = chunks.remainder();
+    offset + rest.iter().position(|&b| stop(b)).unwrap_or(rest.len())
+}
+
+/// `a.cmp(b)`, byte order (for UTF-8, code-point order), eight bytes at a time as big-endian
+/// words: the wasm build's `memcmp` goes byte by byte, and names sorted together often share long
+/// prefixes (`mcp__cloudflare__…`).
+pub(crate) fn compare(a: &[u8], b: &[u8]) -> Ordering {
+    let mut at = 0;
+    while let (Some(x), Some(y)) = (a.get(at..at + 8), b.get(at..at + 8)) {
+        let (Ok(x), Ok(y)) = (<[u8; 8]>::try_from(x), <[u8; 8]>::try_from(y)) else { break };
+        let (x, y) = (u64::from_be_bytes(x), u64::from_be_bytes(y));
+        if x != y {
+            return x.cmp(&y);
+        }
+        at += 8;
+    }
+    a.get(at..).unwrap_or_default().cmp(b.get(at..).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    #[test]
+    fn compare_is_byte_order() {
+        let texts = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefghi",
+            "abcdefgh\u{0}",
+            "abcdefg",
+            "mcp__cloudflare__a",
+            "mcp__cloudflare__b",
+            "mcp__cloudflare__",
+            "mcp__cloudflarf",
+            "é",
+            "e\u{301}",
+            "日本",
+            "😀",
+            "\u{7f}",
+            "\u{80}",
+            "0123456789abcdef0",
+            "0123456789abcdef",
+            "0123456789abcdeg",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(compare(a.as_bytes(), b.as_bytes()), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    /// Every stopping byte at every place in runs of other bytes, followed by bytes of every kind.
+    fn check(stops: impl Fn(u64) -> u64 + Copy, stop: impl Fn(u8) -> bool + Copy) {
+        let naive = |bytes: &[u8]| bytes.iter().position(|&b| stop(b)).unwrap_or(bytes.len());
+        let all: vec::Vec<u8> = (0..=255).collect();
+        let (ends, fills): (vec::Vec<u8>, vec::Vec<u8>) = all.iter().partition(|&&b| stop(b));
+        let fills: vec::Vec<u8> = fills.iter().step_by(7).chain(fills.first()).chain(fills.last()).copied().collect();
+        let after: vec::Vec<u8> = all.iter().step_by(5).chain(&ends).copied().collect();
+        for len in 0..20 {
+            for &fill in &fills {
+                let plain = vec![fill; len];
+                assert_eq!(prefix_length(&plain, stops, stop), len, "{plain:?}");
+                for at in 0..len {
+                    for &end in &ends {
+                        for &after in &after {
+                            let mut bytes = plain.clone();
+                            bytes[at] = end;
+                            if let Some(b) = bytes.get_mut(at + 1) {
+                                *b = after;
+                            }
+                            assert_eq!(prefix_length(&bytes, stops, stop), naive(&bytes), "{bytes:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn string_ends_are_found_at_every_place() {
+        check(|w| equal(w, b'"') | equal(w, b'\\') | below(w, 0x20), |b| b == b'"' || b == b'\\' || b < 0x20);
+    }
+
+    #[test]
+    fn word_ends_are_found_at_every_place() {
+        check(|w| below(w, 0x21) | non_ascii(w), |b| b <= 0x20 || b >= 0x80);
+    }
+}
