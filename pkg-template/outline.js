@@ -25,7 +25,11 @@ const OUTLINE_MEMO_SIZE = 8;
 const OUTLINE_MEMO_TEXT_LENGTH = 8_000_000;
 const SCHEMA_KEYS = new Set(["parameters", "input_schema", "inputSchema"]);
 const NAMING_KEYS = new Set(["type", "name", "description"]);
-/** Most recently used first: { optionsText, shape, flat, fields, text, planText, deferred, made, visible, fingerprint, whole }. */
+/**
+ * Most recently used first: { optionsText, shape, defs (a WeakRef to each tool def it was last
+ * seen with: the memo does not keep them alive), fields, text, planText, deferred, made, visible,
+ * fingerprint, whole }.
+ */
 const memo = [];
 /** Sizes (code points of the JSON) of deeply frozen tool defs, which can never change. */
 const frozenSizes = new WeakMap();
@@ -66,23 +70,31 @@ function outlineOf(def, nested = false) {
   return outline;
 }
 
-/** The values an outline was made from, to tell later whether the same def still has them. */
+/**
+ * The values an outline was made from, to tell later whether the same def still has them. No
+ * object of the def is kept (only names, descriptions and flags), so the memo never keeps an old
+ * toolbox's schemas alive.
+ */
 function fieldsOf(def) {
   const fn = def.function;
-  const inner = fn !== null && typeof fn === "object" ? fieldsOf(fn) : undefined;
-  return [def.type, def.name, def.description, def.parameters, def.input_schema, def.inputSchema, fn, inner];
+  const holder = fn !== null && typeof fn === "object";
+  const has = (value) => written(value) && !hasToJson(value);
+  return [def.type, def.name, def.description, has(def.parameters), has(def.input_schema), has(def.inputSchema), holder, holder ? fieldsOf(fn) : fn];
 }
 
 function sameFields(def, f) {
+  const fn = def.function;
+  const holder = fn !== null && typeof fn === "object";
+  const has = (value, flag) => !hasToJson(value) && written(value) === flag;
   return (
     def.type === f[0] &&
     def.name === f[1] &&
     def.description === f[2] &&
-    def.parameters === f[3] &&
-    def.input_schema === f[4] &&
-    def.inputSchema === f[5] &&
-    def.function === f[6] &&
-    (f[7] === undefined || sameFields(f[6], f[7]))
+    has(def.parameters, f[3]) &&
+    has(def.input_schema, f[4]) &&
+    has(def.inputSchema, f[5]) &&
+    holder === f[6] &&
+    (holder ? isPlainObject(fn) && sameFields(fn, f[7]) : fn === f[7])
   );
 }
 
@@ -156,8 +168,8 @@ function sameObjects(optionsText, shape, flat) {
     (e) =>
       e.optionsText === optionsText &&
       e.shape === shape &&
-      e.flat.length === flat.length &&
-      e.flat.every((def, i) => def === flat[i] && sameFields(def, e.fields[i])),
+      e.defs.length === flat.length &&
+      e.defs.every((ref, i) => ref.deref() === flat[i] && sameFields(flat[i], e.fields[i])),
   );
 }
 
@@ -177,11 +189,12 @@ function entryFor(toolbox, options) {
     const same = memo.find((e) => e.optionsText === optionsText && e.text === text);
     // A new entry even for a known text (sharing its plan): the objects it was last seen with stay
     // recognisable too. Every def is an object now: the core accepted this outline before.
-    entry = { ...(same ?? newEntry(text, optionsText)), shape, flat, fields: flat.map(fieldsOf) };
+    const plan = same ?? newEntry(text, optionsText); // throws for a bad toolbox
+    entry = { ...plan, shape, defs: flat.map((def) => new WeakRef(def)), fields: flat.map(fieldsOf) };
   }
   memo.unshift(entry);
   trimMemo();
-  return entry;
+  return { entry, flat };
 }
 
 /** Keeps the newest entry, and older ones while they are few and their outlines short enough. */
@@ -224,14 +237,15 @@ function fingerprintOf(entry, tools) {
  * (tier 0, or tool defs that are not plain data).
  */
 export function assembleOutlined(toolbox, options) {
-  const entry = entryFor(toolbox, options);
-  if (entry === undefined || entry.whole) return undefined;
-  const assembly = hydrate(entry.planText, entry.flat);
+  const found = entryFor(toolbox, options);
+  if (found === undefined || found.entry.whole) return undefined;
+  const { entry, flat } = found;
+  const assembly = hydrate(entry.planText, flat);
   delete assembly.deferred;
   assembly.fingerprint = fingerprintOf(entry, assembly.tools);
   defineDeferredTokens(
     assembly,
-    entry.deferred.map((at) => entry.flat[at]),
+    entry.deferred.map((at) => flat[at]),
   );
   return assembly;
 }
