@@ -189,16 +189,30 @@ pub fn short_description(description: &str) -> String {
 pub fn push_short_description(out: &mut String, description: &str) {
     let start = out.len();
     let mut code_points = 0;
-    for (word, word_code_points) in (Words { rest: description }) {
-        if out.len() > start {
-            out.push(' ');
-            code_points += 1;
-        }
-        out.push_str(word);
-        code_points += word_code_points;
-        if ends_sentence(word) || code_points > SHORT_MAX {
+    // The words read and not yet copied: a stretch of `description` whose words are one space apart,
+    // so that it is copied as it is (usually the whole short description in one copy).
+    let mut stretch: Option<(usize, usize)> = None;
+    for word in (Words { text: description, at: 0 }) {
+        stretch = match stretch {
+            None => Some((word.start, word.end)),
+            Some((from, to)) => {
+                code_points += 1; // the space before the word
+                if description.get(to..word.start) == Some(" ") {
+                    Some((from, word.end))
+                } else {
+                    out.push_str(description.get(from..to).unwrap_or_default());
+                    out.push(' ');
+                    Some((word.start, word.end))
+                }
+            }
+        };
+        code_points += word.code_points;
+        if ends_sentence(description.get(word.start..word.end).unwrap_or_default()) || code_points > SHORT_MAX {
             break;
         }
+    }
+    if let Some((from, to)) = stretch {
+        out.push_str(description.get(from..to).unwrap_or_default());
     }
     if code_points > SHORT_MAX {
         cut_at_word(out, start, SHORT_MAX);
@@ -232,24 +246,33 @@ impl Shorts {
     }
 }
 
-/// The words of a text, as [`str::split_whitespace`] gives them, with their code points, found by
-/// byte scans: the wasm build is optimised for size, which leaves the standard iterator a few calls
-/// per character.
+/// The words of a text, as [`str::split_whitespace`] gives them, found by byte scans: the wasm
+/// build is optimised for size, which leaves the standard iterator a few calls per character.
 struct Words<'a> {
-    /// The text after the last word given.
-    rest: &'a str,
+    /// The text.
+    text: &'a str,
+    /// Where the last word given ends.
+    at: usize,
 }
 
-impl<'a> Iterator for Words<'a> {
-    type Item = (&'a str, usize);
+/// A word of a text: where it is and its code points.
+struct Word {
+    /// Its first byte.
+    start: usize,
+    /// The byte after its last.
+    end: usize,
+    /// Its length in code points.
+    code_points: usize,
+}
 
-    fn next(&mut self) -> Option<(&'a str, usize)> {
-        let start = whitespace_length(self.rest);
-        let rest = self.rest.get(start..).unwrap_or_default();
-        let (length, code_points) = word_length(rest);
-        let word = rest.get(..length).unwrap_or_default();
-        self.rest = rest.get(length..).unwrap_or_default();
-        (!word.is_empty()).then_some((word, code_points))
+impl Iterator for Words<'_> {
+    type Item = Word;
+
+    fn next(&mut self) -> Option<Word> {
+        let start = self.at + whitespace_length(self.text.get(self.at..)?);
+        let (length, code_points) = word_length(self.text.get(start..)?);
+        self.at = start + length;
+        (length > 0).then_some(Word { start, end: self.at, code_points })
     }
 }
 
@@ -284,11 +307,18 @@ fn word_length(text: &str) -> (usize, usize) {
 
 /// Whether the character at byte `at` of `text` is whitespace ([`char::is_whitespace`]), and its
 /// length in bytes; `None` at the end. ASCII is told from its byte, without decoding.
+// Called for every gap and word end; the wasm build optimises for size, which would keep this a call.
+#[inline(always)]
 fn char_kind(text: &str, at: usize) -> Option<(bool, usize)> {
     match *text.as_bytes().get(at)? {
         b @ 0..=0x7f => Some((matches!(b, b'\t'..=b'\r' | b' '), 1)),
-        _ => text.get(at..)?.chars().next().map(|c| (c.is_whitespace(), c.len_utf8())),
+        _ => non_ascii_kind(text, at),
     }
+}
+
+/// [`char_kind`] for a character that is not ASCII.
+fn non_ascii_kind(text: &str, at: usize) -> Option<(bool, usize)> {
+    text.get(at..)?.chars().next().map(|c| (c.is_whitespace(), c.len_utf8()))
 }
 
 /// Whether a sentence ends with `word`: it ends with `.`, `!` or `?`, and is not `e.g.`, `i.e.` or
