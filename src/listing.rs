@@ -197,7 +197,7 @@ pub fn push_short_description(out: &mut String, description: &str) {
             None => Some((word.start, word.end)),
             Some((from, to)) => {
                 code_points += 1; // the space before the word
-                if description.get(to..word.start) == Some(" ") {
+                if word.start == to + 1 && description.as_bytes().get(to) == Some(&b' ') {
                     Some((from, word.end))
                 } else {
                     out.push_str(description.get(from..to).unwrap_or_default());
@@ -207,7 +207,8 @@ pub fn push_short_description(out: &mut String, description: &str) {
             }
         };
         code_points += word.code_points;
-        if ends_sentence(description.get(word.start..word.end).unwrap_or_default()) || code_points > SHORT_MAX {
+        let bytes = description.as_bytes().get(word.start..word.end).unwrap_or_default();
+        if ends_sentence(bytes) || code_points > SHORT_MAX {
             break;
         }
     }
@@ -269,38 +270,37 @@ impl Iterator for Words<'_> {
     type Item = Word;
 
     fn next(&mut self) -> Option<Word> {
-        let start = self.at + whitespace_length(self.text.get(self.at..)?);
-        let (length, code_points) = word_length(self.text.get(start..)?);
-        self.at = start + length;
-        (length > 0).then_some(Word { start, end: self.at, code_points })
+        let start = whitespace_end(self.text, self.at);
+        let (end, code_points) = word_end(self.text, start);
+        self.at = end;
+        (end > start).then_some(Word { start, end, code_points })
     }
 }
 
-/// The byte length of the leading whitespace of `text` ([`char::is_whitespace`]).
-fn whitespace_length(text: &str) -> usize {
-    let mut length = 0;
-    while let Some((true, char_length)) = char_kind(text, length) {
-        length += char_length;
+/// Where the whitespace ([`char::is_whitespace`]) of `text` from byte `at` ends.
+fn whitespace_end(text: &str, mut at: usize) -> usize {
+    while let Some((true, char_length)) = char_kind(text, at) {
+        at += char_length;
     }
-    length
+    at
 }
 
-/// The length in bytes and in code points of the leading characters of `text` that are not
-/// whitespace: ASCII from `!` to DEL eight bytes at a time, any other character by [`char_kind`].
-fn word_length(text: &str) -> (usize, usize) {
+/// Where the characters of `text` from byte `at` that are not whitespace end, and how many they
+/// are: ASCII from `!` to DEL eight bytes at a time, any other character by [`char_kind`].
+fn word_end(text: &str, mut at: usize) -> (usize, usize) {
     let stops = |word| swar::below(word, 0x21) | swar::non_ascii(word);
-    let (mut length, mut code_points) = (0, 0);
+    let mut code_points = 0;
     loop {
-        let rest = text.as_bytes().get(length..).unwrap_or_default();
+        let rest = text.as_bytes().get(at..).unwrap_or_default();
         let ascii = swar::prefix_length(rest, stops, |b| !(0x21..0x80).contains(&b));
-        length += ascii;
+        at += ascii;
         code_points += ascii;
-        match char_kind(text, length) {
+        match char_kind(text, at) {
             Some((false, char_length)) => {
-                length += char_length;
+                at += char_length;
                 code_points += 1;
             }
-            _ => return (length, code_points),
+            _ => return (at, code_points),
         }
     }
 }
@@ -323,12 +323,13 @@ fn non_ascii_kind(text: &str, at: usize) -> Option<(bool, usize)> {
 
 /// Whether a sentence ends with `word`: it ends with `.`, `!` or `?`, and is not `e.g.`, `i.e.` or
 /// `etc.` (in any case, after an opening bracket or quote).
-fn ends_sentence(word: &str) -> bool {
-    match word.as_bytes().last() {
+fn ends_sentence(word: &[u8]) -> bool {
+    match word.last() {
         Some(b'!' | b'?') => true,
         Some(b'.') => {
-            let word = word.trim_start_matches(['(', '[', '"', '\'']);
-            !["e.g.", "i.e.", "etc."].iter().any(|a| word.eq_ignore_ascii_case(a))
+            let opening = word.iter().take_while(|b| matches!(b, b'(' | b'[' | b'"' | b'\'')).count();
+            let word = word.get(opening..).unwrap_or_default();
+            !["e.g.", "i.e.", "etc."].iter().any(|a| word.eq_ignore_ascii_case(a.as_bytes()))
         }
         _ => false,
     }
