@@ -518,31 +518,30 @@ fn write_value(out: &mut String, value: &Value) {
     }
 }
 
-/// Writes a JSON string literal with `JSON.stringify`'s escapes.
+/// Writes a JSON string literal with `JSON.stringify`'s escapes: the runs between characters to
+/// escape (found as the parser finds them, [`plain_run_length`]) in one copy each.
 pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
-    let mut run_start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let escape = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(&s[run_start..i]);
-        if escape.is_empty() {
-            let _ = write!(out, "\\u{:04x}", b);
-        } else {
-            out.push_str(escape);
+    let mut at = 0;
+    loop {
+        let run = plain_run_length(s.as_bytes().get(at..).unwrap_or_default());
+        out.push_str(s.get(at..at + run).unwrap_or_default());
+        at += run;
+        let Some(&b) = s.as_bytes().get(at) else { break };
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                let _ = write!(out, "\\u{:04x}", b);
+            }
         }
-        run_start = i + 1;
+        at += 1;
     }
-    out.push_str(&s[run_start..]);
     out.push('"');
 }
 
@@ -655,6 +654,42 @@ mod tests {
             let mut written = String::new();
             write_string(&mut written, s);
             assert_eq!(string_code_points(s), written.chars().count(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn strings_are_escaped_as_json_stringify_escapes_them() {
+        let by_chars = |s: &str| {
+            let mut out = String::from("\"");
+            for c in s.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    '\u{8}' => out.push_str("\\b"),
+                    '\u{c}' => out.push_str("\\f"),
+                    '\0'..='\u{1f}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+            out
+        };
+        let specials = ['"', '\\', '\n', '\r', '\t', '\u{8}', '\u{c}', '\0', '\u{1f}', '\u{7f}', 'é', '😀'];
+        for len in 0..20 {
+            for fill in ['a', 'é', ' '] {
+                for special in specials {
+                    for at in 0..len {
+                        let s: String =
+                            (0..len).map(|i| if i == at || i == len - 1 - at { special } else { fill }).collect();
+                        let mut written = String::new();
+                        write_string(&mut written, &s);
+                        assert_eq!(written, by_chars(&s), "{s:?}");
+                    }
+                }
+            }
         }
     }
 

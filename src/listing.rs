@@ -189,16 +189,31 @@ pub fn short_description(description: &str) -> String {
 pub fn push_short_description(out: &mut String, description: &str) {
     let start = out.len();
     let mut code_points = 0;
-    for (word, word_code_points) in (Words { rest: description }) {
-        if out.len() > start {
-            out.push(' ');
-            code_points += 1;
-        }
-        out.push_str(word);
-        code_points += word_code_points;
-        if ends_sentence(word) || code_points > SHORT_MAX {
+    // The words read and not yet copied: a stretch of `description` whose words are one space apart,
+    // so that it is copied as it is (usually the whole short description in one copy).
+    let mut stretch: Option<(usize, usize)> = None;
+    for word in (Words { text: description, at: 0 }) {
+        stretch = match stretch {
+            None => Some((word.start, word.end)),
+            Some((from, to)) => {
+                code_points += 1; // the space before the word
+                if word.start == to + 1 && description.as_bytes().get(to) == Some(&b' ') {
+                    Some((from, word.end))
+                } else {
+                    out.push_str(description.get(from..to).unwrap_or_default());
+                    out.push(' ');
+                    Some((word.start, word.end))
+                }
+            }
+        };
+        code_points += word.code_points;
+        let bytes = description.as_bytes().get(word.start..word.end).unwrap_or_default();
+        if ends_sentence(bytes) || code_points > SHORT_MAX {
             break;
         }
+    }
+    if let Some((from, to)) = stretch {
+        out.push_str(description.get(from..to).unwrap_or_default());
     }
     if code_points > SHORT_MAX {
         cut_at_word(out, start, SHORT_MAX);
@@ -232,73 +247,89 @@ impl Shorts {
     }
 }
 
-/// The words of a text, as [`str::split_whitespace`] gives them, with their code points, found by
-/// byte scans: the wasm build is optimised for size, which leaves the standard iterator a few calls
-/// per character.
+/// The words of a text, as [`str::split_whitespace`] gives them, found by byte scans: the wasm
+/// build is optimised for size, which leaves the standard iterator a few calls per character.
 struct Words<'a> {
-    /// The text after the last word given.
-    rest: &'a str,
+    /// The text.
+    text: &'a str,
+    /// Where the last word given ends.
+    at: usize,
 }
 
-impl<'a> Iterator for Words<'a> {
-    type Item = (&'a str, usize);
+/// A word of a text: where it is and its code points.
+struct Word {
+    /// Its first byte.
+    start: usize,
+    /// The byte after its last.
+    end: usize,
+    /// Its length in code points.
+    code_points: usize,
+}
 
-    fn next(&mut self) -> Option<(&'a str, usize)> {
-        let start = whitespace_length(self.rest);
-        let rest = self.rest.get(start..).unwrap_or_default();
-        let (length, code_points) = word_length(rest);
-        let word = rest.get(..length).unwrap_or_default();
-        self.rest = rest.get(length..).unwrap_or_default();
-        (!word.is_empty()).then_some((word, code_points))
+impl Iterator for Words<'_> {
+    type Item = Word;
+
+    fn next(&mut self) -> Option<Word> {
+        let start = whitespace_end(self.text, self.at);
+        let (end, code_points) = word_end(self.text, start);
+        self.at = end;
+        (end > start).then_some(Word { start, end, code_points })
     }
 }
 
-/// The byte length of the leading whitespace of `text` ([`char::is_whitespace`]).
-fn whitespace_length(text: &str) -> usize {
-    let mut length = 0;
-    while let Some((true, char_length)) = char_kind(text, length) {
-        length += char_length;
+/// Where the whitespace ([`char::is_whitespace`]) of `text` from byte `at` ends.
+fn whitespace_end(text: &str, mut at: usize) -> usize {
+    while let Some((true, char_length)) = char_kind(text, at) {
+        at += char_length;
     }
-    length
+    at
 }
 
-/// The length in bytes and in code points of the leading characters of `text` that are not
-/// whitespace: ASCII from `!` to DEL eight bytes at a time, any other character by [`char_kind`].
-fn word_length(text: &str) -> (usize, usize) {
+/// Where the characters of `text` from byte `at` that are not whitespace end, and how many they
+/// are: ASCII from `!` to DEL eight bytes at a time, any other character by [`char_kind`].
+fn word_end(text: &str, mut at: usize) -> (usize, usize) {
     let stops = |word| swar::below(word, 0x21) | swar::non_ascii(word);
-    let (mut length, mut code_points) = (0, 0);
+    let mut code_points = 0;
     loop {
-        let rest = text.as_bytes().get(length..).unwrap_or_default();
+        let rest = text.as_bytes().get(at..).unwrap_or_default();
         let ascii = swar::prefix_length(rest, stops, |b| !(0x21..0x80).contains(&b));
-        length += ascii;
+        at += ascii;
         code_points += ascii;
-        match char_kind(text, length) {
+        match char_kind(text, at) {
             Some((false, char_length)) => {
-                length += char_length;
+                at += char_length;
                 code_points += 1;
             }
-            _ => return (length, code_points),
+            _ => return (at, code_points),
         }
     }
 }
 
 /// Whether the character at byte `at` of `text` is whitespace ([`char::is_whitespace`]), and its
 /// length in bytes; `None` at the end. ASCII is told from its byte, without decoding.
+// Called for every gap and word end; the wasm build optimises for size, which would keep this a call.
+#[inline(always)]
 fn char_kind(text: &str, at: usize) -> Option<(bool, usize)> {
     match *text.as_bytes().get(at)? {
         b @ 0..=0x7f => Some((matches!(b, b'\t'..=b'\r' | b' '), 1)),
-        _ => text.get(at..)?.chars().next().map(|c| (c.is_whitespace(), c.len_utf8())),
+        _ => non_ascii_kind(text, at),
     }
+}
+
+/// [`char_kind`] for a character that is not ASCII.
+fn non_ascii_kind(text: &str, at: usize) -> Option<(bool, usize)> {
+    text.get(at..)?.chars().next().map(|c| (c.is_whitespace(), c.len_utf8()))
 }
 
 /// Whether a sentence ends with `word`: it ends with `.`, `!` or `?`, and is not `e.g.`, `i.e.` or
 /// `etc.` (in any case, after an opening bracket or quote).
-fn ends_sentence(word: &str) -> bool {
-    match word.as_bytes().last() {
+fn ends_sentence(word: &[u8]) -> bool {
+    match word.last() {
         Some(b'!' | b'?') => true,
         Some(b'.') => {
-            let word = word.trim_start_matches(['(', '[', '"', '\'']);
-            !["e.g.", "i.e.", "etc."].iter().any(|a| word.eq_ignore_ascii_case(a))
+            let opening = word.iter().take_while(|b| matches!(b, b'(' | b'[' | b'"' | b'\'')).count();
+            let word = word.get(opening..).unwrap_or_default();
+            !["e.g.", "i.e.", "etc."].iter().any(|a| word.eq_ignore_ascii_case(a.as_bytes()))
         }
         _ => false,
     }
