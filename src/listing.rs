@@ -247,8 +247,8 @@ impl Shorts {
     }
 }
 
-/// The words of a text, as [`str::split_whitespace`] gives them, found by byte scans: the wasm
-/// build is optimised for size, which leaves the standard iterator a few calls per character.
+/// The words of a text, as [`str::split_whitespace`] gives them, found by byte scans (eight ASCII
+/// bytes at a time) rather than decoding every character as the standard iterator does.
 struct Words<'a> {
     /// The text.
     text: &'a str,
