@@ -26,8 +26,8 @@ const OUTLINE_MEMO_TEXT_LENGTH = 8_000_000;
 const SCHEMA_KEYS = new Set(["parameters", "input_schema", "inputSchema"]);
 const NAMING_KEYS = new Set(["type", "name", "description"]);
 /**
- * Most recently used first: { optionsText, shape, defs (a WeakRef to each tool def it was last
- * seen with: the memo does not keep them alive), fields, text, planText, deferred, made, visible,
+ * Most recently used first: { optionsText, shape, defs (a weak reference to each tool def it was
+ * last seen with, `holdWeakly`; null when let go), fields, text, planText, deferred, made, visible,
  * fingerprint, whole }.
  */
 const memo = [];
@@ -168,6 +168,7 @@ function sameObjects(optionsText, shape, flat) {
     (e) =>
       e.optionsText === optionsText &&
       e.shape === shape &&
+      e.defs !== null &&
       e.defs.length === flat.length &&
       e.defs.every((ref, i) => ref.deref() === flat[i] && sameFields(flat[i], e.fields[i])),
   );
@@ -190,15 +191,23 @@ function entryFor(toolbox, options) {
     // A new entry even for a known text (sharing its plan): the objects it was last seen with stay
     // recognisable too. Every def is an object now: the core accepted this outline before.
     const plan = same ?? newEntry(text, optionsText); // throws for a bad toolbox
-    entry = { ...plan, shape, defs: flat.map((def) => new WeakRef(def)), fields: flat.map(fieldsOf) };
+    entry = { ...plan, shape, defs: flat.map(holdWeakly), fields: flat.map(fieldsOf) };
   }
   memo.unshift(entry);
   trimMemo();
   return { entry, flat };
 }
 
+/**
+ * A reference to a tool def that does not keep it alive. workerd has no WeakRef (Cloudflare
+ * enables it only with a compatibility flag): there the reference is strong, and only the newest
+ * entry keeps its tool defs (`trimMemo`), so the memo holds one toolbox's objects at most.
+ */
+const holdWeakly = typeof WeakRef === "function" ? (def) => new WeakRef(def) : (def) => ({ deref: () => def });
+
 /** Keeps the newest entry, and older ones while they are few and their outlines short enough. */
 function trimMemo() {
+  if (typeof WeakRef !== "function") for (const old of memo.slice(1)) old.defs = null;
   let kept = 0;
   for (let i = 0; i < memo.length; i++) {
     kept += memo[i].text.length;

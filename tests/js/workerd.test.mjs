@@ -39,6 +39,9 @@ export default {
     const body = {
       assembly: { ...a, tools: a.tools.length },
       directIsSameObject: a.tools[0] === toolbox.tools[0],
+      // The same objects again, then new objects (the stateless assemble's memo, without WeakRef in workerd).
+      againIsSame: JSON.stringify(assemble(toolbox, options)) === JSON.stringify(a),
+      clonedIsSame: JSON.stringify(assemble(structuredClone(toolbox), options)) === JSON.stringify(a),
       searches: input.queries.map((q) => search(toolbox, q, options)),
       unwraps: input.calls.map((c) => unwrap(toolbox, c, options)),
       shelfFingerprint: shelf.assemble().fingerprint,
@@ -56,6 +59,8 @@ function expected() {
   return {
     assembly: { ...a, tools: a.tools.length },
     directIsSameObject: true,
+    againIsSame: true,
+    clonedIsSame: true,
     searches: INPUT.queries.map((q) => search(toolbox, q, options)),
     unwraps: INPUT.calls.map((c) => unwrap(toolbox, c, options)),
     shelfFingerprint: a.fingerprint,
