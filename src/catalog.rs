@@ -422,11 +422,22 @@ fn push_safe(name: &mut String, text: &str) {
     }
 }
 
+/// The bytes a qualified name keeps as they are: ASCII letters, digits, `-` and `_`.
+const SAFE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(b as u8, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_');
+        b += 1;
+    }
+    table
+};
+
 /// The length of the leading ASCII letters, digits, `-` and `_` of `text`.
 fn safe_prefix_length(text: &str) -> usize {
     let bytes = text.as_bytes();
     let mut length = 0;
-    while let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_') = bytes.get(length) {
+    while bytes.get(length).is_some_and(|&b| SAFE[usize::from(b)]) {
         length += 1;
     }
     length
