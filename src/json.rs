@@ -522,7 +522,7 @@ fn write_value(out: &mut String, value: &Value) {
 }
 
 /// Writes a JSON string literal with `JSON.stringify`'s escapes: the runs between characters to
-/// escape (found as the parser finds them, [`plain_run_length`]) in one copy each.
+/// escape (found as the parser finds them, `plain_run_length`) in one copy each.
 pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
     let mut at = 0;
