@@ -323,7 +323,12 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
             None => (None, name.to_string()),
         },
     };
-    let (name, description) = (name.to_string(), fields.description.unwrap_or("").to_string());
+    // A server's tool is likely to be qualified: room for its qualified name, which `qualify` then
+    // writes in place of this one.
+    let room = server.as_ref().filter(|_| matches!(entry.origin, Origin::Server(_))).map_or(0, |s| s.len() + 7);
+    let mut name_text = String::with_capacity(name.len() + room);
+    name_text.push_str(name);
+    let (name, description) = (name_text, fields.description.unwrap_or("").to_string());
     Ok(Tool {
         name,
         deferred: server.is_some(),
@@ -375,7 +380,8 @@ fn qualify(tools: &mut [Tool]) {
     for tool in tools.iter_mut().filter(|t| t.deferred && matches!(t.origin, Origin::Server(_))) {
         if let Some(server) = &tool.server {
             if split_mcp_name(&tool.name).is_none() {
-                tool.name = qualified_name(server, &tool.own_name);
+                tool.name.clear();
+                push_qualified_name(&mut tool.name, server, &tool.own_name);
                 tool.renamed = true;
             }
         }
@@ -390,20 +396,25 @@ const MAX_NAME: usize = 64;
 /// digits of a hash of the whole name, so it stays unique and stable.
 pub fn qualified_name(server: &str, tool: &str) -> String {
     let mut name = String::with_capacity(MAX_NAME.min(7 + server.len() + tool.len()));
+    push_qualified_name(&mut name, server, tool);
+    name
+}
+
+/// Writes [`qualified_name`] into `name`, which is empty.
+fn push_qualified_name(name: &mut String, server: &str, tool: &str) {
     name.push_str("mcp__");
-    push_safe(&mut name, server);
+    push_safe(name, server);
     name.push_str("__");
-    push_safe(&mut name, tool);
+    push_safe(name, tool);
     if name.len() <= MAX_NAME {
-        return name;
+        return;
     }
     // The first 8 of the hash's 16 hex digits: its high 32 bits.
     let hash = crate::assemble::fnv1a(name.as_bytes()) >> 32;
     // Every character pushed is ASCII, so any length is a char boundary.
     name.truncate(MAX_NAME - 9);
     name.push('_');
-    crate::assemble::push_hex(&mut name, hash, 8);
-    name
+    crate::assemble::push_hex(name, hash, 8);
 }
 
 /// Pushes `text` with every character but ASCII letters, digits, `-` and `_` written as one `_`:
@@ -422,11 +433,22 @@ fn push_safe(name: &mut String, text: &str) {
     }
 }
 
+/// The bytes a qualified name keeps as they are: ASCII letters, digits, `-` and `_`.
+const SAFE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(b as u8, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_');
+        b += 1;
+    }
+    table
+};
+
 /// The length of the leading ASCII letters, digits, `-` and `_` of `text`.
 fn safe_prefix_length(text: &str) -> usize {
     let bytes = text.as_bytes();
     let mut length = 0;
-    while let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_') = bytes.get(length) {
+    while bytes.get(length).is_some_and(|&b| SAFE[usize::from(b)]) {
         length += 1;
     }
     length

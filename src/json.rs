@@ -183,6 +183,8 @@ impl<'a> Parser<'a> {
         self.bytes.get(self.pos).copied()
     }
 
+    // Called before and after every value, key and separator; see `peek`.
+    #[inline(always)]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
             self.pos += 1;
@@ -420,7 +422,8 @@ fn plain_run_length(bytes: &[u8]) -> usize {
 
 /// Adds a member as `JSON.parse` does: a repeated key keeps its first place and takes the last value.
 fn insert_member(members: &mut Vec<(String, Value)>, key: String, value: Value) {
-    if let Some(slot) = members.iter_mut().find(|(k, _)| *k == key) {
+    // Lengths first: a call to compare bytes only for keys of the same length.
+    if let Some(slot) = members.iter_mut().find(|(k, _)| k.len() == key.len() && *k == key) {
         slot.1 = value;
     } else {
         members.push((key, value));

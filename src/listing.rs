@@ -186,7 +186,7 @@ pub fn short_description(description: &str) -> String {
 }
 
 /// Appends the [`short_description`] of `description` to `out`.
-pub fn push_short_description(out: &mut String, description: &str) {
+fn push_short_description(out: &mut String, description: &str) {
     let start = out.len();
     let mut code_points = 0;
     // The words read and not yet copied: a stretch of `description` whose words are one space apart,
@@ -307,7 +307,7 @@ fn word_end(text: &str, mut at: usize) -> (usize, usize) {
 
 /// Whether the character at byte `at` of `text` is whitespace ([`char::is_whitespace`]), and its
 /// length in bytes; `None` at the end. ASCII is told from its byte, without decoding.
-// Called for every gap and word end; the wasm build optimises for size, which would keep this a call.
+// Called for every gap and word end: always inlined, whatever the profile's inlining threshold.
 #[inline(always)]
 fn char_kind(text: &str, at: usize) -> Option<(bool, usize)> {
     match *text.as_bytes().get(at)? {
@@ -482,8 +482,6 @@ mod tests {
 /// are native dev-dependencies).
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod properties {
-    extern crate std;
-
     use super::reference::short_description_reference;
     use super::{short_description, Shorts};
     use alloc::string::String;
