@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { Worker } from "node:worker_threads";
 import { LADDER, catalog, entriesOf, toolboxOf, keywordQueries, shippedQueries, everyNth } from "./data.mjs";
+import { deepFreeze } from "../tests/js/support.mjs";
 import { peers, variants, versions } from "./peers.mjs";
 import { toolshelf, Shelf, assemble, search, optionsFor, outlineToolbox, outlinePlan, fingerprint } from "./toolshelf.mjs";
 
@@ -319,14 +320,6 @@ function printRetrieval(r, sets) {
 }
 
 // ---------------------------------------------------------------- stateless assemble cache
-function deepFreeze(value) {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 /**
  * A full garbage collection, then a pause for V8's concurrent sweeping to finish: timed right after
  * `gc()`, a 3.9 MB `JSON.stringify` took 35 ms instead of 21 here (the sweeper competes for the two

@@ -48,20 +48,24 @@ test("search over the 3,397 REST tools: bounded, scoped and the same from Shelf 
 const QUALIFIED = { contextLength: 200_000, qualify: true };
 const githubAndLinear = () => grouped(["github-mcp-server", "linear-mcp-official"], [tool("read_file")]);
 
+/** Every deferred tool of a grouped toolbox with its server and its name under `qualify`. */
+function* qualifiedTools(toolbox) {
+  for (const [server, tools] of Object.entries(toolbox.servers)) {
+    for (const def of tools) yield { server, def, name: `mcp__${server}__${def.function.name}` };
+  }
+}
+
 test("describe gives every deferred tool whole, and the bridge answers the same", () => {
   const toolbox = githubAndLinear();
   const shelf = shelfFor(toolbox, QUALIFIED, "github+linear qualified");
   let described = 0;
-  for (const [server, tools] of Object.entries(toolbox.servers)) {
-    for (const def of tools) {
-      const name = `mcp__${server}__${def.function.name}`;
-      const d = shelf.describe(name);
-      assert.deepEqual(d, { name, server, description: def.function.description, parameters: def.function.parameters }, name);
-      const answer = shelf.unwrap({ name: "tool_describe", arguments: { name } });
-      assert.equal(answer.kind, "answer", name);
-      assert.deepEqual(JSON.parse(answer.content), d, `${name}: the model reads what describe returns`);
-      described++;
-    }
+  for (const { server, def, name } of qualifiedTools(toolbox)) {
+    const d = shelf.describe(name);
+    assert.deepEqual(d, { name, server, description: def.function.description, parameters: def.function.parameters }, name);
+    const answer = shelf.unwrap({ name: "tool_describe", arguments: { name } });
+    assert.equal(answer.kind, "answer", name);
+    assert.deepEqual(JSON.parse(answer.content), d, `${name}: the model reads what describe returns`);
+    described++;
   }
   assert.equal(described, 117 + 38);
   const saveIssue = describe(toolbox, "mcp__linear__save_issue", QUALIFIED);
@@ -97,18 +101,15 @@ test("arguments are checked against each real schema: missing required parameter
   const toolbox = githubAndLinear();
   const shelf = shelfFor(toolbox, QUALIFIED, "github+linear qualified");
   let rejected = 0;
-  for (const [server, tools] of Object.entries(toolbox.servers)) {
-    for (const def of tools) {
-      const name = `mcp__${server}__${def.function.name}`;
-      const required = def.function.parameters?.required ?? [];
-      const u = shelf.unwrap({ name: "tool_call", arguments: { name, arguments: {} } });
-      if (required.length === 0) {
-        assert.deepEqual([u.kind, u.server, u.tool], ["call", server, def.function.name], name);
-      } else {
-        assert.equal(u.kind, "reject", name);
-        assert.match(u.content, new RegExp(`^${name} was not invoked: .*${required[0]}`), name);
-        rejected++;
-      }
+  for (const { server, def, name } of qualifiedTools(toolbox)) {
+    const required = def.function.parameters?.required ?? [];
+    const u = shelf.unwrap({ name: "tool_call", arguments: { name, arguments: {} } });
+    if (required.length === 0) {
+      assert.deepEqual([u.kind, u.server, u.tool], ["call", server, def.function.name], name);
+    } else {
+      assert.equal(u.kind, "reject", name);
+      assert.match(u.content, new RegExp(`^${name} was not invoked: .*${required[0]}`), name);
+      rejected++;
     }
   }
   assert.ok(rejected > 100, `${rejected} tools have required parameters`);

@@ -6,27 +6,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assemble, search, describe, unwrap, Shelf } from "toolshelf";
-import { grouped, tool } from "./support.mjs";
+import { deepFreeze, grouped, shelfAssembly, tool } from "./support.mjs";
 
 const options = { contextLength: 200_000, qualify: true };
 
 /** What a toolbox gives with nothing reused: a new Shelf. */
-function fresh(toolbox, opts = options) {
-  const shelf = new Shelf(toolbox, opts);
-  try {
-    return shelf.assemble();
-  } finally {
-    shelf.free();
-  }
-}
-
-function deepFreeze(value) {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
+const fresh = (toolbox, opts = options) => shelfAssembly(Shelf, toolbox, opts);
 
 /** A small toolbox of new objects: one direct tool, two servers. */
 function small(description = "Create a new issue in the tracker.") {

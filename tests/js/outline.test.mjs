@@ -5,19 +5,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assemble, search, Shelf, ToolshelfError } from "toolshelf";
-import { assembleCases, grouped, tool } from "./support.mjs";
+import { assembleCases, deepFreeze, grouped, shelfAssembly, tool } from "./support.mjs";
 
 const options = { contextLength: 200_000, qualify: true };
 
 /** What a toolbox gives through a Shelf, which reads every tool def whole. */
-function whole(toolbox, opts = options) {
-  const shelf = new Shelf(toolbox, opts);
-  try {
-    return shelf.assemble();
-  } finally {
-    shelf.free();
-  }
-}
+const whole = (toolbox, opts = options) => shelfAssembly(Shelf, toolbox, opts);
 
 /** The error `fn` throws (its code and message), or null. */
 function thrown(fn) {
@@ -27,14 +20,6 @@ function thrown(fn) {
   } catch (e) {
     return { code: e.code, message: e.message, isToolshelfError: e instanceof ToolshelfError };
   }
-}
-
-function deepFreeze(value) {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 test("every shared case: the same assembly as a Shelf, with new, the same, and frozen objects", () => {
