@@ -15,26 +15,50 @@ mod catalogs;
 
 use std::collections::BTreeMap;
 
-use catalogs::{keyword_queries, load_catalog, shipped_queries, LabelledQuery, Tool};
+use catalogs::{
+    absent_queries, keyword_queries, load_catalog, model_queries, shipped_queries, AbsentQuery, LabelledQuery, Tool,
+};
 use toolshelf::search::{SearchConfig, SearchIndex};
 
 /// Hits looked at per query (MRR@10).
 const DEPTH: usize = 10;
 
 fn configs() -> Vec<(&'static str, SearchConfig)> {
+    let all = all_configs();
+    match std::env::var("CONFIGS") {
+        Ok(only) => all.into_iter().filter(|(label, _)| only.split(',').any(|o| o == *label)).collect(),
+        Err(_) => all,
+    }
+}
+
+fn all_configs() -> Vec<(&'static str, SearchConfig)> {
     let d = SearchConfig::default();
     vec![
         ("default", d),
         ("no stemming", SearchConfig { stemming: false, ..d }),
         ("no camelCase split", SearchConfig { split_camel: false, ..d }),
-        ("no gate", SearchConfig { gate: false, ..d }),
         ("name weight 1", SearchConfig { name_weight: 1, ..d }),
         ("name weight 3", SearchConfig { name_weight: 3, ..d }),
-        ("parameter weight 1", SearchConfig { param_weight: 1.0, ..d }),
-        ("parameter weight 0.25", SearchConfig { param_weight: 0.25, ..d }),
-        ("no stop words", SearchConfig { stopwords: false, ..d }),
+        ("first sentence weight 1", SearchConfig { summary_weight: 1.0, ..d }),
+        ("first sentence weight 2.5", SearchConfig { summary_weight: 2.5, ..d }),
+        ("parameter weight 0.5", SearchConfig { param_weight: 0.5, ..d }),
+        ("BM25 b 0.75", SearchConfig { length_norm: 0.75, ..d }),
+        ("BM25 b 0.3", SearchConfig { length_norm: 0.3, ..d }),
+        ("parameter descriptions not indexed", SearchConfig { param_text_weight: 0.0, ..d }),
+        ("parameter description weight 0.25", SearchConfig { param_text_weight: 0.25, ..d }),
+        ("parameter description weight 1", SearchConfig { param_text_weight: 1.0, ..d }),
+        ("no stop or filler words", SearchConfig { stopwords: false, ..d }),
         ("no synonyms", SearchConfig { synonyms: false, ..d }),
+        ("no variants", SearchConfig { variants: false, ..d }),
+        ("variant weight 0.5", SearchConfig { variant_weight: 0.5, ..d }),
+        ("variant weight 0.9", SearchConfig { variant_weight: 0.9, ..d }),
         ("no rescue", SearchConfig { rescue: false, ..d }),
+        ("HTML indexed", SearchConfig { strip_html: false, ..d }),
+        ("no REST list names", SearchConfig { rest_names: false, ..d }),
+        ("no name bonus", SearchConfig { name_bonus: 0.0, ..d }),
+        ("name bonus 1", SearchConfig { name_bonus: 1.0, ..d }),
+        ("partial only marked (not ranked after)", SearchConfig { full_first: false, ..d }),
+        ("distinctive share 0.2", SearchConfig { distinctive_share: 0.2, ..d }),
         ("plain BM25", SearchConfig::PLAIN_BM25),
     ]
 }
@@ -134,43 +158,103 @@ fn explain(args: &[String]) {
     }
 }
 
+/// The absent-service set under `config`: how many queries name every missing word among the
+/// unknown words, how many have no match marked full, how many are answered with nothing.
+fn absent_row(
+    label: &str,
+    config: SearchConfig,
+    queries: &[AbsentQuery],
+    catalogs: &BTreeMap<String, Vec<Tool>>,
+) -> String {
+    let mut indexes: BTreeMap<&str, SearchIndex> = BTreeMap::new();
+    let (mut named, mut none_full, mut empty) = (0, 0, 0);
+    for q in queries {
+        let tools = &catalogs[&q.catalog];
+        let index = indexes
+            .entry(q.catalog.as_str())
+            .or_insert_with(|| SearchIndex::build(tools.iter().map(Tool::fields), config));
+        let ranked = index.rank(&q.query, 5);
+        let unknown: Vec<String> = ranked.unknown_words.iter().map(|w| w.to_lowercase()).collect();
+        let all_named = q.unknown.iter().all(|w| unknown.contains(&w.to_lowercase()));
+        named += usize::from(all_named);
+        none_full += usize::from(ranked.hits.iter().all(|h| h.partial));
+        empty += usize::from(ranked.hits.is_empty());
+        if !all_named && std::env::var_os("MISSES").is_some() {
+            eprintln!("ABSENT-MISS [{}] {:?} unknown {:?} want {:?}", q.catalog, q.query, unknown, q.unknown);
+        }
+    }
+    let n = queries.len().max(1) as f64;
+    format!("| {label} | {} | {:.3} | {:.3} | {} |", queries.len(), named as f64 / n, none_full as f64 / n, empty)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "--explain") {
         return explain(&args[at + 1..]);
     }
-    let show_misses = std::env::args().any(|a| a == "--misses");
-    let keyword = keyword_queries();
-    let shipped: Vec<(&str, Vec<LabelledQuery>)> =
-        ["toolbench", "bfcl", "metatool"].into_iter().map(|s| (s, shipped_queries(s))).collect();
+    // `--only SET,SET`: just those sets; `--misses`: list the misses of the default ranking.
+    let only: Option<Vec<String>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|at| args.get(at + 1))
+        .map(|v| v.split(',').map(String::from).collect());
+    let wanted = |set: &str| only.as_ref().is_none_or(|o| o.iter().any(|s| s == set));
+    let show_misses = args.iter().any(|a| a == "--misses");
+    let mut sets: Vec<(&str, Vec<LabelledQuery>, bool)> = Vec::new();
+    if wanted("keyword") {
+        sets.push(("keyword", keyword_queries(), true));
+    }
+    if wanted("model") {
+        sets.push(("model", model_queries(), true));
+    }
+    for set in ["toolbench", "bfcl", "metatool"] {
+        if wanted(set) {
+            sets.push((set, shipped_queries(set), false));
+        }
+    }
+    let absent = if wanted("absent") { absent_queries() } else { Vec::new() };
     let mut catalogs = BTreeMap::new();
-    load_catalogs(&keyword, &mut catalogs);
-    for (_, queries) in &shipped {
+    for (_, queries, _) in &sets {
         load_catalogs(queries, &mut catalogs);
     }
-
-    println!("## Keyword set (tests/data/queries-keyword.json), default ranking, per catalog\n\n{HEADER}");
-    let default = run(SearchConfig::default(), &keyword, true, &catalogs, |q, ranked| {
-        let found = ranked.iter().take(5).any(|t| q.is_relevant(t));
-        if show_misses && !found {
-            let top: Vec<&str> = ranked.iter().take(5).map(|t| t.name.as_str()).collect();
-            eprintln!("MISS [{}] {:?} -> {:?}", q.catalog, q.query, top);
-        }
-    });
-    for (catalog, m) in &default {
-        println!("{}", m.row(catalog));
+    for q in &absent {
+        catalogs.entry(q.catalog.clone()).or_insert_with(|| load_catalog(&q.catalog));
     }
-    println!("{}", total(&default).row("**all**"));
 
-    println!("\n## Every query set, default ranking and ablations\n");
-    let mut sets: Vec<(&str, &[LabelledQuery], bool)> = vec![("keyword", &keyword, true)];
-    sets.extend(shipped.iter().map(|(name, q)| (*name, q.as_slice(), false)));
-    for (set, queries, any_of) in sets {
+    for (set, queries, any_of) in sets.iter().filter(|(_, _, any_of)| *any_of) {
+        println!("## {set} set, default ranking, per catalog\n\n{HEADER}");
+        let default = run(SearchConfig::default(), queries, *any_of, &catalogs, |q, ranked| {
+            let found = ranked.iter().take(5).any(|t| q.is_relevant(t));
+            if show_misses && !found {
+                let top: Vec<&str> = ranked.iter().take(5).map(|t| t.name.as_str()).collect();
+                eprintln!("MISS {set} [{}] {:?} -> {:?}", q.catalog, q.query, top);
+            }
+        });
+        for (catalog, m) in &default {
+            println!("{}", m.row(catalog));
+        }
+        println!("{}\n", total(&default).row("**all**"));
+    }
+
+    println!("## Every query set, default ranking and ablations\n");
+    for (set, queries, any_of) in &sets {
         println!("### {set} ({} queries)\n\n{HEADER}", queries.len());
         for (label, config) in configs() {
-            let per_catalog = run(config, queries, any_of, &catalogs, |_, _| {});
+            let per_catalog = run(config, queries, *any_of, &catalogs, |q, ranked| {
+                if show_misses && !any_of && label == "default" && !ranked.iter().take(5).any(|t| q.is_relevant(t)) {
+                    let top: Vec<&str> = ranked.iter().take(5).map(|t| t.name.as_str()).collect();
+                    eprintln!("MISS {set} {:?} want {:?} -> {top:?}", q.query, q.relevant);
+                }
+            });
             println!("{}", total(&per_catalog).row(label));
         }
         println!();
+    }
+    if !absent.is_empty() {
+        println!("### absent services ({} queries)\n", absent.len());
+        println!("| | queries | missing word named | no match full | empty |\n|---|---|---|---|---|");
+        for (label, config) in configs() {
+            println!("{}", absent_row(label, config, &absent, &catalogs));
+        }
     }
 }

@@ -24,6 +24,9 @@ pub struct Match {
     pub required: Vec<String>,
     /// The ranking score (higher is better).
     pub score: f64,
+    /// The tool lacks a distinctive word of the query, or the query has words no tool holds
+    /// (SPEC §4): it ranks after every full match.
+    pub partial: bool,
 }
 
 /// What `search` returns.
@@ -35,6 +38,8 @@ pub struct SearchResult {
     pub total_available: usize,
     /// The hits, best first.
     pub matches: Vec<Match>,
+    /// Query words (as written, filler excluded) that no tool holds.
+    pub unknown_words: Vec<String>,
     /// Every server and its tool count, present only when nothing matched.
     pub servers: Option<Vec<(String, usize)>>,
     /// A model error (an empty query), when there is one.
@@ -49,6 +54,7 @@ pub fn build_index(catalog: &Catalog) -> (SearchIndex, Vec<usize>) {
         server: tool.server.as_deref().unwrap_or(""),
         description: &tool.description,
         params: parameter_names(catalog, tool),
+        param_descriptions: parameter_descriptions(catalog, tool),
     });
     (SearchIndex::build(docs, SearchConfig::default()), deferred)
 }
@@ -56,6 +62,13 @@ pub fn build_index(catalog: &Catalog) -> (SearchIndex, Vec<usize>) {
 fn parameter_names<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {
     let properties = catalog.format.fields(&tool.def).schema.and_then(|s| s.get("properties"));
     properties.and_then(Value::as_object).map_or_else(Vec::new, |p| p.iter().map(|(k, _)| k.as_str()).collect())
+}
+
+/// The `description` of each top-level parameter that has one.
+fn parameter_descriptions<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {
+    let properties = catalog.format.fields(&tool.def).schema.and_then(|s| s.get("properties"));
+    let described = properties.and_then(Value::as_object).map(|p| p.iter().filter_map(|(_, v)| v.get("description")));
+    described.map_or_else(Vec::new, |d| d.filter_map(Value::as_str).collect())
 }
 
 /// The schema's top-level `required` names.
@@ -73,12 +86,14 @@ pub fn search(catalog: &Catalog, index: &SearchIndex, documents: &[usize], query
             query,
             total_available,
             matches: Vec::new(),
+            unknown_words: Vec::new(),
             servers: Some(server_counts(catalog)),
             error: Some(texts::query_required()),
         };
     }
-    let matches: Vec<Match> = index
-        .search(&query, limit)
+    let ranked = index.rank(&query, limit);
+    let matches: Vec<Match> = ranked
+        .hits
         .into_iter()
         .filter_map(|hit| {
             let tool = documents.get(hit.doc).and_then(|&i| catalog.tools.get(i))?;
@@ -88,11 +103,12 @@ pub fn search(catalog: &Catalog, index: &SearchIndex, documents: &[usize], query
                 description: tool.description.clone(),
                 required: required_names(catalog, tool),
                 score: hit.score,
+                partial: hit.partial,
             })
         })
         .collect();
     let servers = matches.is_empty().then(|| server_counts(catalog));
-    SearchResult { query, total_available, matches, servers, error: None }
+    SearchResult { query, total_available, matches, unknown_words: ranked.unknown_words, servers, error: None }
 }
 
 fn server_counts(catalog: &Catalog) -> Vec<(String, usize)> {
@@ -139,6 +155,9 @@ impl Match {
         members.push(("server", Value::str(self.server.as_str())));
         members.push(("description", Value::str(cut_marked(&self.description, MODEL_DESCRIPTION_CHARS))));
         members.push(("required", Value::strings(&self.required)));
+        if self.partial {
+            members.push(("partial", Value::Bool(true)));
+        }
         Value::object(members)
     }
 }
@@ -153,12 +172,14 @@ impl SearchResult {
                 ("description", Value::str(m.description.as_str())),
                 ("required", Value::strings(&m.required)),
                 ("score", Value::float(m.score)),
+                ("partial", Value::Bool(m.partial)),
             ])
         });
         let mut members = alloc::vec![
             ("query", Value::str(self.query.as_str())),
             ("totalAvailable", Value::uint(self.total_available as u64)),
             ("matches", Value::Array(matches.collect())),
+            ("unknownWords", Value::strings(&self.unknown_words)),
         ];
         if let Some(servers) = &self.servers {
             members.push(("servers", servers_value(servers)));
@@ -169,19 +190,31 @@ impl SearchResult {
         Value::object(members)
     }
 
-    /// What the model reads: snake_case, no scores, descriptions cut at 400 code points; with no
-    /// match, the servers and a hint.
+    /// What the model reads: snake_case, no scores, descriptions cut at 400 code points,
+    /// `partial: true` on partial matches; the unknown words with a hint; with no match, the
+    /// servers and a hint.
     pub fn model_value(&self) -> Value {
         let mut members = alloc::vec![
             ("query", Value::str(self.query.as_str())),
             ("total_available", Value::uint(self.total_available as u64)),
             ("matches", Value::Array(self.matches.iter().map(|m| m.model_value(true)).collect())),
         ];
+        self.push_unknown_and_hint(&mut members);
+        Value::object(members)
+    }
+
+    /// `unknown_words` when there are some; `servers` when nothing matched; and the one hint
+    /// that fits.
+    fn push_unknown_and_hint(&self, members: &mut Vec<(&'static str, Value)>) {
+        if !self.unknown_words.is_empty() {
+            members.push(("unknown_words", Value::strings(&self.unknown_words)));
+        }
         if let Some(servers) = &self.servers {
             members.push(("servers", servers_value(servers)));
             members.push(("hint", Value::str(texts::no_match_hint())));
+        } else if !self.unknown_words.is_empty() {
+            members.push(("hint", Value::str(texts::unknown_words_hint(&self.unknown_words))));
         }
-        Value::object(members)
     }
 }
 
@@ -195,11 +228,20 @@ pub fn batch_model_value(results: &[SearchResult]) -> Value {
                 summaries.push((m.name.clone(), m.model_value(false)));
             }
         }
-        Value::object([
+        let mut group = alloc::vec![
             ("query", Value::str(r.query.as_str())),
             ("total_available", Value::uint(r.total_available as u64)),
             ("matches", Value::strings(r.matches.iter().map(|m| m.name.as_str()))),
-        ])
+        ];
+        let partial: Vec<&str> = r.matches.iter().filter(|m| m.partial).map(|m| m.name.as_str()).collect();
+        if !partial.is_empty() {
+            group.push(("partial", Value::strings(partial)));
+        }
+        if !r.unknown_words.is_empty() {
+            group.push(("unknown_words", Value::strings(&r.unknown_words)));
+            group.push(("hint", Value::str(texts::unknown_words_hint(&r.unknown_words))));
+        }
+        Value::object(group)
     });
     let mut members = alloc::vec![("results", Value::Array(groups.collect()))];
     let unmatched = results.iter().find_map(|r| r.servers.as_ref());

@@ -57,7 +57,7 @@ pub fn summary_block(server: &str, count: usize) -> String {
 /// The search tool's description: what it does, then the listing (if any).
 pub fn search_description(deferred: usize, batch: bool, listing: &str) -> String {
     let count = if deferred == 1 { String::from("1 deferred tool") } else { format!("{deferred} deferred tools") };
-    let mut text = format!("Search {count} by keywords: service, action, object (e.g. \"github create issue\")");
+    let mut text = format!("Search {count} in plain words: service, action, object (e.g. \"github create issue\")");
     if batch {
         text.push_str("; several queries at once, one per tool you need");
     }
@@ -91,6 +91,14 @@ pub fn call_description(names: &BridgeNames) -> String {
 /// A search without a query.
 pub fn query_required() -> String {
     String::from("query is required: give keywords, e.g. \"github create issue\".")
+}
+
+/// Added to a search answer whose query has words no tool holds: the matches lack them.
+pub fn unknown_words_hint(words: &[String]) -> String {
+    format!(
+        "No tool mentions {}: the matches are for the other words (partial). If that service or word is what the task needs, tell the user it is not available rather than substituting another tool.",
+        words.join(", ")
+    )
 }
 
 /// Added to a search answer when nothing matched.

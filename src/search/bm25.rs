@@ -4,6 +4,7 @@
 pub const K1: f64 = 1.2;
 
 /// Length normalisation: 0 ignores document length, 1 divides fully by the relative length.
+/// The textbook value; the search uses [`crate::search::SearchConfig::length_norm`].
 pub const B: f64 = 0.75;
 
 /// Inverse document frequency of a term found in `doc_freq` of `doc_count` documents:
@@ -52,8 +53,13 @@ fn mantissa_exponent(x: f64) -> (f64, i32) {
 /// where the field holds the term `tf` times and has `len` terms against `avg_len` on average.
 /// Normalising per field lets a short name that matches beat a long one that matches as much.
 pub fn field_tf(tf: f64, weight: f64, len: f64, avg_len: f64) -> f64 {
+    field_tf_with(tf, weight, len, avg_len, B)
+}
+
+/// [`field_tf`] with length normalisation `b` instead of [`B`].
+pub fn field_tf_with(tf: f64, weight: f64, len: f64, avg_len: f64, b: f64) -> f64 {
     let relative_len = if avg_len > 0.0 { len / avg_len } else { 1.0 };
-    weight * tf / (1.0 - B + B * relative_len)
+    weight * tf / (1.0 - b + b * relative_len)
 }
 
 /// The BM25 contribution of one term whose length-normalised frequency is `tf`:

@@ -1,23 +1,30 @@
-//! Keyword search over a toolbox's deferred tools (SPEC §4): an inverted index built once, BM25
-//! ranking with an admission gate, an exact-name rule, a name-substring fallback and a
+//! Keyword search over a toolbox's deferred tools (SPEC §4): an inverted index built once, BM25F
+//! ranking of every tool that shares a meaningful word with the query, full matches before
+//! partial ones, unknown words reported, an exact-name rule, a name-substring fallback and a
 //! deterministic order.
 //!
 //! Ranking, in order:
 //! 1. a query equal to a tool name (case-insensitive, trimmed; with or without an
 //!    `mcp__<server>__` prefix) ranks that tool first;
-//! 2. BM25 ([`K1`], [`B`], [`idf`]) over one document per tool: name words (weighted
-//!    [`SearchConfig::name_weight`] times), server name, description and top-level parameter
-//!    names, analysed into lowercase, stemmed terms ([`tokenize`], [`stem`]);
-//! 3. admission ([`SearchConfig::gate`]): a query of fewer than four distinct known terms admits
-//!    only tools holding its rarest term, and a term the catalog does not know at all is the
-//!    rarest there is, so "send gmail email" finds nothing in a catalog without Gmail; a query of
-//!    four or more known terms admits tools holding its rarest known term and at least half of
-//!    its known terms (an unknown term is first rescued if it can be: [`SearchConfig::rescue`]);
-//! 4. when nothing is admitted, tools whose lowercased name contains the whole lowercased query;
-//! 5. ties by tool name (code-point order), then server name, so results never depend on the order
+//! 2. BM25F ([`K1`], [`B`], [`idf`]) over one document per tool with six fields: name words
+//!    (weighted [`SearchConfig::name_weight`] times), server name, the description's first
+//!    sentence ([`SearchConfig::summary_weight`]), the rest of the description, top-level
+//!    parameter names ([`SearchConfig::param_weight`]) and their descriptions
+//!    ([`SearchConfig::param_text_weight`]), analysed into lowercase, stemmed terms
+//!    ([`tokenize`], [`stem`]). The query is read as *concepts*: each content word (filler words
+//!    dropped) with its variants (`ticket` also finds `issue`, at [`SearchConfig::variant_weight`])
+//!    and rescues (a word joined with its neighbour, or read as a prefix); a tool scores the best
+//!    of a concept's alternatives, and tools whose name words the query says are raised
+//!    ([`SearchConfig::name_bonus`]);
+//! 3. a tool that holds every *distinctive* concept of the query is a full match and ranks before
+//!    every partial one ([`SearchConfig::full_first`]); no word filters the catalog;
+//! 4. query words no tool holds are returned as unknown, and then every match is partial;
+//! 5. when nothing scores, tools whose lowercased name contains the whole lowercased query;
+//! 6. ties by tool name (code-point order), then server name, so results never depend on the order
 //!    the tools were given in.
 //!
-//! Invariants: nothing here panics on any input, and no input drives recursion.
+//! Invariants: nothing here panics on any input, no input drives recursion, and a query costs the
+//! occurrence lists of its words plus a sort of the tools they touch.
 
 mod bm25;
 mod intern;
@@ -30,7 +37,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-pub use bm25::{field_tf, idf, term_score, B, K1};
+pub use bm25::{field_tf, field_tf_with, idf, term_score, B, K1};
 use tokenize::{strip_mcp_prefix, Analyzer};
 
 /// Longest query looked at, in code points; the rest is ignored.
@@ -39,8 +46,9 @@ pub const MAX_QUERY_CHARS: usize = 1_000;
 /// Shortest term read as a prefix of known terms when it is itself unknown.
 pub const MIN_PREFIX_CHARS: usize = 3;
 
-/// Distinct known terms from which a query counts as long (the "half of them" rule).
-pub const LONG_QUERY_TERMS: usize = 4;
+/// Most concepts (distinct content words) of one query that are scored; a task sentence rarely
+/// has more, and a pasted document cannot make a query cost more than this many lookups.
+pub const MAX_QUERY_CONCEPTS: usize = 64;
 
 /// The searchable text of one tool.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -53,9 +61,12 @@ pub struct DocFields<'a> {
     pub description: &'a str,
     /// Top-level parameter names of the input schema.
     pub params: Vec<&'a str>,
+    /// The descriptions of those parameters (task sentences often say what a tool takes:
+    /// "a triangle with base 10 and height 5").
+    pub param_descriptions: Vec<&'a str>,
 }
 
-/// How documents and queries are analysed and admitted. The default is the measured best
+/// How documents and queries are analysed and ranked. The default is the measured best
 /// (docs/search.md); the other settings exist for the ablations of the retrieval benchmark.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -64,38 +75,70 @@ pub struct SearchConfig {
     /// Split words at case changes (`PostChargesChargeRefunds`); separators and letter/digit
     /// boundaries always split.
     pub split_camel: bool,
-    /// The admission rules (rarest term, half of a long query's terms). Off, any tool holding any
-    /// query term is a hit.
-    pub gate: bool,
     /// How many times a term of the tool name counts (1 = like any other field).
     pub name_weight: u32,
+    /// How much a term of the description's first sentence counts (1.0 = like the rest of it).
+    pub summary_weight: f64,
     /// How much a term of the parameter names counts (1.0 = like the description). Below 1, a
     /// tool named for the query (`list_projects`) outranks one that merely takes it as a
     /// parameter (`list_milestones(project)`).
     pub param_weight: f64,
-    /// Drop English function words ("the", "of", "to", ...) from documents and queries.
+    /// How much a term of the parameters' descriptions counts (0 = not indexed).
+    pub param_text_weight: f64,
+    /// BM25's length normalisation `b` ([`B`] is the textbook 0.75; tool descriptions are short
+    /// and uneven, and a long one is not less about its subject).
+    pub length_norm: f64,
+    /// Drop English function words ("the", "of", "to", ...) from documents and queries, and
+    /// filler words ("want", "need", "who", ...) from queries.
     pub stopwords: bool,
     /// Fold a few action verbs onto one term (add/new → create, remove → delete,
     /// edit/modify → update, retrieve → get).
     pub synonyms: bool,
+    /// Let a query word also find the words catalogs use for it (`ticket` → `issue`, `PR` →
+    /// `pull request`, `show` → `list`), from a small table ([`tokenize`]'s `VARIANTS`).
+    pub variants: bool,
+    /// What a variant's match is worth against the word itself.
+    pub variant_weight: f64,
     /// Rescue a query term no tool has: join it with a neighbouring word ("hacker news" meets
-    /// `hackernews`), else read it as a prefix of known terms ("docs" meets `documentation`,
-    /// "repo" meets `repository`). A term that stays unknown ("gmail") is unknown.
+    /// `hackernews`), else read it as a prefix of known terms ("docs" meets `documentation`).
+    /// A term that stays unknown ("gmail") is reported unknown.
     pub rescue: bool,
+    /// Leave HTML tags and character references out of descriptions (Stripe's are HTML).
+    pub strip_html: bool,
+    /// A REST name that reads a whole collection (`zones-get`, `GetCustomers`) also holds `list`.
+    pub rest_names: bool,
+    /// How much a tool gains when the query says its name words: its score is multiplied by
+    /// `1 + name_bonus · c²`, `c` the share of its name terms the query holds (0 = off).
+    pub name_bonus: f64,
+    /// Full matches rank before partial ones (SPEC §4.3). Off, partial matches are only marked.
+    pub full_first: bool,
+    /// A known query concept held by more than this share of the tools is not distinctive: a
+    /// tool may lack it and still be a full match (1.0: every known concept is distinctive).
+    pub distinctive_share: f64,
 }
 
 impl SearchConfig {
     /// Plain BM25: words split only at separators and digits, no stemming, no stop words, no
-    /// synonyms, every field weighted alike, no admission gate. The baseline of the benchmark.
+    /// synonyms or variants, every field weighted alike, HTML indexed, no name bonus, matches in
+    /// score order. The baseline of the benchmark.
     pub const PLAIN_BM25: SearchConfig = SearchConfig {
         stemming: false,
         split_camel: false,
-        gate: false,
         name_weight: 1,
+        summary_weight: 1.0,
         param_weight: 1.0,
+        param_text_weight: 0.0,
+        length_norm: B,
         stopwords: false,
         synonyms: false,
+        variants: false,
+        variant_weight: 0.0,
         rescue: false,
+        strip_html: false,
+        rest_names: false,
+        name_bonus: 0.0,
+        full_first: false,
+        distinctive_share: 1.0,
     };
 }
 
@@ -104,41 +147,57 @@ impl Default for SearchConfig {
         SearchConfig {
             stemming: true,
             split_camel: true,
-            gate: true,
             name_weight: 2,
-            param_weight: 0.5,
+            summary_weight: 1.5,
+            param_weight: 1.0,
+            param_text_weight: 0.5,
+            length_norm: 0.5,
             stopwords: true,
             synonyms: true,
+            variants: true,
+            variant_weight: 0.7,
             rescue: true,
+            strip_html: true,
+            rest_names: true,
+            name_bonus: 0.5,
+            full_first: true,
+            distinctive_share: 1.0,
         }
     }
 }
 
-/// One search result: the tool's index in build order and its BM25 score (0 for a fallback hit).
+/// One search result: the tool's index in build order, its score and whether it is partial.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Hit {
     /// Index of the tool in the order given to [`SearchIndex::build`].
     pub doc: usize,
-    /// BM25 score; hits are ordered by it after exact-name hits.
+    /// BM25F score (0 for a fallback hit); hits are ordered by it after exact names and full
+    /// matches.
     pub score: f64,
+    /// The tool lacks a distinctive word of the query, or the query has words no tool holds.
+    pub partial: bool,
 }
 
-/// How one query term bears on one tool.
+/// What a search found: the hits, best first, and the query words no tool holds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ranked {
+    /// The best tools, best first.
+    pub hits: Vec<Hit>,
+    /// Query words (as written, filler excluded) that no tool holds, even through a variant.
+    pub unknown_words: Vec<String>,
+}
+
+/// How one query concept bears on one tool.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TermExplanation {
-    /// The analysed term (lowercase, stemmed).
+    /// The query word the concept comes from (lowercase).
     pub term: String,
-    /// In how many tools of the index it occurs.
+    /// In how many tools its best-known alternative occurs.
     pub doc_freq: usize,
-    /// Its inverse document frequency ([`idf`]).
-    pub idf: f64,
-    /// Its frequency in this tool, each field's count weighted (the name
-    /// [`SearchConfig::name_weight`] times) and normalised by the field's length ([`field_tf`]).
-    pub term_freq: f64,
-    /// What it adds to this tool's score.
+    /// What it adds to this tool's score (the best of its alternatives).
     pub score: f64,
-    /// Whether admission requires it (the rarest term, or one of several equally rare).
-    pub required: bool,
+    /// Whether a full match must hold it.
+    pub distinctive: bool,
 }
 
 /// Why a tool is or is not a hit for a query.
@@ -146,26 +205,18 @@ pub struct TermExplanation {
 pub enum Verdict {
     /// The query is the tool's name: ranked first.
     ExactName,
-    /// Admitted by the gate; ranked by score.
-    Admitted,
-    /// Nothing was admitted and the tool's name contains the query: a fallback hit.
+    /// The tool holds every distinctive concept of the query, and the query has no unknown word.
+    Full,
+    /// The tool scores but lacks these distinctive query words (empty when only unknown words
+    /// make it partial).
+    Partial(Vec<String>),
+    /// Nothing scored and the tool's name contains the query: a fallback hit.
     Fallback,
     /// The index has no tool with this number.
     NoSuchDoc,
     /// The query has no searchable terms.
     NoTerms,
-    /// A short query has a term no tool has, so it admits nothing.
-    UnknownTerm(String),
-    /// The tool lacks the query's rarest term (any one of these).
-    MissingRarest(Vec<String>),
-    /// A long query: the tool holds `matched` of its known terms and needs `needed`.
-    TooFewTerms {
-        /// Known query terms the tool holds.
-        matched: usize,
-        /// How many it needs (half of the known terms, rounded up).
-        needed: usize,
-    },
-    /// The tool holds none of the query terms.
+    /// The tool holds none of the query's concepts.
     NoMatch,
 }
 
@@ -174,12 +225,14 @@ pub enum Verdict {
 pub struct Explanation {
     /// The tool asked about.
     pub doc: usize,
-    /// Every distinct query term, whether the tool has it or not.
+    /// Every query concept, whether the tool has it or not.
     pub terms: Vec<TermExplanation>,
-    /// The tool's BM25 score (sum of the term scores).
+    /// The tool's score (concept scores summed, times the name bonus).
     pub score: f64,
     /// Whether, and why, the tool is a hit.
     pub verdict: Verdict,
+    /// Query words no tool holds.
+    pub unknown_words: Vec<String>,
 }
 
 /// One tool of the index, as ranking needs it.
@@ -190,10 +243,14 @@ struct Doc {
     lower_name: String,
 }
 
-/// The fields of a tool document: name, server, description, parameter names.
-const FIELDS: usize = 4;
+/// The fields of a tool document.
+const FIELDS: usize = 6;
 const NAME: usize = 0;
-const DESCRIPTION: usize = 2;
+const SERVER: usize = 1;
+const SUMMARY: usize = 2;
+const DESCRIPTION: usize = 3;
+const PARAMS: usize = 4;
+const PARAM_TEXT: usize = 5;
 
 /// A term's count in each field of one tool, or a tool's length in terms per field.
 type FieldCounts = [u32; FIELDS];
@@ -201,8 +258,8 @@ type FieldCounts = [u32; FIELDS];
 /// One occurrence list entry: a tool and the term's field-weighted, length-normalised frequency.
 #[derive(Clone, Copy, Debug)]
 struct Posting {
-    doc: usize,
-    term_freq: f64,
+    doc: u32,
+    term_freq: f32,
 }
 
 /// The prepared search of one toolbox: built once, queried many times.
@@ -216,38 +273,79 @@ pub struct SearchIndex {
     postings: Vec<Vec<Posting>>,
     /// Lowercased names (with and without an `mcp__` prefix) and their tool, sorted.
     names: Vec<(String, usize)>,
+    /// Each tool's distinct name terms (indexes into `terms`): tool `d`'s are
+    /// `name_terms[name_starts[d]..name_starts[d + 1]]`.
+    name_terms: Vec<u32>,
+    name_starts: Vec<u32>,
+    /// The variant table analysed: a query term and the term lists it also finds, sorted.
+    variants: Vec<(String, Vec<Vec<String>>)>,
 }
 
-/// A query term with its occurrence list.
-struct QueryTerm<'i> {
-    /// The term (a rescued prefix ends in `*`).
-    term: String,
+/// One way a query concept is found in tools: a term, a rescue, or a variant.
+struct Alternative<'i> {
     postings: Cow<'i, [Posting]>,
     idf: f64,
-    required: bool,
+    weight: f64,
+    /// The index terms it stands for (for the name bonus).
+    terms: Vec<u32>,
+    /// A variant from the table, not the word itself.
+    variant: bool,
 }
 
-/// What admission asks of a tool for one query.
-#[derive(Debug, PartialEq, Eq)]
-enum Gate {
-    /// Nothing is admitted (no terms, or an unknown term in a short query).
-    Closed(Verdict),
-    /// A tool must hold a required term (if any are marked) and `min_matched` query terms.
-    Open { min_matched: usize },
+/// A content word of the query with every way it is found.
+struct Concept<'i> {
+    /// The word as written in the query.
+    written: String,
+    /// Its term, lowercase and stemmed (what explain reports).
+    term: String,
+    alternatives: Vec<Alternative<'i>>,
+    distinctive: bool,
+}
+
+impl Concept<'_> {
+    /// Whether some tool holds the word itself (its term, the word joined with a neighbour, or
+    /// the word as a prefix); a variant found in tools does not make the word known, since no
+    /// tool mentions it.
+    fn known(&self) -> bool {
+        self.alternatives.iter().any(|a| !a.variant && !a.postings.is_empty())
+    }
+
+    /// Whether any tool holds the concept, through the word or a variant.
+    fn found(&self) -> bool {
+        self.alternatives.iter().any(|a| !a.postings.is_empty())
+    }
+
+    fn doc_freq(&self) -> usize {
+        self.alternatives.iter().map(|a| a.postings.len()).max().unwrap_or(0)
+    }
 }
 
 /// A query analysed against the index.
 struct Plan<'i> {
+    /// The query lowercased, trimmed and cut (for the exact-name rule and the fallback).
     query: String,
-    terms: Vec<QueryTerm<'i>>,
-    gate: Gate,
+    concepts: Vec<Concept<'i>>,
+    /// Every index term the query stands for, sorted (for the name bonus).
+    query_terms: Vec<u32>,
+}
+
+impl Plan<'_> {
+    fn unknown_words(&self) -> Vec<String> {
+        self.concepts.iter().filter(|c| !c.known()).map(|c| c.written.clone()).collect()
+    }
+
+    fn distinctive(&self) -> usize {
+        self.concepts.iter().filter(|c| c.distinctive).count()
+    }
 }
 
 /// Per-tool accumulators of one query, filled from the occurrence lists only.
 struct Scores {
     score: Vec<f64>,
-    matched: Vec<usize>,
-    has_required: Vec<bool>,
+    /// Distinctive concepts held.
+    covered: Vec<u32>,
+    /// Whether the tool holds any concept; `touched` lists those that do.
+    seen: Vec<bool>,
     touched: Vec<usize>,
 }
 
@@ -256,20 +354,26 @@ impl SearchIndex {
     pub fn build<'a>(docs: impl IntoIterator<Item = DocFields<'a>>, config: SearchConfig) -> SearchIndex {
         let analyzer = Analyzer::new(&config);
         let mut vocabulary = Vocabulary::default();
-        let mut by_term: Vec<Vec<(usize, FieldCounts)>> = Vec::new();
+        let mut by_term: Vec<Vec<(u32, FieldCounts)>> = Vec::new();
         let mut metas = Vec::new();
         let mut lengths: Vec<FieldCounts> = Vec::new();
+        let mut name_numbers: Vec<u32> = Vec::new();
+        let mut name_starts: Vec<u32> = alloc::vec![0];
         for (doc, fields) in docs.into_iter().enumerate() {
-            let (counts, length) = field_term_counts(&analyzer, &mut vocabulary, &fields);
+            let (counts, length) = field_term_counts(&analyzer, &config, &mut vocabulary, &fields);
             for (term, in_fields) in counts {
+                if in_fields.get(NAME).is_some_and(|&n| n > 0) {
+                    name_numbers.push(term);
+                }
                 let term = term as usize;
                 if by_term.len() <= term {
                     by_term.resize_with(term + 1, Vec::new);
                 }
                 if let Some(list) = by_term.get_mut(term) {
-                    list.push((doc, in_fields));
+                    list.push((doc as u32, in_fields));
                 }
             }
+            name_starts.push(name_numbers.len() as u32);
             lengths.push(length);
             metas.push(Doc {
                 name: fields.name.to_string(),
@@ -277,11 +381,26 @@ impl SearchIndex {
                 lower_name: fields.name.to_lowercase(),
             });
         }
-        let weights = [f64::from(config.name_weight.max(1)), 1.0, 1.0, config.param_weight.clamp(0.0, 4.0)];
-        let normalise = FieldNorms { weights, avg_len: average_lengths(&lengths), lengths };
+        let weights = [
+            f64::from(config.name_weight.max(1)),
+            1.0,
+            config.summary_weight.clamp(0.0, 8.0),
+            1.0,
+            config.param_weight.clamp(0.0, 4.0),
+            config.param_text_weight.clamp(0.0, 4.0),
+        ];
+        let b = config.length_norm.clamp(0.0, 1.0);
+        let normalise = FieldNorms { weights, avg_len: average_lengths(&lengths), lengths, b };
         // Terms in code-point order, each with its occurrence list (tools in build order).
         let mut order: Vec<usize> = (0..vocabulary.terms.len()).collect();
         order.sort_unstable_by(|&a, &b| vocabulary.terms.get(a).cmp(&vocabulary.terms.get(b)));
+        let mut rank_of = alloc::vec![0u32; order.len()];
+        for (rank, &id) in order.iter().enumerate() {
+            if let Some(r) = rank_of.get_mut(id) {
+                *r = rank as u32;
+            }
+        }
+        let name_terms = name_numbers.iter().map(|&n| rank_of.get(n as usize).copied().unwrap_or(0)).collect();
         let (terms, postings) = order
             .into_iter()
             .map(|id| {
@@ -291,38 +410,62 @@ impl SearchIndex {
             })
             .unzip();
         let names = sorted_names(&metas);
-        SearchIndex { analyzer, config, docs: metas, terms, postings, names }
+        let variants = if config.variants { analysed_variants(&analyzer) } else { Vec::new() };
+        SearchIndex { analyzer, config, docs: metas, terms, postings, names, name_terms, name_starts, variants }
     }
 
     /// The best `limit` tools for `query`, best first (see the module docs for the order).
     pub fn search(&self, query: &str, limit: usize) -> Vec<Hit> {
-        if limit == 0 {
-            return Vec::new();
-        }
+        self.rank(query, limit).hits
+    }
+
+    /// The best `limit` tools for `query`, best first, and the query words no tool holds.
+    pub fn rank(&self, query: &str, limit: usize) -> Ranked {
         let plan = self.plan(query);
+        let unknown_words = plan.unknown_words();
+        if limit == 0 {
+            return Ranked { hits: Vec::new(), unknown_words };
+        }
         let exact = self.exact_matches(&plan.query);
         let scores = self.score(&plan);
-        let mut hits: Vec<(bool, Hit)> = exact.iter().map(|&doc| (true, scores.hit(doc))).collect();
+        let distinctive = plan.distinctive();
+        let partial = |doc: usize| !unknown_words.is_empty() || scores.covered_of(doc) < distinctive;
+        let mut hits: Vec<(bool, Hit)> =
+            exact.iter().map(|&doc| (true, Hit { doc, score: scores.score_of(doc), partial: false })).collect();
         for &doc in &scores.touched {
-            if !exact.contains(&doc) && self.admits(&plan, &scores, doc).is_ok() {
-                hits.push((false, scores.hit(doc)));
+            if !exact.contains(&doc) {
+                hits.push((false, Hit { doc, score: scores.score_of(doc), partial: partial(doc) }));
             }
         }
         if hits.is_empty() {
-            hits = self.fallback(&plan.query).into_iter().map(|doc| (false, Hit { doc, score: 0.0 })).collect();
+            hits = self
+                .fallback(&plan.query)
+                .into_iter()
+                .map(|doc| (false, Hit { doc, score: 0.0, partial: true }))
+                .collect();
         }
-        hits.sort_by(|a, b| self.rank_order(a, b));
-        hits.into_iter().take(limit).map(|(_, hit)| hit).collect()
+        let hits = self.best(hits, limit);
+        Ranked { hits, unknown_words }
     }
 
-    /// Which query terms `doc` holds, what each adds, and whether and why it is a hit.
+    /// The first `limit` of `hits` in rank order, without sorting the rest.
+    fn best(&self, mut hits: Vec<(bool, Hit)>, limit: usize) -> Vec<Hit> {
+        if hits.len() > limit {
+            hits.select_nth_unstable_by(limit - 1, |a, b| self.rank_order(a, b));
+            hits.truncate(limit);
+        }
+        hits.sort_by(|a, b| self.rank_order(a, b));
+        hits.into_iter().map(|(_, hit)| hit).collect()
+    }
+
+    /// Which query concepts `doc` holds, what each adds, and whether and why it is a hit.
     pub fn explain(&self, query: &str, doc: usize) -> Explanation {
         let plan = self.plan(query);
         let scores = self.score(&plan);
-        let terms = plan.terms.iter().map(|t| self.explain_term(t, doc)).collect();
-        let score = scores.score.get(doc).copied().unwrap_or(0.0);
+        let terms = plan.concepts.iter().map(|c| self.explain_concept(c, doc)).collect();
+        let score = scores.score_of(doc);
         let verdict = self.verdict(&plan, &scores, doc);
-        Explanation { doc, terms, score, verdict }
+        Explanation { doc, terms, score, verdict, unknown_words: plan.unknown_words() }
     }
 
     /// Number of tools indexed.
@@ -340,43 +483,148 @@ impl SearchIndex {
         self.config
     }
 
-    /// Analyses the query: its distinct terms, their statistics, and what admission asks.
+    /// Analyses the query into concepts: its distinct content words, each with the ways it is
+    /// found, and which of them a full match must hold.
     fn plan(&self, query: &str) -> Plan<'_> {
         let raw = cut_query(query).trim();
-        let words = tokenize::words(raw, self.analyzer.splits_camel());
-        let mut terms: Vec<QueryTerm<'_>> = Vec::new();
-        for (i, word) in words.iter().enumerate() {
+        let words = tokenize::query_words(raw, self.analyzer.splits_camel());
+        let lower: Vec<String> = words.iter().map(|(_, w)| w.clone()).collect();
+        let mut concepts: Vec<Concept<'_>> = Vec::new();
+        for (i, (written, word)) in words.iter().enumerate() {
+            if concepts.len() >= MAX_QUERY_CONCEPTS {
+                break;
+            }
+            if self.config.stopwords && tokenize::is_filler(word) {
+                continue;
+            }
             let Some(term) = self.analyzer.term(word) else {
                 continue;
             };
-            let found = self.query_term(term, &words, i);
-            if !terms.iter().any(|t| t.term == found.term) {
-                terms.push(found);
+            if concepts.iter().any(|c| c.term == term) {
+                continue;
             }
+            let alternatives = self.alternatives(&term, &lower, i);
+            concepts.push(Concept { written: (*written).to_string(), term, alternatives, distinctive: false });
         }
-        terms.sort_unstable_by(|a, b| a.term.cmp(&b.term));
-        let gate = self.mark_gate(&mut terms);
-        Plan { query: raw.to_lowercase(), terms, gate }
+        if concepts.is_empty() && self.config.stopwords {
+            concepts.extend(self.self_concept(&words));
+        }
+        self.mark_distinctive(&mut concepts);
+        let mut query_terms: Vec<u32> =
+            concepts.iter().flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().copied())).collect();
+        query_terms.sort_unstable();
+        query_terms.dedup();
+        Plan { query: raw.to_lowercase(), concepts, query_terms }
     }
 
-    /// The query term for `term` (from `words[i]`). With rescue on, a tool also holds it when it
-    /// holds the word joined with a neighbour (`hacker` + `news` in `hackernews`), and an unknown
-    /// term is read as a prefix of known terms.
-    fn query_term(&self, term: String, words: &[String], i: usize) -> QueryTerm<'_> {
-        let postings = self.postings_of(&term);
-        if !self.config.rescue {
-            return self.query_term_of(term, Cow::Borrowed(postings));
+    /// "who am I": a query of only self words asks for the current user.
+    fn self_concept(&self, words: &[(&str, String)]) -> Option<Concept<'_>> {
+        let (written, _) = words.iter().find(|(_, w)| tokenize::SELF_WORDS.contains(&w.as_str()))?;
+        let alternatives = tokenize::SELF_VARIANTS
+            .iter()
+            .filter_map(|w| self.analyzer.term(w).or_else(|| Some(String::from(*w))))
+            .map(|term| self.term_alternative(&term, 1.0))
+            .collect();
+        Some(Concept { written: (*written).to_string(), term: String::from("me"), alternatives, distinctive: false })
+    }
+
+    /// A known concept is distinctive unless more than [`SearchConfig::distinctive_share`] of
+    /// the tools hold it.
+    fn mark_distinctive(&self, concepts: &mut [Concept<'_>]) {
+        let most = self.config.distinctive_share * self.docs.len() as f64;
+        for c in concepts.iter_mut() {
+            c.distinctive = c.found() && c.doc_freq() as f64 <= most;
         }
-        let compounds = self.compound_postings(words, i);
-        if compounds.is_empty() && !postings.is_empty() {
-            return self.query_term_of(term, Cow::Borrowed(postings));
+    }
+
+    /// The ways `term` (from `words[i]`) is found: itself; with rescue on, the word joined with a
+    /// neighbour (`hacker` + `news` in `hackernews`) and, when nothing else is known, as a prefix
+    /// of known terms; with variants on, the words catalogs use for it.
+    fn alternatives(&self, term: &str, words: &[String], i: usize) -> Vec<Alternative<'_>> {
+        let mut found = Vec::new();
+        let own = self.term_alternative(term, 1.0);
+        if self.config.rescue {
+            let compounds = self.compound_postings(words, i);
+            if !compounds.is_empty() {
+                let merged = merge_postings(own.postings.iter().chain(&compounds).copied());
+                found.push(Alternative { idf: self.idf_of(merged.len()), postings: Cow::Owned(merged), ..own });
+            } else {
+                found.push(own);
+            }
+        } else {
+            found.push(own);
         }
-        if postings.is_empty() && compounds.is_empty() {
-            let expanded = self.prefix_postings(&term);
-            let term = if expanded.is_empty() { term } else { format!("{term}*") };
-            return self.query_term_of(term, Cow::Owned(expanded));
+        found.extend(self.variant_alternatives(term));
+        if self.config.rescue && found.iter().all(|a| a.variant || a.postings.is_empty()) {
+            let expanded = self.prefix_postings(term);
+            if !expanded.is_empty() {
+                let idf = self.idf_of(expanded.len());
+                found.push(Alternative {
+                    idf,
+                    postings: Cow::Owned(expanded),
+                    weight: 1.0,
+                    terms: Vec::new(),
+                    variant: false,
+                });
+            }
         }
-        self.query_term_of(term, Cow::Owned(merge_postings(postings.iter().chain(&compounds).copied())))
+        found
+    }
+
+    /// One term as an alternative of weight `weight`.
+    fn term_alternative(&self, term: &str, weight: f64) -> Alternative<'_> {
+        let (postings, terms) = match self.term_number(term) {
+            Some(i) => (self.postings.get(i).map_or(&[][..], Vec::as_slice), alloc::vec![i as u32]),
+            None => (&[][..], Vec::new()),
+        };
+        Alternative {
+            idf: self.idf_of(postings.len()),
+            postings: Cow::Borrowed(postings),
+            weight,
+            terms,
+            variant: false,
+        }
+    }
+
+    /// The variants of `term` (analysed table entries): a one-word variant as its term, a
+    /// several-word one as the tools holding every word.
+    fn variant_alternatives(&self, term: &str) -> Vec<Alternative<'_>> {
+        let Ok(at) = self.variants.binary_search_by(|(key, _)| key.as_str().cmp(term)) else {
+            return Vec::new();
+        };
+        let weight = self.config.variant_weight;
+        let phrases = self.variants.get(at).map_or(&[][..], |(_, p)| p.as_slice());
+        phrases
+            .iter()
+            .map(|phrase| match phrase.as_slice() {
+                [one] => Alternative { variant: true, ..self.term_alternative(one, weight) },
+                parts => self.phrase_alternative(parts, weight),
+            })
+            .collect()
+    }
+
+    /// The tools holding every term of `parts`, each with the smallest of their frequencies.
+    fn phrase_alternative(&self, parts: &[String], weight: f64) -> Alternative<'_> {
+        let mut terms = Vec::new();
+        let mut common: Option<Vec<Posting>> = None;
+        for part in parts {
+            let Some(i) = self.term_number(part) else {
+                common = Some(Vec::new());
+                break;
+            };
+            terms.push(i as u32);
+            let list = self.postings.get(i).map_or(&[][..], Vec::as_slice);
+            common = Some(match common {
+                None => list.to_vec(),
+                Some(so_far) => intersect(&so_far, list),
+            });
+        }
+        let postings = common.unwrap_or_default();
+        Alternative { idf: self.idf_of(postings.len()), postings: Cow::Owned(postings), weight, terms, variant: true }
+    }
+
+    fn idf_of(&self, doc_freq: usize) -> f64 {
+        idf(self.docs.len(), doc_freq)
     }
 
     /// Occurrences of `words[i]` joined with the word before or after it, as one known term.
@@ -391,11 +639,6 @@ impl SearchIndex {
             }
         }
         found
-    }
-
-    fn query_term_of<'i>(&'i self, term: String, postings: Cow<'i, [Posting]>) -> QueryTerm<'i> {
-        let idf = idf(self.docs.len(), postings.len());
-        QueryTerm { term, postings, idf, required: false }
     }
 
     /// The tools holding any known term that starts with `prefix`, each with its best frequency.
@@ -415,65 +658,61 @@ impl SearchIndex {
         merge_postings(found)
     }
 
-    /// Decides the admission rule for these terms and marks the required (rarest) ones.
-    fn mark_gate(&self, terms: &mut [QueryTerm<'_>]) -> Gate {
-        if terms.is_empty() {
-            return Gate::Closed(Verdict::NoTerms);
-        }
-        if !self.config.gate {
-            return Gate::Open { min_matched: 1 };
-        }
-        let known = terms.iter().filter(|t| !t.postings.is_empty()).count();
-        let long = known >= LONG_QUERY_TERMS;
-        if !long {
-            if let Some(unknown) = terms.iter().find(|t| t.postings.is_empty()) {
-                return Gate::Closed(Verdict::UnknownTerm(unknown.term.clone()));
-            }
-        }
-        let rarest = terms.iter().map(|t| t.postings.len()).filter(|&n| n > 0).min().unwrap_or(0);
-        for t in terms.iter_mut() {
-            t.required = !t.postings.is_empty() && t.postings.len() == rarest;
-        }
-        Gate::Open { min_matched: if long { known.div_ceil(2) } else { 1 } }
-    }
-
-    /// Sums the BM25 contributions of every query term into the tools that hold it.
+    /// Sums, over the query's concepts, the best alternative's BM25 contribution into the tools
+    /// that hold it, counts the distinctive concepts each tool holds, then applies the name bonus.
     fn score(&self, plan: &Plan<'_>) -> Scores {
         let n = self.docs.len();
         let mut s = Scores {
             score: alloc::vec![0.0; n],
-            matched: alloc::vec![0; n],
-            has_required: alloc::vec![false; n],
+            covered: alloc::vec![0; n],
+            seen: alloc::vec![false; n],
             touched: Vec::new(),
         };
-        for term in &plan.terms {
-            for posting in term.postings.iter() {
-                s.add(posting.doc, term_score(term.idf, posting.term_freq), term.required);
+        // The best alternative's score per tool for the concept at hand (-1: not met yet).
+        let mut best = alloc::vec![-1.0f64; n];
+        let mut in_concept: Vec<usize> = Vec::new();
+        for concept in &plan.concepts {
+            for alternative in &concept.alternatives {
+                for posting in alternative.postings.iter() {
+                    let doc = posting.doc as usize;
+                    let score = alternative.weight * term_score(alternative.idf, f64::from(posting.term_freq));
+                    if let Some(b) = best.get_mut(doc) {
+                        if *b < 0.0 {
+                            in_concept.push(doc);
+                        }
+                        if score > *b {
+                            *b = score;
+                        }
+                    }
+                }
+            }
+            for doc in in_concept.drain(..) {
+                let Some(b) = best.get_mut(doc) else { continue };
+                s.add(doc, core::mem::replace(b, -1.0), concept.distinctive);
             }
         }
         s.touched.sort_unstable();
+        if self.config.name_bonus > 0.0 {
+            for &doc in &s.touched {
+                let cover = self.name_cover(doc, &plan.query_terms);
+                if let Some(score) = s.score.get_mut(doc) {
+                    *score *= 1.0 + self.config.name_bonus * cover * cover;
+                }
+            }
+        }
         s
     }
 
-    /// `Ok` if the gate admits `doc`, else the reason it does not.
-    fn admits(&self, plan: &Plan<'_>, scores: &Scores, doc: usize) -> Result<(), Verdict> {
-        let min_matched = match &plan.gate {
-            Gate::Closed(why) => return Err(why.clone()),
-            Gate::Open { min_matched } => *min_matched,
-        };
-        let matched = scores.matched.get(doc).copied().unwrap_or(0);
-        if matched == 0 {
-            return Err(Verdict::NoMatch);
+    /// The share of `doc`'s name terms among `query_terms` (sorted).
+    fn name_cover(&self, doc: usize, query_terms: &[u32]) -> f64 {
+        let start = self.name_starts.get(doc).copied().unwrap_or(0) as usize;
+        let end = self.name_starts.get(doc + 1).copied().unwrap_or(0) as usize;
+        let names = self.name_terms.get(start..end).unwrap_or(&[]);
+        if names.is_empty() {
+            return 0.0;
         }
-        let requires_rarest = plan.terms.iter().any(|t| t.required);
-        if requires_rarest && !scores.has_required.get(doc).copied().unwrap_or(false) {
-            let rarest = plan.terms.iter().filter(|t| t.required).map(|t| t.term.clone()).collect();
-            return Err(Verdict::MissingRarest(rarest));
-        }
-        if matched < min_matched {
-            return Err(Verdict::TooFewTerms { matched, needed: min_matched });
-        }
-        Ok(())
+        let held = names.iter().filter(|t| query_terms.binary_search(t).is_ok()).count();
+        held as f64 / names.len() as f64
     }
 
     /// The full verdict for `doc`, including the exact-name rule and the fallback.
@@ -481,44 +720,59 @@ impl SearchIndex {
         let Some(meta) = self.docs.get(doc) else {
             return Verdict::NoSuchDoc;
         };
-        let exact = self.exact_matches(&plan.query);
-        if exact.contains(&doc) {
+        if self.exact_matches(&plan.query).contains(&doc) {
             return Verdict::ExactName;
         }
-        let rejection = match self.admits(plan, scores, doc) {
-            Ok(()) => return Verdict::Admitted,
-            Err(why) => why,
-        };
-        let nothing_admitted =
-            exact.is_empty() && !scores.touched.iter().any(|&d| self.admits(plan, scores, d).is_ok());
-        if nothing_admitted && name_contains_query(&meta.lower_name, &plan.query) {
+        if plan.concepts.is_empty() && !name_contains_query(&meta.lower_name, &plan.query) {
+            return Verdict::NoTerms;
+        }
+        if scores.touched.binary_search(&doc).is_ok() {
+            let missing: Vec<String> = plan
+                .concepts
+                .iter()
+                .filter(|c| c.distinctive && !self.holds(c, doc))
+                .map(|c| c.written.clone())
+                .collect();
+            return if missing.is_empty() && plan.unknown_words().is_empty() {
+                Verdict::Full
+            } else {
+                Verdict::Partial(missing)
+            };
+        }
+        if scores.touched.is_empty() && name_contains_query(&meta.lower_name, &plan.query) {
             return Verdict::Fallback;
         }
-        rejection
+        Verdict::NoMatch
     }
 
-    fn explain_term(&self, term: &QueryTerm<'_>, doc: usize) -> TermExplanation {
-        let term_freq = term
-            .postings
-            .binary_search_by_key(&doc, |p| p.doc)
-            .ok()
-            .and_then(|i| term.postings.get(i))
-            .map_or(0.0, |p| p.term_freq);
+    fn holds(&self, concept: &Concept<'_>, doc: usize) -> bool {
+        concept.alternatives.iter().any(|a| a.postings.binary_search_by_key(&(doc as u32), |p| p.doc).is_ok())
+    }
+
+    fn explain_concept(&self, concept: &Concept<'_>, doc: usize) -> TermExplanation {
+        let score = concept
+            .alternatives
+            .iter()
+            .filter_map(|a| {
+                let i = a.postings.binary_search_by_key(&(doc as u32), |p| p.doc).ok()?;
+                let p = a.postings.get(i)?;
+                Some(a.weight * term_score(a.idf, f64::from(p.term_freq)))
+            })
+            .fold(0.0, f64::max);
         TermExplanation {
-            term: term.term.clone(),
-            doc_freq: term.postings.len(),
-            idf: term.idf,
-            term_freq,
-            score: term_score(term.idf, term_freq),
-            required: term.required,
+            term: concept.term.clone(),
+            doc_freq: concept.doc_freq(),
+            score,
+            distinctive: concept.distinctive,
         }
+    }
+
+    fn term_number(&self, term: &str) -> Option<usize> {
+        self.terms.binary_search_by(|t| t.as_str().cmp(term)).ok()
     }
 
     fn postings_of(&self, term: &str) -> &[Posting] {
-        match self.terms.binary_search_by(|t| t.as_str().cmp(term)) {
-            Ok(i) => self.postings.get(i).map_or(&[], Vec::as_slice),
-            Err(_) => &[],
-        }
+        self.term_number(term).and_then(|i| self.postings.get(i)).map_or(&[], Vec::as_slice)
     }
 
     /// Tools whose lowercased name (with or without an `mcp__` prefix) is the lowercased query.
@@ -547,9 +801,12 @@ impl SearchIndex {
             .collect()
     }
 
-    /// Exact-name hits first, then score (highest first), then name, then server.
+    /// Exact-name hits first, then (with [`SearchConfig::full_first`]) full matches, then score
+    /// (highest first), then name, then server.
     fn rank_order(&self, a: &(bool, Hit), b: &(bool, Hit)) -> Ordering {
+        let full_first = |x: &(bool, Hit)| self.config.full_first && !x.1.partial;
         b.0.cmp(&a.0)
+            .then_with(|| full_first(b).cmp(&full_first(a)))
             .then_with(|| b.1.score.total_cmp(&a.1.score))
             .then_with(|| self.tie_key(a.1.doc).cmp(&self.tie_key(b.1.doc)))
             .then_with(|| a.1.doc.cmp(&b.1.doc))
@@ -561,22 +818,26 @@ impl SearchIndex {
 }
 
 impl Scores {
-    fn add(&mut self, doc: usize, score: f64, required: bool) {
-        let (Some(s), Some(m), Some(r)) =
-            (self.score.get_mut(doc), self.matched.get_mut(doc), self.has_required.get_mut(doc))
+    fn add(&mut self, doc: usize, score: f64, distinctive: bool) {
+        let (Some(s), Some(c), Some(seen)) =
+            (self.score.get_mut(doc), self.covered.get_mut(doc), self.seen.get_mut(doc))
         else {
             return;
         };
-        if *m == 0 {
+        if !*seen {
+            *seen = true;
             self.touched.push(doc);
         }
         *s += score;
-        *m += 1;
-        *r |= required;
+        *c += u32::from(distinctive);
     }
 
-    fn hit(&self, doc: usize) -> Hit {
-        Hit { doc, score: self.score.get(doc).copied().unwrap_or(0.0) }
+    fn score_of(&self, doc: usize) -> f64 {
+        self.score.get(doc).copied().unwrap_or(0.0)
+    }
+
+    fn covered_of(&self, doc: usize) -> usize {
+        self.covered.get(doc).copied().unwrap_or(0) as usize
     }
 }
 
@@ -585,19 +846,20 @@ struct FieldNorms {
     weights: [f64; FIELDS],
     avg_len: [f64; FIELDS],
     lengths: Vec<FieldCounts>,
+    b: f64,
 }
 
 impl FieldNorms {
-    fn posting(&self, doc: usize, in_fields: FieldCounts) -> Posting {
-        let length = self.lengths.get(doc).copied().unwrap_or_default();
-        let term_freq = (0..FIELDS)
+    fn posting(&self, doc: u32, in_fields: FieldCounts) -> Posting {
+        let length = self.lengths.get(doc as usize).copied().unwrap_or_default();
+        let term_freq: f64 = (0..FIELDS)
             .filter_map(|f| {
                 let tf = f64::from(*in_fields.get(f)?);
                 let len = f64::from(*length.get(f)?);
-                Some(field_tf(tf, *self.weights.get(f)?, len, *self.avg_len.get(f)?))
+                Some(field_tf_with(tf, *self.weights.get(f)?, len, *self.avg_len.get(f)?, self.b))
             })
             .sum();
-        Posting { doc, term_freq }
+        Posting { doc, term_freq: term_freq as f32 }
     }
 }
 
@@ -650,23 +912,37 @@ impl Vocabulary {
 /// (`PostCustomersCustomerSources`), which says nothing about what the tool does.
 fn field_term_counts(
     analyzer: &Analyzer,
+    config: &SearchConfig,
     vocabulary: &mut Vocabulary,
     fields: &DocFields<'_>,
 ) -> (Vec<(u32, FieldCounts)>, FieldCounts) {
     let mut found: Vec<(u32, usize)> = Vec::new();
     let mut buf = core::mem::take(&mut vocabulary.buf);
     let mut push = |text: &str, field: usize| {
-        analyzer.document_words(text, field == DESCRIPTION, &mut buf, |word| {
+        analyzer.document_words(text, matches!(field, SUMMARY | DESCRIPTION | PARAM_TEXT), &mut buf, |word| {
             if let Some(term) = vocabulary.term(analyzer, word) {
                 found.push((term, field));
             }
         });
     };
-    push(strip_mcp_prefix(fields.name), NAME);
-    push(fields.server, 1);
-    push(fields.description, DESCRIPTION);
+    let name = strip_mcp_prefix(fields.name);
+    push(name, NAME);
+    if config.rest_names && reads_a_collection(name, analyzer.splits_camel()) {
+        push("list", NAME);
+    }
+    push(fields.server, SERVER);
+    let description =
+        if config.strip_html { tokenize::strip_html(fields.description) } else { Cow::Borrowed(fields.description) };
+    let (summary, rest) = description.split_at(tokenize::first_sentence_end(&description));
+    push(summary, SUMMARY);
+    push(rest, DESCRIPTION);
     for param in &fields.params {
-        push(param, 3);
+        push(param, PARAMS);
+    }
+    if config.param_text_weight > 0.0 {
+        for text in &fields.param_descriptions {
+            push(&if config.strip_html { tokenize::strip_html(text) } else { Cow::Borrowed(*text) }, PARAM_TEXT);
+        }
     }
     vocabulary.buf = buf;
     let mut length = FieldCounts::default();
@@ -686,6 +962,52 @@ fn field_term_counts(
         }
     }
     (counts, length)
+}
+
+/// Whether a tool name reads as a REST read of a whole collection (see
+/// `tokenize::lists_a_collection`); only names holding `get` are split to find out.
+fn reads_a_collection(name: &str, split_camel: bool) -> bool {
+    name.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"get"))
+        && tokenize::lists_a_collection(&tokenize::words(name, split_camel))
+}
+
+/// The variant table with each side analysed into terms, sorted by the query term; entries whose
+/// word is a stop word, or whose variants analyse to nothing, are left out.
+fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
+    let mut table: Vec<(String, Vec<Vec<String>>)> = Vec::new();
+    for (word, variants) in tokenize::VARIANTS {
+        let Some(term) = analyzer.term(word) else { continue };
+        let phrases: Vec<Vec<String>> = variants
+            .iter()
+            .map(|v| v.split(' ').filter_map(|w| analyzer.term(w)).collect::<Vec<String>>())
+            .filter(|p| !p.is_empty() && p.as_slice() != [term.clone()])
+            .collect();
+        match table.iter_mut().find(|(t, _)| *t == term) {
+            Some((_, existing)) => existing.extend(phrases),
+            None if !phrases.is_empty() => table.push((term, phrases)),
+            None => {}
+        }
+    }
+    table.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    table
+}
+
+/// The tools in both occurrence lists (each sorted by tool), with the smaller frequency.
+fn intersect(a: &[Posting], b: &[Posting]) -> Vec<Posting> {
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        match x.doc.cmp(&y.doc) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                out.push(Posting { doc: x.doc, term_freq: x.term_freq.min(y.term_freq) });
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
 }
 
 /// One occurrence list from several: sorted by tool, each tool once with its highest frequency.

@@ -1,6 +1,7 @@
 //! Turning tool names, descriptions and queries into search terms: word splitting for every
 //! naming style (`snake_case`, `kebab-case`, `camelCase`, `dotted.paths`, `v2010`), lowercasing,
-//! stop words, stemming and a small table of folded synonyms.
+//! stop words, stemming, a small table of folded synonyms, HTML left out of descriptions, and
+//! the query side's filler words and variants (how models phrase a request).
 //!
 //! Documents and queries go through the same analysis, so whatever a name is split into, a
 //! query written in another style meets it.
@@ -179,6 +180,315 @@ fn fold_synonym(term: &str) -> Option<&'static str> {
     })
 }
 
+/// The words of a query as [`words`] splits them, each with the text it was written as.
+pub fn query_words(text: &str, split_camel: bool) -> Vec<(&str, String)> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let Some(start) = (at..bytes.len()).find(|&i| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric)) else {
+            break;
+        };
+        let end = (start..bytes.len()).find(|&i| !bytes.get(i).is_some_and(u8::is_ascii_alphanumeric));
+        let end = end.unwrap_or(bytes.len());
+        let run = bytes.get(start..end).unwrap_or_default();
+        let mut piece = 0;
+        for i in 1..=run.len() {
+            if i == run.len() || is_boundary(run, i, split_camel) {
+                if let Some(written) = text.get(start + piece..start + i) {
+                    out.push((written, written.to_ascii_lowercase()));
+                }
+                piece = i;
+            }
+        }
+        at = end;
+    }
+    out
+}
+
+/// Query words that say how a request is phrased, not what it asks for ("what are my zones",
+/// "I need to see ..."): dropped from queries only (a description's "all" or "own" is text).
+/// Pieces of contractions ("what's" → `what` `s`) are here too.
+const FILLER: [&str; 67] = [
+    "all",
+    "also",
+    "am",
+    "any",
+    "anything",
+    "been",
+    "being",
+    "currently",
+    "d",
+    "did",
+    "doing",
+    "done",
+    "every",
+    "exist",
+    "exists",
+    "give",
+    "got",
+    "has",
+    "have",
+    "having",
+    "help",
+    "hey",
+    "just",
+    "kindly",
+    "know",
+    "let",
+    "lets",
+    "like",
+    "ll",
+    "m",
+    "mine",
+    "myself",
+    "need",
+    "needs",
+    "now",
+    "ok",
+    "okay",
+    "own",
+    "pls",
+    "plz",
+    "re",
+    "s",
+    "some",
+    "someone",
+    "something",
+    "t",
+    "tell",
+    "thank",
+    "thanks",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "those",
+    "up",
+    "ve",
+    "wanna",
+    "want",
+    "was",
+    "were",
+    "when",
+    "where",
+    "who",
+    "why",
+    "your",
+];
+
+/// Whether a lowercase query word is filler ([`FILLER`]).
+pub(crate) fn is_filler(word: &str) -> bool {
+    FILLER.binary_search(&word).is_ok()
+}
+
+/// Words by which a query speaks of its asker ("who am I"): when they are all a query has, they
+/// ask for the current user, in the words catalogs use for that.
+pub(crate) const SELF_WORDS: [&str; 6] = ["am", "i", "me", "mine", "my", "myself"];
+
+/// What the current user is called in tool descriptions (`get_me`: "the authenticated user").
+pub(crate) const SELF_VARIANTS: &[&str] = &["me", "authenticated", "current", "viewer", "profile"];
+
+/// How models write a request against how catalogs name the same thing: a query word (left, as
+/// its term) also finds the words on the right, at a lower weight. A variant of several words
+/// ("pull request") needs them all. Each entry is measured in docs/search.md.
+pub(crate) const VARIANTS: &[(&str, &[&str])] = &[
+    ("pr", &["pull request"]),
+    ("repo", &["repository"]),
+    ("org", &["organization"]),
+    ("env", &["environment"]),
+    ("db", &["database"]),
+    ("msg", &["message"]),
+    ("dm", &["direct message"]),
+    ("doc", &["document", "documentation"]),
+    ("config", &["configuration", "settings"]),
+    ("auth", &["authentication"]),
+    ("sub", &["subscription"]),
+    ("txn", &["transaction"]),
+    ("acct", &["account"]),
+    ("info", &["details"]),
+    ("ticket", &["issue"]),
+    ("bug", &["issue"]),
+    ("sprint", &["cycle"]),
+    ("tag", &["label"]),
+    ("label", &["tag"]),
+    ("post", &["create", "send", "publish"]),
+    ("make", &["create"]),
+    ("open", &["create"]),
+    ("start", &["create", "run"]),
+    ("spin", &["create"]),
+    ("launch", &["run", "create"]),
+    ("kick", &["run", "trigger"]),
+    ("trigger", &["run"]),
+    ("execute", &["run"]),
+    ("show", &["list", "get"]),
+    ("view", &["get", "list"]),
+    ("see", &["list", "get"]),
+    ("display", &["list", "get"]),
+    ("browse", &["list"]),
+    ("enumerate", &["list"]),
+    ("fetch", &["get"]),
+    ("read", &["get"]),
+    ("lookup", &["get", "search"]),
+    ("look", &["search", "get"]),
+    ("find", &["search"]),
+    ("query", &["search"]),
+    ("check", &["get"]),
+    ("erase", &["delete"]),
+    ("wipe", &["delete"]),
+    ("destroy", &["delete"]),
+    ("drop", &["delete"]),
+    ("kill", &["delete", "stop"]),
+    ("purge", &["delete"]),
+    ("trash", &["delete"]),
+    ("discard", &["delete"]),
+    ("tear", &["delete"]),
+    ("cancel", &["delete", "stop"]),
+    ("change", &["update"]),
+    ("set", &["update"]),
+    ("rename", &["update"]),
+    ("patch", &["update"]),
+    ("alter", &["update"]),
+    ("put", &["update", "upload"]),
+    ("write", &["create", "update"]),
+    ("save", &["create", "update"]),
+    ("reply", &["comment"]),
+    ("respond", &["comment", "reply"]),
+    ("upload", &["create"]),
+    ("member", &["user"]),
+    ("people", &["user"]),
+    ("person", &["user"]),
+    ("teammate", &["user", "member"]),
+    ("pay", &["payment", "charge"]),
+    ("payment", &["charge"]),
+    ("charge", &["payment"]),
+    ("money", &["payment", "balance"]),
+    ("bill", &["invoice"]),
+    ("billing", &["invoice", "subscription"]),
+    ("client", &["customer"]),
+    ("domain", &["zone"]),
+    ("website", &["zone", "site"]),
+    ("worker", &["script"]),
+    ("cert", &["certificate"]),
+    ("ssl", &["certificate", "tls"]),
+    ("tls", &["ssl", "certificate"]),
+    ("text", &["sms", "message"]),
+    ("sms", &["message"]),
+    ("notify", &["notification", "send"]),
+    ("alert", &["notification"]),
+    ("ci", &["workflow", "action"]),
+    ("pipeline", &["workflow"]),
+    ("build", &["workflow", "run"]),
+    ("deploy", &["deployment", "release"]),
+    ("ship", &["deploy", "release"]),
+    ("assign", &["assignee"]),
+    ("latest", &["recent", "list"]),
+    ("recent", &["latest", "list"]),
+    ("email", &["mail"]),
+    ("mail", &["email"]),
+    ("chat", &["message", "channel"]),
+    ("room", &["channel"]),
+    ("picture", &["image"]),
+    ("photo", &["image"]),
+    ("img", &["image"]),
+    ("pic", &["image"]),
+    ("vid", &["video"]),
+    ("pkg", &["package"]),
+];
+
+/// A description without its HTML: tags (`<p>`, `</a>`, `<a href="...">`) and character
+/// references (`&amp;`, `&#39;`) become spaces, so their words are not indexed. Borrowed when
+/// there is nothing to strip.
+pub(crate) fn strip_html(text: &str) -> alloc::borrow::Cow<'_, str> {
+    if !text.bytes().any(|b| b == b'<' || b == b'&') {
+        return alloc::borrow::Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let skip = match bytes.get(at) {
+            Some(b'<') => markup_end(bytes, at, b'>', |b| b.is_ascii_alphabetic() || b == b'/' || b == b'!'),
+            Some(b'&') => markup_end(bytes, at, b';', |b| b.is_ascii_alphabetic() || b == b'#'),
+            _ => None,
+        };
+        match skip {
+            Some(end) => {
+                out.push_str(text.get(copied..at).unwrap_or_default());
+                out.push(' ');
+                at = end;
+                copied = end;
+            }
+            None => at += 1,
+        }
+    }
+    out.push_str(text.get(copied..).unwrap_or_default());
+    alloc::borrow::Cow::Owned(out)
+}
+
+/// Longest tag or character reference [`strip_html`] removes, in bytes.
+const MAX_MARKUP: usize = 256;
+
+/// The end (past `close`) of markup opening at `bytes[at]`, if the next byte fits `starts` and
+/// `close` comes within [`MAX_MARKUP`] bytes before another opening byte.
+fn markup_end(bytes: &[u8], at: usize, close: u8, starts: impl Fn(u8) -> bool) -> Option<usize> {
+    if !bytes.get(at + 1).copied().is_some_and(starts) {
+        return None;
+    }
+    let open = bytes.get(at).copied()?;
+    let window = bytes.get(at + 1..(at + MAX_MARKUP).min(bytes.len()))?;
+    let end = window
+        .iter()
+        .position(|&b| b == close || b == open || (close == b';' && !b.is_ascii_alphanumeric() && b != b'#'))?;
+    (window.get(end) == Some(&close)).then_some(at + 2 + end)
+}
+
+/// Where the first sentence of a description ends: at `.`, `!` or `?` followed by whitespace, or
+/// at a line break, whichever comes first (the whole text when neither does).
+pub(crate) fn first_sentence_end(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes.get(at) {
+            Some(b'\n') if at > 0 => return at,
+            Some(b'.' | b'!' | b'?') if bytes.get(at + 1).is_none_or(u8::is_ascii_whitespace) && at > 0 => {
+                return at + 1
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    bytes.len()
+}
+
+/// Whether a tool name reads as a REST read of a whole collection (`zones-get`, `GetCustomers`,
+/// `accounts-0-members-get`): a `get` first or last, and the word before or after it a plural
+/// noun, not a path parameter (`zones-0-get`) or a singular (`GetCustomersCustomer`). Such a tool
+/// lists, so its name also holds `list`.
+pub(crate) fn lists_a_collection(words: &[String]) -> bool {
+    let (Some(first), Some(last)) = (words.first(), words.last()) else {
+        return false;
+    };
+    let object = if last == "get" && words.len() >= 2 {
+        words.get(words.len() - 2)
+    } else if first == "get" && words.len() >= 2 {
+        words.last()
+    } else {
+        None
+    };
+    object.is_some_and(|w| is_plural(w))
+}
+
+fn is_plural(word: &str) -> bool {
+    word.len() > 3
+        && word.ends_with('s')
+        && !["ss", "us", "is"].iter().any(|end| word.ends_with(end))
+        && word.bytes().all(|b| b.is_ascii_lowercase())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,5 +496,33 @@ mod tests {
     #[test]
     fn stopwords_are_sorted_for_binary_search() {
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(FILLER.windows(2).all(|w| w[0] < w[1]), "{:?}", FILLER.windows(2).find(|w| w[0] >= w[1]));
+    }
+
+    #[test]
+    fn query_words_keep_their_text() {
+        let words = query_words("Send GMail e-mail", true);
+        let written: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+        assert_eq!(written, ["Send", "GMail", "e", "mail"]);
+        assert_eq!(words[1].1, "gmail");
+    }
+
+    #[test]
+    fn html_is_left_out() {
+        assert_eq!(strip_html("<p>Returns a <a href=\"x\">list</a> &amp; more</p>"), " Returns a  list  more ");
+        assert_eq!(strip_html("a < b and c > d"), "a < b and c > d");
+        assert_eq!(strip_html("AT&T rocks"), "AT&T rocks");
+    }
+
+    #[test]
+    fn collections_are_told_from_items() {
+        let w = |s: &str| words(s, true);
+        assert!(lists_a_collection(&w("zones-get")));
+        assert!(lists_a_collection(&w("GetCustomers")));
+        assert!(lists_a_collection(&w("accounts-0-members-get")));
+        assert!(!lists_a_collection(&w("zones-0-get")));
+        assert!(!lists_a_collection(&w("GetCustomersCustomer")));
+        assert!(!lists_a_collection(&w("get_status")));
+        assert!(!lists_a_collection(&w("zones-post")));
     }
 }

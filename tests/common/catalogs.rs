@@ -18,6 +18,7 @@ pub struct Tool {
     pub name: String,
     pub description: String,
     pub params: Vec<String>,
+    pub param_descriptions: Vec<String>,
 }
 
 impl Tool {
@@ -27,6 +28,7 @@ impl Tool {
             server: &self.server,
             description: &self.description,
             params: self.params.iter().map(String::as_str).collect(),
+            param_descriptions: self.param_descriptions.iter().map(String::as_str).collect(),
         }
     }
 }
@@ -61,7 +63,11 @@ fn read_gz(path: PathBuf) -> Value {
 
 /// The catalog `name` (file stem), or `rest-apis-flat-3400`, built by concatenation as the
 /// shared file was: cloudflare-api-2024-08 + twilio-api + stripe-api-2022-04.
+/// A name of the form `a+b+c` is the union of those catalogs, concatenated in that order.
 pub fn load_catalog(name: &str) -> Vec<Tool> {
+    if name.contains('+') {
+        return name.split('+').flat_map(load_catalog).collect();
+    }
     if name == "rest-apis-flat-3400" {
         return ["cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04"]
             .iter()
@@ -75,35 +81,77 @@ pub fn load_catalog(name: &str) -> Vec<Tool> {
 fn tool_of_entry(entry: &Value) -> Tool {
     let function = entry.get("tool").and_then(|t| t.get("function")).expect("tool.function");
     let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
-    let params = function
-        .get("parameters")
-        .and_then(|p| p.get("properties"))
-        .and_then(Value::as_object)
-        .map(|members| members.iter().map(|(k, _)| k.clone()).collect())
-        .unwrap_or_default();
+    let properties =
+        function.get("parameters").and_then(|p| p.get("properties")).and_then(Value::as_object).unwrap_or(&[]);
+    let params = properties.iter().map(|(k, _)| k.clone()).collect();
+    let param_descriptions =
+        properties.iter().filter_map(|(_, v)| v.get("description").and_then(Value::as_str).map(String::from)).collect();
     Tool {
         server: text(entry.get("server")),
         name: text(function.get("name")),
         description: text(function.get("description")),
         params,
+        param_descriptions,
     }
 }
 
 /// `tests/data/queries-keyword.json`: our own keyword queries (any listed tool answers).
 pub fn keyword_queries() -> Vec<LabelledQuery> {
-    let path = data_dir().join("queries-keyword.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let value = json::parse(&text).expect("queries-keyword.json parses");
-    value
+    labelled_queries("queries-keyword.json")
+}
+
+/// `tests/data/queries-model.json`: requests phrased as models phrase them, in words that differ
+/// from the tools' own (any listed tool answers).
+pub fn model_queries() -> Vec<LabelledQuery> {
+    labelled_queries("queries-model.json")
+}
+
+fn labelled_queries(file: &str) -> Vec<LabelledQuery> {
+    read_json(data_dir().join(file))
         .as_array()
         .expect("an array")
         .iter()
         .map(|q| LabelledQuery {
             catalog: q.get("catalog").and_then(Value::as_str).expect("catalog").to_string(),
             query: q.get("query").and_then(Value::as_str).expect("query").to_string(),
-            relevant: names_of(q.get("relevant")).into_iter().map(|n| (None, n)).collect(),
+            relevant: names_of(q.get("relevant")).into_iter().map(|n| server_and_name(&n)).collect(),
         })
         .collect()
+}
+
+/// `"server::name"` accepts the name on that server only; a plain `"name"` on any server.
+fn server_and_name(label: &str) -> (Option<String>, String) {
+    match label.split_once("::") {
+        Some((server, name)) => (Some(server.to_string()), name.to_string()),
+        None => (None, label.to_string()),
+    }
+}
+
+/// A query for a service or capability its catalog lacks, and the query words that no tool holds.
+#[derive(Clone, Debug)]
+pub struct AbsentQuery {
+    pub catalog: String,
+    pub query: String,
+    pub unknown: Vec<String>,
+}
+
+/// `tests/data/queries-absent.json`: queries for what the catalog lacks (SPEC §4, unknown words).
+pub fn absent_queries() -> Vec<AbsentQuery> {
+    read_json(data_dir().join("queries-absent.json"))
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|q| AbsentQuery {
+            catalog: q.get("catalog").and_then(Value::as_str).expect("catalog").to_string(),
+            query: q.get("query").and_then(Value::as_str).expect("query").to_string(),
+            unknown: names_of(q.get("unknown")),
+        })
+        .collect()
+}
+
+fn read_json(path: PathBuf) -> Value {
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    json::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
 }
 
 fn names_of(list: Option<&Value>) -> Vec<String> {
