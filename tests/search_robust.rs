@@ -19,6 +19,7 @@ fn shelf() -> SearchIndex {
         server,
         description,
         params: params.clone(),
+        param_descriptions: Vec::new(),
     });
     SearchIndex::build(fields, SearchConfig::default())
 }
@@ -92,16 +93,24 @@ fn empty_toolbox() {
 
 #[test]
 fn every_config_handles_odd_input() {
-    let docs = [DocFields { name: "a_B-c.d:e/f9G", server: "S", description: "Ünï 💥", params: vec!["x"] }];
-    for gate in [true, false] {
-        for config in
-            [SearchConfig { gate, ..SearchConfig::default() }, SearchConfig { gate, ..SearchConfig::PLAIN_BM25 }]
-        {
+    let docs = [DocFields {
+        name: "a_B-c.d:e/f9G",
+        server: "S",
+        description: "<p>Ünï 💥 &amp; <a href=\"x",
+        params: vec!["x"],
+        param_descriptions: vec!["<b", "&#"],
+    }];
+    for full_first in [true, false] {
+        for config in [
+            SearchConfig { full_first, ..SearchConfig::default() },
+            SearchConfig { full_first, ..SearchConfig::PLAIN_BM25 },
+        ] {
             let index = SearchIndex::build(docs.clone(), config);
-            for query in ["", "b", "f 9 g", "💥", "a_B-c.d:e/f9G", &"z".repeat(20_000)] {
+            for query in ["", "b", "f 9 g", "💥", "a_B-c.d:e/f9G", "who am i", &"z".repeat(20_000)] {
                 let hits = index.search(query, usize::MAX);
                 assert!(hits.len() <= 1);
-                let _ = index.explain(query, 0);
+                let why = index.explain(query, 0);
+                assert!(why.score.is_finite() && why.score >= 0.0, "{query:?}: {why:?}");
             }
             assert_eq!(index.search("a_b-c.d:e/f9g", 3).len(), 1, "{config:?}");
         }
