@@ -138,6 +138,11 @@ export interface SearchMatch {
   /** The schema's required parameter names. */
   required: string[];
   score: number;
+  /**
+   * Whether the tool misses one of the query's distinctive words (one the catalog holds), or the
+   * query has words no tool holds (`unknownWords`). Partial matches rank after every full match.
+   */
+  partial: boolean;
 }
 
 /** What search returns. `servers` is present only when nothing matched. */
@@ -145,6 +150,11 @@ export interface SearchResult {
   query: string;
   totalAvailable: number;
   matches: SearchMatch[];
+  /**
+   * The query's words that no tool holds (after stemming and normalisation), as written in the
+   * query, filler words excluded; when there are some, every match is partial. Empty otherwise.
+   */
+  unknownWords: string[];
   servers?: { name: string; tools: number }[];
   /** A model error such as an empty query. */
   error?: string;
