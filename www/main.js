@@ -4,7 +4,7 @@
 import { init, Shelf } from "toolshelf";
 import { CATALOGS, PASTE_EXAMPLE, catalogToolbox, groupByServer, loadCatalog, nameClashes, toolName, toolSchema } from "./toolbox.js";
 import { listingText, tokenPicture } from "./tokens.js";
-import { queryWords } from "./why.js";
+import { queryWords, stem } from "./why.js";
 import { INTENTS, SHAPES, inShape, intendedCall } from "./calls.js";
 import * as view from "./render.js";
 
@@ -186,18 +186,28 @@ function runSearch() {
   if (!state.shelf) return;
   if (!query.trim()) {
     $("search-meta").textContent = "Type what the model would search for.";
+    showUnknownWords([]);
     $("results").replaceChildren();
     return;
   }
   const start = performance.now();
   const result = state.shelf.search(query, { limit: Number($("limit").value) });
   const ms = performance.now() - start;
-  const words = queryWords(query);
+  const unknown = result.unknownWords ?? [];
+  // Words no tool holds are said once, above the hits, rather than "not found" under each of them.
+  const words = queryWords(query).filter((word) => !unknown.some((u) => stem(u) === word.stem));
   $("results").dataset.query = query;
-  $("search-meta").textContent = `${result.matches.length} of ${view.fmt(result.totalAvailable)} deferred tools · ${ms.toFixed(1)} ms`;
+  const partial = result.matches.filter((hit) => hit.partial).length;
+  $("search-meta").textContent = `${result.matches.length} of ${view.fmt(result.totalAvailable)} deferred tools${partial ? ` (${partial} partial)` : ""} · ${ms.toFixed(1)} ms`;
+  showUnknownWords(unknown);
   const hits = result.matches.map((hit, i) => view.hitView(hit, i + 1, words, parameterNames(hit.name), (event) => openHit(event, hit.name)));
   $("results").replaceChildren(...(hits.length ? hits : [view.noHitsView(result)]));
   if (!state.callEdited) refreshCall();
+}
+
+function showUnknownWords(words) {
+  $("unknown-words").hidden = words.length === 0;
+  $("unknown-words").replaceChildren(...view.unknownWordsView(words));
 }
 
 function parameterNames(name) {

@@ -93,14 +93,15 @@ export function hitView(hit, rank, words, parameters, onOpen) {
   const why = whyMatched(words, { ...hit, parameters });
   return h(
     "li",
-    { class: "hit", "data-name": hit.name },
+    { class: hit.partial ? "hit partial-hit" : "hit", "data-name": hit.name, "data-partial": String(hit.partial) },
     h(
       "button",
       { type: "button", class: "hit-head", "aria-expanded": "false", onclick: onOpen },
       h("span", { class: "rank" }, String(rank)),
       h("code", { class: "hit-name" }, highlighted(hit.name, words)),
       h("span", { class: "hit-server" }, hit.server),
-      h("span", { class: "hit-score", title: "BM25 score" }, hit.score.toFixed(2)),
+      hit.partial ? h("span", { class: "partial", title: "misses a word of the query; ranked after every full match" }, "partial") : null,
+      h("span", { class: "hit-score", title: "relevance score" }, hit.score.toFixed(2)),
     ),
     h("p", { class: "hit-desc" }, highlighted(shorten(collapse(hit.description), 240), words)),
     h(
@@ -117,6 +118,13 @@ const collapse = (text) => (text ?? "").replace(/\s+/g, " ").trim();
 function shorten(text, limit) {
   const chars = [...(text ?? "")];
   return chars.length <= limit ? chars.join("") : `${chars.slice(0, limit).join("").trimEnd()}…`;
+}
+
+/** The query's words that no tool holds (the result's `unknownWords`), as the model's hint says them. */
+export function unknownWordsView(words) {
+  if (!words.length) return [];
+  const listed = words.flatMap((word, i) => [i ? ", " : "", h("b", {}, word)]);
+  return ["No tool mentions: ", ...listed, ". The matches are for the other words, each marked partial."];
 }
 
 /** The hint shown when a search found nothing: the servers on the shelf, or the model error. */

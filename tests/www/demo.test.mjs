@@ -2,8 +2,10 @@
 // downloads a browser): serves www/, pkg/ and the catalogs on a loopback port, then checks what a reader
 // sees: Linear + Cloudflare at 200K is tier 1 mixed with Linear full and Cloudflare summary, searching
 // "create dns record" puts Cloudflare's DNS tool first, describe opens on click, unwrap turns a
-// tool_call into the real call, a name clash without qualify shows duplicate_tool, and the page fits a
-// phone. Screenshots go to target/www-test/ (or $WWW_TEST_OUT). Needs `scripts/build` first.
+// tool_call into the real call, "create issue" over GitHub + Linear + Cloudflare puts create_issue
+// first, a word no tool holds ("gmail") is named above hits marked partial, Linear alone still finds
+// save_comment for "post comment on ticket", a name clash without qualify shows duplicate_tool, and
+// the page fits a phone. Screenshots go to target/www-test/ (or $WWW_TEST_OUT). Needs `scripts/build` first.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
@@ -151,6 +153,56 @@ test("unwrap turns the model's tool_call into the real call, and answers or reje
   await page.waitForFunction((shown) => document.querySelector("#unwrapped pre")?.textContent !== shown, before);
   assert.equal(await text("#unwrap-kind"), "reject");
   assert.match(await text("#unwrapped pre"), /JSON/);
+});
+
+/** Types `query` into the search box and waits for its hits. */
+async function search(query) {
+  await page.fill("#query", query);
+  await page.waitForSelector(`#results[data-query="${query}"]`);
+}
+
+const hitNames = () => page.locator(".hit").evaluateAll((hits) => hits.map((hit) => hit.dataset.name));
+
+test('search over GitHub + Linear + Cloudflare: "create issue" finds create_issue first, wholly matched', async () => {
+  await chooseCatalogs(["Linear", "GitHub", "Cloudflare"]);
+  await search("create issue");
+  const first = page.locator(".hit").first();
+  assert.match(await first.getAttribute("data-name"), /^(mcp__github__)?create_issue$/);
+  assert.equal(await first.getAttribute("data-partial"), "false");
+  assert.equal(await first.locator(".partial").count(), 0, "no partial mark on a full match");
+  assert.deepEqual(await first.locator(".why .word.missing").allInnerTexts(), [], 'no "not found" under the first hit');
+  assert.deepEqual((await first.locator(".why .word.found b").allInnerTexts()), ["create", "issue"]);
+  assert.equal(await page.isVisible("#unknown-words"), false, "no unknown words");
+});
+
+test("a word no tool holds is named once above the hits, and every hit is marked partial", async () => {
+  // From tests/data/queries-absent.json (this catalog union lacks Gmail).
+  await search("send an email via gmail");
+  assert.equal(await page.isVisible("#unknown-words"), true);
+  assert.match(await text("#unknown-words"), /^No tool mentions: gmail\b/);
+  assert.deepEqual(await page.locator("#unknown-words b").allInnerTexts(), ["gmail"]);
+  const hits = page.locator(".hit");
+  assert.ok((await hits.count()) > 0, "the other words still find tools");
+  assert.deepEqual([...new Set(await hits.evaluateAll((all) => all.map((hit) => hit.dataset.partial)))], ["true"]);
+  assert.equal(await page.locator(".hit .hit-head .partial").count(), await hits.count(), "a visible partial mark on each hit");
+  assert.equal(await page.locator(".hit .partial").first().innerText(), "partial");
+  assert.equal(await page.locator(".why .word b", { hasText: /^gmail$/ }).count(), 0, "not repeated as not found under each hit");
+  assert.match(await text("#search-meta"), /\(\d+ partial\)/);
+  await page.locator("#search-title").evaluate((h) => h.scrollIntoView());
+  await page.locator("#search-title").locator("xpath=..").screenshot({ path: join(outDir, "demo-search-unknown.png") });
+});
+
+test('Linear alone: "post comment on ticket" still finds save_comment', async () => {
+  await chooseCatalogs(["Linear"]);
+  await search("post comment on ticket");
+  const names = await hitNames();
+  assert.ok(names.includes("save_comment"), `hits: ${names.join(", ")}`);
+  if (await page.isVisible("#unknown-words")) {
+    const partial = await page.locator(".hit").evaluateAll((hits) => hits.map((hit) => hit.dataset.partial));
+    assert.deepEqual([...new Set(partial)], ["true"], "with words no tool holds, every hit is partial");
+  }
+  await search("create issue");
+  assert.equal(await page.isVisible("#unknown-words"), false, "the unknown words go with the query that had them");
 });
 
 test("GitHub + Linear with qualify off is a readable duplicate_tool error; auto qualify cures it", async () => {
