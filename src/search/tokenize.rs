@@ -586,15 +586,15 @@ mod tests {
 
     #[test]
     fn query_words_keep_their_text() {
-        let words = query_words("Send GMail e-mail", true);
+        let words = query_words("Send Gmail e-mail viaAPI", true);
         let written: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
-        assert_eq!(written, ["Send", "GMail", "e", "mail"]);
+        assert_eq!(written, ["Send", "Gmail", "e", "mail", "via", "API"]);
         assert_eq!(words[1].1, "gmail");
     }
 
     #[test]
     fn html_is_left_out() {
-        assert_eq!(strip_html("<p>Returns a <a href=\"x\">list</a> &amp; more</p>"), " Returns a  list  more ");
+        assert_eq!(strip_html("<p>Returns a <a href=\"x\">list</a> &amp; more</p>"), " Returns a  list    more ");
         assert_eq!(strip_html("a < b and c > d"), "a < b and c > d");
         assert_eq!(strip_html("AT&T rocks"), "AT&T rocks");
     }
