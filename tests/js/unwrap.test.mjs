@@ -61,8 +61,17 @@ test("search and describe for programs", () => {
   assert.deepEqual(result.matches[0].required, ["owner", "repo", "title"]);
   assert.ok(result.matches[0].score >= result.matches[1].score);
   assert.equal(result.servers, undefined);
-  const none = search(toolbox, "send gmail email", options);
+  assert.equal(result.matches[0].partial, false);
+  assert.deepEqual(result.unknownWords, []);
+  // A word no tool holds is reported, not fatal (SPEC §4): the other words still find tools, each partial.
+  const gmail = search(toolbox, "send gmail email", options);
+  assert.deepEqual(gmail.unknownWords, ["gmail"]);
+  assert.ok(gmail.matches.length > 0 && gmail.matches.every((m) => m.partial === true), "matches for the other words, each partial");
+  assert.equal(gmail.servers, undefined);
+  // Nothing matches: no match, and the servers still on the shelf.
+  const none = search(toolbox, "gmail", options);
   assert.deepEqual(none.matches, []);
+  assert.deepEqual(none.unknownWords, ["gmail"]);
   assert.deepEqual(none.servers, [{ name: "github", tools: 117 }, { name: "linear", tools: 38 }]);
   assert.equal(search(toolbox, "  ", options).error.startsWith("query is required"), true);
   const described = describe(toolbox, "mcp__linear__save_issue", options);

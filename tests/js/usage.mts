@@ -80,17 +80,21 @@ assert.deepEqual([tier, form, levels, warnings], [1, "full", ["full"], []]);
 assert.ok(counts.every((n) => n >= 0) && /^[0-9a-f]+$/.test(fingerprint));
 assert.equal(assemble(flat).tools[0], mcp);
 
-// search: options with a limit; matches with scores; servers only when nothing matched.
+// search: options with a limit; matches with scores and partial marks; the query's words no tool
+// holds; servers only when nothing matched.
 const searchOptions: SearchOptions = { ...options, limit: 3 };
 const found: SearchResult = search(toolbox, "create issue", searchOptions);
 const hit: SearchMatch | undefined = found.matches[0];
 assert.equal(hit?.name, "create_issue");
 const required: string[] = hit?.required ?? [];
 const score: number = hit?.score ?? 0;
-assert.ok(required.includes("title") && score > 0 && found.totalAvailable === 2);
+const partial: boolean = hit?.partial ?? true;
+assert.ok(required.includes("title") && score > 0 && !partial && found.totalAvailable === 2);
 const nothing = search(toolbox, "send gmail email");
 const servers: { name: string; tools: number }[] = nothing.servers ?? [];
 assert.deepEqual(servers, [{ name: "linear", tools: 2 }]);
+const unknownWords: string[] = nothing.unknownWords;
+assert.ok(unknownWords.includes("gmail"));
 const empty: string | undefined = search(toolbox, " ").error;
 assert.ok(empty);
 
