@@ -147,6 +147,8 @@ fn servers_value(servers: &[(String, usize)]) -> Value {
 }
 
 impl Match {
+    /// The match as the model reads it; in a batched answer's shared summaries (`with_name`
+    /// false) without `partial`, which belongs to each query's group.
     fn model_value(&self, with_name: bool) -> Value {
         let mut members = Vec::new();
         if with_name {
@@ -155,7 +157,7 @@ impl Match {
         members.push(("server", Value::str(self.server.as_str())));
         members.push(("description", Value::str(cut_marked(&self.description, MODEL_DESCRIPTION_CHARS))));
         members.push(("required", Value::strings(&self.required)));
-        if self.partial {
+        if self.partial && with_name {
             members.push(("partial", Value::Bool(true)));
         }
         Value::object(members)

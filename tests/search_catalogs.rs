@@ -81,7 +81,7 @@ fn model_phrased_set_recall() {
 }
 
 /// Measured recall@5 of the model-phrased set (docs/search.md) less 0.02.
-const MODEL_RECALL_5_FLOOR: f64 = 0.69;
+const MODEL_RECALL_5_FLOOR: f64 = 0.695;
 
 /// The shipped natural-language sets: toolbench ≥ 0.70 and bfcl ≥ 0.62 recall@5, empty answers
 /// ≤ 1% (metatool's 21,111 queries run in the retrieval benchmark, not here).

@@ -975,14 +975,7 @@ fn reads_a_collection(name: &str, split_camel: bool) -> bool {
 /// word is a stop word, or whose variants analyse to nothing, are left out.
 fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
     let mut table: Vec<(String, Vec<Vec<String>>)> = Vec::new();
-    #[cfg(feature = "std")]
-    let skip = std::env::var("VARIANTS_SKIP").unwrap_or_default();
-    #[cfg(not(feature = "std"))]
-    let skip = "";
     for (word, variants) in tokenize::VARIANTS {
-        if skip.split(',').any(|s| s == *word) {
-            continue;
-        }
         let Some(term) = analyzer.term(word) else { continue };
         let phrases: Vec<Vec<String>> = variants
             .iter()
