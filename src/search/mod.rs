@@ -277,7 +277,7 @@ pub struct SearchIndex {
     /// `name_terms[name_starts[d]..name_starts[d + 1]]`.
     name_terms: Vec<u32>,
     name_starts: Vec<u32>,
-    /// The variant table analysed: a query term and the term lists it also finds, sorted.
+    /// The variant table analysed: a query term and the term lists it also finds.
     variants: Vec<(String, Vec<Vec<String>>)>,
 }
 
@@ -448,14 +448,10 @@ impl SearchIndex {
         Ranked { hits, unknown_words }
     }
 
-    /// The first `limit` of `hits` in rank order, without sorting the rest.
+    /// The first `limit` of `hits` in rank order.
     fn best(&self, mut hits: Vec<(bool, Hit)>, limit: usize) -> Vec<Hit> {
-        if hits.len() > limit {
-            hits.select_nth_unstable_by(limit - 1, |a, b| self.rank_order(a, b));
-            hits.truncate(limit);
-        }
         hits.sort_by(|a, b| self.rank_order(a, b));
-        hits.into_iter().map(|(_, hit)| hit).collect()
+        hits.into_iter().take(limit).map(|(_, hit)| hit).collect()
     }
 
     /// Which query concepts `doc` holds, what each adds, and whether and why it is a hit.
@@ -510,10 +506,12 @@ impl SearchIndex {
             concepts.extend(self.self_concept(&words));
         }
         self.mark_distinctive(&mut concepts);
-        let mut query_terms: Vec<u32> =
-            concepts.iter().flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().copied())).collect();
-        query_terms.sort_unstable();
-        query_terms.dedup();
+        let mut query_terms: Vec<u32> = Vec::new();
+        for term in concepts.iter().flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().copied())) {
+            if let Err(at) = query_terms.binary_search(&term) {
+                query_terms.insert(at, term);
+            }
+        }
         Plan { query: raw.to_lowercase(), concepts, query_terms }
     }
 
@@ -546,7 +544,7 @@ impl SearchIndex {
         if self.config.rescue {
             let compounds = self.compound_postings(words, i);
             if !compounds.is_empty() {
-                let merged = merge_postings(own.postings.iter().chain(&compounds).copied());
+                let merged = merge_postings(self.docs.len(), own.postings.iter().chain(&compounds).copied());
                 found.push(Alternative { idf: self.idf_of(merged.len()), postings: Cow::Owned(merged), ..own });
             } else {
                 found.push(own);
@@ -589,11 +587,8 @@ impl SearchIndex {
     /// The variants of `term` (analysed table entries): a one-word variant as its term, a
     /// several-word one as the tools holding every word.
     fn variant_alternatives(&self, term: &str) -> Vec<Alternative<'_>> {
-        let Ok(at) = self.variants.binary_search_by(|(key, _)| key.as_str().cmp(term)) else {
-            return Vec::new();
-        };
         let weight = self.config.variant_weight;
-        let phrases = self.variants.get(at).map_or(&[][..], |(_, p)| p.as_slice());
+        let phrases = self.variants.iter().find(|(key, _)| key == term).map_or(&[][..], |(_, p)| p.as_slice());
         phrases
             .iter()
             .map(|phrase| match phrase.as_slice() {
@@ -655,7 +650,7 @@ impl SearchIndex {
             .zip(self.postings.get(start..).unwrap_or(&[]))
             .take_while(|(t, _)| t.starts_with(prefix))
             .flat_map(|(_, list)| list.iter().copied());
-        merge_postings(found)
+        merge_postings(self.docs.len(), found)
     }
 
     /// Sums, over the query's concepts, the best alternative's BM25 contribution into the tools
@@ -971,7 +966,8 @@ fn reads_a_collection(name: &str, split_camel: bool) -> bool {
         && tokenize::lists_a_collection(&tokenize::words(name, split_camel))
 }
 
-/// The variant table with each side analysed into terms, sorted by the query term; entries whose
+/// The variant table with each side analysed into terms (a few dozen entries, looked up by a
+/// scan); entries whose
 /// word is a stop word, or whose variants analyse to nothing, are left out.
 fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
     let mut table: Vec<(String, Vec<Vec<String>>)> = Vec::new();
@@ -988,7 +984,6 @@ fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
             None => {}
         }
     }
-    table.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     table
 }
 
@@ -1011,11 +1006,21 @@ fn intersect(a: &[Posting], b: &[Posting]) -> Vec<Posting> {
 }
 
 /// One occurrence list from several: sorted by tool, each tool once with its highest frequency.
-fn merge_postings(postings: impl Iterator<Item = Posting>) -> Vec<Posting> {
-    let mut merged: Vec<Posting> = postings.collect();
-    merged.sort_unstable_by(|a, b| a.doc.cmp(&b.doc).then(b.term_freq.total_cmp(&a.term_freq)));
-    merged.dedup_by_key(|p| p.doc);
-    merged
+/// Gathered in a table of the `docs` tools rather than sorted as postings, so it shares the
+/// `usize` sort of the scores (one sort less in the `.wasm`).
+fn merge_postings(docs: usize, postings: impl Iterator<Item = Posting>) -> Vec<Posting> {
+    let mut best = alloc::vec![-1.0f32; docs];
+    let mut held: Vec<usize> = Vec::new();
+    for p in postings {
+        if let Some(b) = best.get_mut(p.doc as usize) {
+            if *b < 0.0 {
+                held.push(p.doc as usize);
+            }
+            *b = b.max(p.term_freq);
+        }
+    }
+    held.sort_unstable();
+    held.into_iter().map(|doc| Posting { doc: doc as u32, term_freq: best.get(doc).copied().unwrap_or(0.0) }).collect()
 }
 
 /// Every tool's lowercased name, and its name without an `mcp__` prefix, sorted for lookup.
