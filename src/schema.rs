@@ -224,7 +224,7 @@ impl<'s> Validator<'s> {
                 "multipleOf" => self.check_multiple_of(schema, arg, value)?,
                 "minLength" | "maxLength" => {
                     if let Value::String(s) = value {
-                        self.check_count(schema, keyword, arg, s.chars().count(), "characters")?;
+                        self.check_count(schema, keyword, arg, json::code_points(s), "characters")?;
                     }
                 }
                 "minItems" | "maxItems" => {
