@@ -15,6 +15,7 @@
 //!   beside `allOf`/`anyOf`/`oneOf`/`$ref`, which may declare the properties it would forbid.
 
 use crate::json::{self, Value};
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -27,6 +28,9 @@ pub const MAX_EVAL_DEPTH: usize = 64;
 /// Units of work (schema nodes visited, `enum` items compared) one call may spend; past it, the
 /// call is not judged (it passes).
 pub const MAX_WORK: usize = 1_000_000;
+
+/// Up to this many members or properties, a lookup scans them; more are sorted first.
+const SCANNED: usize = 16;
 
 /// Most `enum` values or allowed property names a message lists.
 const LIST_LIMIT: usize = 12;
@@ -77,8 +81,16 @@ pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
     if !depth_within(args, json::MAX_DEPTH + 1) {
         return Ok(()); // Only a hand-built value can be this deep; too deep to judge safely.
     }
-    let mut validator =
-        Validator { root: schema, mode: Mode::Strict, work: MAX_WORK, gave_up: false, unsure: 0, path: String::new() };
+    let mut validator = Validator {
+        root: schema,
+        mode: Mode::Strict,
+        work: MAX_WORK,
+        gave_up: false,
+        unsure: 0,
+        path: String::new(),
+        refs: BTreeMap::new(),
+        properties: BTreeMap::new(),
+    };
     if validator.run(Mode::Strict, args).is_ok() {
         return Ok(());
     }
@@ -132,6 +144,11 @@ struct Validator<'s> {
     unsure: usize,
     /// The path of the value being checked.
     path: String,
+    /// Each `$ref` resolved so far: a pointer into a wide object is followed once per call.
+    refs: BTreeMap<&'s str, Option<&'s Value>>,
+    /// The wide `properties` objects met so far (by address), their keys sorted: a member's
+    /// schema is found in log time, not by a scan of every property (quadratic in width).
+    properties: BTreeMap<usize, Vec<(&'s str, &'s Value)>>,
 }
 
 impl<'s> Validator<'s> {
@@ -347,7 +364,14 @@ impl<'s> Validator<'s> {
 
     fn check_required(&mut self, schema: &'s Value, arg: &'s Value, value: &Value) -> Check<'s> {
         let (Value::Object(members), Value::Array(names)) = (value, arg) else { return Ok(()) };
-        let missing = names.iter().filter_map(Value::as_str).find(|name| !members.iter().any(|(k, _)| k == name));
+        self.work = self.work.saturating_sub(names.len() + members.len());
+        let missing = if members.len() <= SCANNED {
+            names.iter().filter_map(Value::as_str).find(|name| !members.iter().any(|(k, _)| k == name))
+        } else {
+            let mut keys: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+            keys.sort_unstable();
+            names.iter().filter_map(Value::as_str).find(|name| keys.binary_search(name).is_err())
+        };
         match missing {
             Some(name) => Err(self.fail("required", format!("missing required property {}", quoted(name)), schema)),
             None => Ok(()),
@@ -361,9 +385,10 @@ impl<'s> Validator<'s> {
     fn check_members(&mut self, schema: &'s Value, members: &mut [(String, Value)], depth: usize) -> Check<'s> {
         let known: &'s [(String, Value)] = schema.get("properties").and_then(Value::as_object).unwrap_or(&[]);
         let extra = schema.get("additionalProperties").filter(|_| !extras_declared_elsewhere(schema));
+        self.work = self.work.saturating_sub(members.len());
         for (key, child) in members.iter_mut() {
-            let sub = match known.iter().rev().find(|(k, _)| k == key) {
-                Some((_, sub)) => sub,
+            let sub = match self.property(known, key) {
+                Some(sub) => sub,
                 None => match extra {
                     Some(Value::Bool(false)) => return Err(self.unexpected_property(schema, key, known)),
                     Some(sub) => sub,
@@ -376,6 +401,22 @@ impl<'s> Validator<'s> {
             result?;
         }
         Ok(())
+    }
+
+    /// The schema `properties` (`known`) gives `key` (the last, should a key repeat): a scan of a
+    /// few, a binary search of the sorted keys (sorted once per call) of many.
+    fn property(&mut self, known: &'s [(String, Value)], key: &str) -> Option<&'s Value> {
+        if known.len() <= SCANNED {
+            return known.iter().rev().find(|(k, _)| k == key).map(|(_, sub)| sub);
+        }
+        let sorted = self.properties.entry(known.as_ptr() as usize).or_insert_with(|| {
+            let mut sorted: Vec<(&'s str, &'s Value)> = known.iter().map(|(k, v)| (k.as_str(), v)).collect();
+            sorted.reverse(); // so that the stable sort puts a repeated key's last value first
+            sorted.sort_by(|a, b| a.0.cmp(b.0));
+            sorted
+        });
+        let at = sorted.partition_point(|(k, _)| *k < key);
+        sorted.get(at).filter(|(k, _)| *k == key).map(|(_, sub)| *sub)
     }
 
     fn unexpected_property(&self, schema: &'s Value, key: &str, known: &[(String, Value)]) -> Fail<'s> {
@@ -459,7 +500,9 @@ impl<'s> Validator<'s> {
     }
 
     fn check_ref(&mut self, arg: &'s Value, value: &mut Value, depth: usize) -> Check<'s> {
-        match arg.as_str().and_then(|r| resolve_ref(self.root, r)) {
+        let root = self.root;
+        let target = arg.as_str().and_then(|r| *self.refs.entry(r).or_insert_with(|| resolve_ref(root, r)));
+        match target {
             Some(target) => self.check(target, value, depth + 1),
             None => self.not_understood(), // external, an anchor, or a pointer to nothing
         }
@@ -652,11 +695,25 @@ fn json_eq(a: &Value, b: &Value) -> bool {
             x == y || matches!((x.parse::<f64>(), y.parse::<f64>()), (Ok(x), Ok(y)) if x == y)
         }
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y)),
-        (Value::Object(x), Value::Object(y)) => {
+        (Value::Object(x), Value::Object(y)) if x.len() <= SCANNED => {
             x.len() == y.len() && x.iter().all(|(k, v)| b.get(k).is_some_and(|w| json_eq(v, w)))
         }
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && sorted_members_eq(x, y),
         _ => a == b,
     }
+}
+
+/// Wide objects equal regardless of key order: both sorted by key (keys of a parsed object are
+/// unique), then compared member by member.
+fn sorted_members_eq(x: &[(String, Value)], y: &[(String, Value)]) -> bool {
+    let (x, y) = (sorted_by_key(x), sorted_by_key(y));
+    x.iter().zip(&y).all(|(a, b)| a.0 == b.0 && json_eq(&a.1, &b.1))
+}
+
+fn sorted_by_key(members: &[(String, Value)]) -> Vec<&(String, Value)> {
+    let mut refs: Vec<&(String, Value)> = members.iter().collect();
+    refs.sort_by(|a, b| a.0.cmp(&b.0));
+    refs
 }
 
 fn abs(x: f64) -> f64 {
