@@ -350,22 +350,33 @@ pub fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
     (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
 }
 
+/// Makes the tools of the `servers` named direct: one pass over the tools, the names in a map.
 fn apply_always_load(tools: &mut [Tool], servers: &[String], warnings: &mut Vec<String>) {
-    for server in servers {
-        let mut found = false;
-        for tool in tools.iter_mut().filter(|t| t.server.as_deref() == Some(server.as_str())) {
+    let mut found: BTreeMap<&str, bool> = servers.iter().map(|s| (s.as_str(), false)).collect();
+    for tool in tools.iter_mut() {
+        if let Some(seen) = tool.server.as_deref().and_then(|s| found.get_mut(s)) {
             tool.deferred = false;
-            found = true;
+            *seen = true;
         }
-        if !found {
+    }
+    for server in servers {
+        if found.get(server.as_str()) == Some(&false) {
             warnings.push(format!("alwaysLoad: no server named \"{server}\""));
         }
     }
 }
 
+/// Defers the direct tools `names` names, each name the next such tool of that name in input
+/// order: the candidates by name in a map, not a scan of every tool per name.
 fn apply_defer(tools: &mut [Tool], names: &[String], warnings: &mut Vec<String>) {
+    let mut candidates: BTreeMap<&str, Vec<usize>> = names.iter().map(|n| (n.as_str(), Vec::new())).collect();
+    for (i, tool) in tools.iter().enumerate().rev() {
+        if let Some(list) = candidates.get_mut(tool.name.as_str()).filter(|_| !tool.deferred && tool.server.is_none()) {
+            list.push(i); // reversed: the first in input order is popped first
+        }
+    }
     for name in names {
-        match tools.iter_mut().find(|t| !t.deferred && t.server.is_none() && t.name == *name) {
+        match candidates.get_mut(name.as_str()).and_then(Vec::pop).and_then(|i| tools.get_mut(i)) {
             Some(tool) => {
                 tool.deferred = true;
                 tool.server = Some(BUILTIN_SERVER.into());

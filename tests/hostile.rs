@@ -1,0 +1,231 @@
+//! Hostile input (issue 12, SPEC §8): for each shape of input that could make work grow faster
+//! than n·log n (a wide arguments object, a schema with n properties, n tools on one server, an
+//! array of n objects, a long enum, many `anyOf` branches, `$ref`s into wide definitions, long
+//! strings, a long query, n servers, long option lists …), the cost at 10n is at most a generous
+//! multiple of the cost at n, over every public entry (`Shelf::new`, `assemble`, `search`,
+//! `describe`, `unwrap`, `validate`). Ratios of two timings taken in this process, the best of
+//! several repetitions, never an absolute time; a quadratic path gives ×100 where n·log n gives
+//! about ×12, so the bound ×30 tells them apart on a noisy machine. The same shapes, at larger n
+//! and against `JSON.parse`, are `scripts/bench --hostile` (bench/hostile.mjs); docs/hostile.md.
+// Native only, as every test here but tests/wasm_*.rs.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::time::{Duration, Instant};
+use toolshelf::json::{self, Value};
+use toolshelf::{schema, Shelf};
+
+/// Most a case may grow from n to 10n (n·log n: about ×12; quadratic: ×100).
+const MAX_GROWTH: f64 = 30.0;
+
+/// A case: makes its input at size n (not timed) and returns the work to time.
+type Case = (&'static str, usize, fn(usize) -> Box<dyn FnMut()>);
+
+fn keys(n: usize) -> String {
+    (0..n).map(|i| format!("\"key_{i}\":{i}")).collect::<Vec<_>>().join(",")
+}
+
+fn properties(n: usize) -> String {
+    (0..n).map(|i| format!("\"key_{i}\":{{\"type\":\"integer\"}}")).collect::<Vec<_>>().join(",")
+}
+
+fn tool(name: &str, description: &str, schema: &str) -> String {
+    format!(r#"{{"name":{},"description":{},"inputSchema":{schema}}}"#, quote(name), quote(description))
+}
+
+fn quote(s: &str) -> String {
+    Value::str(s).to_json()
+}
+
+/// A toolbox with one server `s` holding one tool `t` with `schema`.
+fn one_tool(schema: &str) -> Shelf {
+    let toolbox = format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool("t", "A tool.", schema));
+    Shelf::from_json(&toolbox, "").unwrap()
+}
+
+fn call(arguments: &str) -> String {
+    format!(r#"{{"name":"tool_call","arguments":{{"name":"t","arguments":{arguments}}}}}"#)
+}
+
+/// The toolbox text of n tools on one server, varied names and descriptions.
+fn many_tools(n: usize) -> String {
+    let words = ["create", "list", "update", "delete", "get", "issue", "repo", "user", "file", "branch"];
+    let tools: Vec<String> = (0..n)
+        .map(|i| {
+            let (a, b) = (words[i % 10], words[(i / 10) % 10]);
+            let schema = r#"{"type":"object","properties":{"id":{"type":"string"}}}"#;
+            tool(&format!("{a}_{b}_{i}"), &format!("{a} the {b} number {i}. More text."), schema)
+        })
+        .collect();
+    format!(r#"{{"servers":{{"s":[{}]}}}}"#, tools.join(","))
+}
+
+fn unwrap_case(shelf: Shelf, call: String) -> Box<dyn FnMut()> {
+    Box::new(move || {
+        let call = json::parse(&call).unwrap();
+        std::hint::black_box(shelf.unwrap(&call).unwrap());
+    })
+}
+
+fn validate_case(schema: String, args: String) -> Box<dyn FnMut()> {
+    let schema = json::parse(&schema).unwrap();
+    Box::new(move || {
+        let mut args = json::parse(&args).unwrap();
+        std::hint::black_box(schema::validate(&schema, &mut args).is_ok());
+    })
+}
+
+const CASES: &[Case] = &[
+    ("parse: an object of n keys", 100_000, |n| {
+        let text = format!("{{{}}}", keys(n));
+        Box::new(move || drop(std::hint::black_box(json::parse(&text).unwrap())))
+    }),
+    ("parse: an object of n keys, each twice", 10_000, |n| {
+        let text = format!("{{{},{}}}", keys(n), keys(n));
+        Box::new(move || drop(std::hint::black_box(json::parse(&text).unwrap())))
+    }),
+    ("unwrap: tool_call whose arguments object has n keys", 10_000, |n| {
+        unwrap_case(one_tool(r#"{"type":"object"}"#), call(&format!("{{{}}}", keys(n))))
+    }),
+    ("unwrap: n keys against a schema of n properties", 5_000, |n| {
+        let schema = format!(r#"{{"type":"object","properties":{{{}}},"additionalProperties":false}}"#, properties(n));
+        unwrap_case(one_tool(&schema), call(&format!("{{{}}}", keys(n))))
+    }),
+    ("Shelf::new + describe: a tool whose schema has n properties", 10_000, |n| {
+        let toolbox = format!(
+            r#"{{"servers":{{"s":[{}]}}}}"#,
+            tool("t", "A tool.", &format!(r#"{{"type":"object","properties":{{{}}}}}"#, properties(n)))
+        );
+        Box::new(move || {
+            let shelf = Shelf::from_json(&toolbox, "").unwrap();
+            std::hint::black_box(shelf.describe("t").unwrap());
+        })
+    }),
+    ("Shelf::new + search: n tools on one server", 2_000, |n| {
+        let toolbox = many_tools(n);
+        Box::new(move || {
+            let shelf = Shelf::from_json(&toolbox, "").unwrap();
+            std::hint::black_box(shelf.search("update the issue", None));
+        })
+    }),
+    ("Shelf::new + assemble: n tools on one server", 2_000, |n| {
+        let toolbox = many_tools(n);
+        Box::new(move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
+    }),
+    ("assemble: n servers of one tool (listing fit)", 2_000, |n| {
+        let servers: Vec<String> =
+            (0..n).map(|i| format!(r#""server{i}":[{}]"#, tool(&format!("t{i}"), "A tool.", "{}"))).collect();
+        let toolbox = format!(r#"{{"servers":{{{}}}}}"#, servers.join(","));
+        Box::new(move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
+    }),
+    ("assemble: n servers, alwaysLoad and defer listing n names", 1_000, |n| {
+        let servers: Vec<String> =
+            (0..n).map(|i| format!(r#""server{i}":[{}]"#, tool(&format!("t{i}"), "A tool.", "{}"))).collect();
+        let direct: Vec<String> = (0..n).map(|i| tool(&format!("d{i}"), "A tool.", "{}")).collect();
+        let toolbox = format!(r#"{{"tools":[{}],"servers":{{{}}}}}"#, direct.join(","), servers.join(","));
+        let always: Vec<String> = (0..n).step_by(2).map(|i| format!("\"server{i}\"")).collect();
+        let defer: Vec<String> = (0..n).map(|i| format!("\"d{i}\"")).collect();
+        let options = format!(r#"{{"alwaysLoad":[{}],"defer":[{}]}}"#, always.join(","), defer.join(","));
+        Box::new(move || drop(std::hint::black_box(Shelf::from_json(&toolbox, &options).unwrap().assemble())))
+    }),
+    ("assemble: a description of n characters", 100_000, |n| {
+        let description = "word ".repeat(n / 5);
+        let toolbox = format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool("t", &description, "{}"));
+        Box::new(move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
+    }),
+    ("search: a query of n characters", 100_000, |n| {
+        let shelf = Shelf::from_json(&many_tools(200), "").unwrap();
+        shelf.search("warm the index", None);
+        let query = "update issue ".repeat(n / 13);
+        Box::new(move || drop(std::hint::black_box(shelf.search(&query, None))))
+    }),
+    ("unwrap: tool_describe of an unknown name among n tools (closest names)", 2_000, |n| {
+        let shelf = Shelf::from_json(&many_tools(n), "").unwrap();
+        let call = r#"{"name":"tool_describe","arguments":{"name":"updte_issue_7"}}"#.to_string();
+        unwrap_case(shelf, call)
+    }),
+    ("unwrap: arguments holding an array of n small objects", 5_000, |n| {
+        let schema = r#"{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}},"required":["a"]}}}}"#;
+        let items: Vec<String> = (0..n).map(|i| format!(r#"{{"a":{i},"b":"x{i}"}}"#)).collect();
+        unwrap_case(one_tool(schema), call(&format!(r#"{{"items":[{}]}}"#, items.join(","))))
+    }),
+    ("validate: a long enum", 20_000, |n| {
+        let values: Vec<String> = (0..n).map(|i| format!("\"v{i}\"")).collect();
+        validate_case(format!(r#"{{"enum":[{}]}}"#, values.join(",")), r#""nope""#.into())
+    }),
+    ("validate: n anyOf branches", 5_000, |n| {
+        let branches: Vec<String> = (0..n).map(|i| format!(r#"{{"type":"object","required":["k{i}"]}}"#)).collect();
+        validate_case(format!(r#"{{"anyOf":[{}]}}"#, branches.join(",")), r#"{"x":1}"#.into())
+    }),
+    ("validate: n items, each a $ref into n definitions", 2_000, |n| {
+        let defs: Vec<String> = (0..n).map(|i| format!(r#""d{i}":{{"type":"integer"}}"#)).collect();
+        let schema = format!(
+            r##"{{"definitions":{{{}}},"type":"array","items":{{"$ref":"#/definitions/d{}"}}}}"##,
+            defs.join(","),
+            n - 1
+        );
+        let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        validate_case(schema, format!("[{}]", items.join(",")))
+    }),
+    ("validate: a $ref chain through n definitions", 2_000, |n| {
+        let defs: Vec<String> =
+            (0..n).map(|i| format!(r##""d{i}":{{"$ref":"#/definitions/d{}"}}"##, (i + 1) % n)).collect();
+        validate_case(format!(r##"{{"definitions":{{{}}},"$ref":"#/definitions/d0"}}"##, defs.join(",")), "1".into())
+    }),
+    ("validate: n required names against n keys", 5_000, |n| {
+        let names: Vec<String> = (0..n).map(|i| format!("\"key_{i}\"")).collect();
+        validate_case(format!(r#"{{"type":"object","required":[{}]}}"#, names.join(",")), format!("{{{}}}", keys(n)))
+    }),
+    ("validate: const and enum of a wide object", 5_000, |n| {
+        let object = format!("{{{}}}", keys(n));
+        let reversed =
+            format!("{{{}}}", (0..n).rev().map(|i| format!("\"key_{i}\":{i}")).collect::<Vec<_>>().join(","));
+        validate_case(format!(r#"{{"const":{object},"enum":[{object}]}}"#), reversed)
+    }),
+    ("validate: a string of n characters against maxLength", 200_000, |n| {
+        validate_case(r#"{"type":"string","maxLength":10}"#.into(), quote(&"é".repeat(n)))
+    }),
+];
+
+/// The best of `reps` timings of `work`.
+fn best(work: &mut dyn FnMut(), reps: usize) -> Duration {
+    (0..reps)
+        .map(|_| {
+            let start = Instant::now();
+            work();
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// The growth of one case from n to 10n: the best timings, taken alternately.
+fn growth(make: fn(usize) -> Box<dyn FnMut()>, n: usize) -> (Duration, Duration) {
+    let (mut small, mut large) = (make(n), make(10 * n));
+    small();
+    large();
+    let (mut a, mut b) = (Duration::MAX, Duration::MAX);
+    for _ in 0..3 {
+        a = a.min(best(&mut small, 5));
+        b = b.min(best(&mut large, 1));
+    }
+    (a, b)
+}
+
+#[test]
+fn every_shape_grows_at_most_n_log_n() {
+    let mut failures = Vec::new();
+    for (name, n, make) in CASES {
+        // A ratio over the bound is measured again (twice at most): the machine is shared.
+        let mut measured = Vec::new();
+        while measured.len() < 3 && measured.last().is_none_or(|(r, _, _)| *r > MAX_GROWTH) {
+            let (small, large) = growth(*make, *n);
+            measured.push((large.as_secs_f64() / small.as_secs_f64().max(1e-7), small, large));
+        }
+        let (ratio, small, large) = measured.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
+        eprintln!("{name}: n = {n}: {small:?}, 10n: {large:?}, ×{ratio:.1}");
+        if ratio > MAX_GROWTH {
+            failures.push(format!("{name}: ×{ratio:.1} from n = {n} to 10n ({small:?} → {large:?})"));
+        }
+    }
+    assert!(failures.is_empty(), "grew faster than n·log n:\n{}", failures.join("\n"));
+}
