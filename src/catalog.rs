@@ -352,15 +352,16 @@ pub fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
 
 /// Makes the tools of the `servers` named direct: one pass over the tools, the names in a map.
 fn apply_always_load(tools: &mut [Tool], servers: &[String], warnings: &mut Vec<String>) {
-    let mut found: BTreeMap<&str, bool> = servers.iter().map(|s| (s.as_str(), false)).collect();
-    for tool in tools.iter_mut() {
+    // A server's tools, by name (the map type `group_servers` uses: no more code in the `.wasm`).
+    let mut found: BTreeMap<&str, Vec<usize>> = servers.iter().map(|s| (s.as_str(), Vec::new())).collect();
+    for (i, tool) in tools.iter_mut().enumerate() {
         if let Some(seen) = tool.server.as_deref().and_then(|s| found.get_mut(s)) {
             tool.deferred = false;
-            *seen = true;
+            seen.push(i);
         }
     }
     for server in servers {
-        if found.get(server.as_str()) == Some(&false) {
+        if found.get(server.as_str()).is_some_and(Vec::is_empty) {
             warnings.push(format!("alwaysLoad: no server named \"{server}\""));
         }
     }
@@ -469,7 +470,7 @@ fn safe_prefix_length(text: &str) -> usize {
 /// order) whose name an earlier one has.
 fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
     let mut order: Vec<(&str, usize)> = tools.iter().enumerate().map(|(i, t)| (t.name.as_str(), i)).collect();
-    order.sort_unstable_by(|a, b| swar::compare(a.0.as_bytes(), b.0.as_bytes()).then(a.1.cmp(&b.1)));
+    swar::sort_names(&mut order);
     // Per name, the second tool is the first to repeat it; the first of those in input order is the error.
     let duplicate = order
         .chunk_by(|a, b| a.0 == b.0)

@@ -524,17 +524,15 @@ fn insert_member(members: &mut Vec<(String, Value)>, key: String, value: Value) 
 /// Merges repeated keys as `JSON.parse` does (the first place, the last value): the members'
 /// positions sorted by key find every repeat in n·log n. Nothing moves when no key repeats.
 fn merge_repeated_keys(members: &mut Vec<(String, Value)>) {
-    let mut order: Vec<usize> = (0..members.len()).collect();
-    let key = |i: usize| members.get(i).map_or(&[][..], |(k, _)| k.as_bytes());
-    // Stable: the positions of one key stay in input order.
-    order.sort_by(|&a, &b| swar::compare(key(a), key(b)));
+    let mut order: Vec<(&str, usize)> = members.iter().enumerate().map(|(i, (k, _))| (k.as_str(), i)).collect();
+    swar::sort_names(&mut order);
     let mut dropped = alloc::vec![false; members.len()];
     // (first place, last place) of each repeated key.
     let mut moves = Vec::new();
-    for group in order.chunk_by(|&a, &b| key(a) == key(b)) {
-        if let [first, .., last] = *group {
+    for group in order.chunk_by(|a, b| a.0 == b.0) {
+        if let [(_, first), .., (_, last)] = *group {
             moves.push((first, last));
-            for &i in group.iter().skip(1) {
+            for &(_, i) in group.iter().skip(1) {
                 if let Some(d) = dropped.get_mut(i) {
                     *d = true;
                 }

@@ -15,6 +15,7 @@
 //!   beside `allOf`/`anyOf`/`oneOf`/`$ref`, which may declare the properties it would forbid.
 
 use crate::json::{self, Value};
+use crate::swar;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
@@ -88,8 +89,7 @@ pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
         gave_up: false,
         unsure: 0,
         path: String::new(),
-        refs: BTreeMap::new(),
-        properties: BTreeMap::new(),
+        sorted: BTreeMap::new(),
     };
     if validator.run(Mode::Strict, args).is_ok() {
         return Ok(());
@@ -144,11 +144,10 @@ struct Validator<'s> {
     unsure: usize,
     /// The path of the value being checked.
     path: String,
-    /// Each `$ref` resolved so far: a pointer into a wide object is followed once per call.
-    refs: BTreeMap<&'s str, Option<&'s Value>>,
-    /// The wide `properties` objects met so far (by address), their keys sorted: a member's
-    /// schema is found in log time, not by a scan of every property (quadratic in width).
-    properties: BTreeMap<usize, Vec<(&'s str, &'s Value)>>,
+    /// The keys of the schema's wide objects met so far (`properties`, `$ref` targets' parents), by
+    /// the object's address, sorted ([`swar::sort_names`]): a key is found in log time, not by a
+    /// scan of every member (quadratic in the width over many lookups).
+    sorted: BTreeMap<usize, Vec<(&'s str, usize)>>,
 }
 
 impl<'s> Validator<'s> {
@@ -368,9 +367,8 @@ impl<'s> Validator<'s> {
         let missing = if members.len() <= SCANNED {
             names.iter().filter_map(Value::as_str).find(|name| !members.iter().any(|(k, _)| k == name))
         } else {
-            let mut keys: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
-            keys.sort_unstable();
-            names.iter().filter_map(Value::as_str).find(|name| keys.binary_search(name).is_err())
+            let keys = sorted_keys(members);
+            names.iter().filter_map(Value::as_str).find(|name| swar::last_named(&keys, name).is_none())
         };
         match missing {
             Some(name) => Err(self.fail("required", format!("missing required property {}", quoted(name)), schema)),
@@ -387,7 +385,7 @@ impl<'s> Validator<'s> {
         let extra = schema.get("additionalProperties").filter(|_| !extras_declared_elsewhere(schema));
         self.work = self.work.saturating_sub(members.len());
         for (key, child) in members.iter_mut() {
-            let sub = match self.property(known, key) {
+            let sub = match self.member(known, key) {
                 Some(sub) => sub,
                 None => match extra {
                     Some(Value::Bool(false)) => return Err(self.unexpected_property(schema, key, known)),
@@ -403,20 +401,30 @@ impl<'s> Validator<'s> {
         Ok(())
     }
 
-    /// The schema `properties` (`known`) gives `key` (the last, should a key repeat): a scan of a
-    /// few, a binary search of the sorted keys (sorted once per call) of many.
-    fn property(&mut self, known: &'s [(String, Value)], key: &str) -> Option<&'s Value> {
-        if known.len() <= SCANNED {
-            return known.iter().rev().find(|(k, _)| k == key).map(|(_, sub)| sub);
+    /// The member `key` of a schema object (the last, should a key repeat, as [`Value::get`]): a
+    /// scan of a few members, a binary search of the keys of many (sorted once per call).
+    fn member(&mut self, members: &'s [(String, Value)], key: &str) -> Option<&'s Value> {
+        if members.len() <= SCANNED {
+            return members.iter().rev().find(|(k, _)| k == key).map(|(_, sub)| sub);
         }
-        let sorted = self.properties.entry(known.as_ptr() as usize).or_insert_with(|| {
-            let mut sorted: Vec<(&'s str, &'s Value)> = known.iter().map(|(k, v)| (k.as_str(), v)).collect();
-            sorted.reverse(); // so that the stable sort puts a repeated key's last value first
-            sorted.sort_by(|a, b| a.0.cmp(b.0));
-            sorted
-        });
-        let at = sorted.partition_point(|(k, _)| *k < key);
-        sorted.get(at).filter(|(k, _)| *k == key).map(|(_, sub)| *sub)
+        let sorted = self.sorted.entry(members.as_ptr() as usize).or_insert_with(|| sorted_keys(members));
+        swar::last_named(sorted, key).and_then(|at| members.get(at)).map(|(_, sub)| sub)
+    }
+
+    /// Resolves a local `$ref` (`#` or a `#/...` JSON pointer with `~1` → `/` and `~0` → `~`).
+    fn resolve(&mut self, reference: &str) -> Option<&'s Value> {
+        let pointer = reference.strip_prefix('#')?;
+        if pointer.is_empty() {
+            return Some(self.root);
+        }
+        pointer.strip_prefix('/')?.split('/').try_fold(self.root, |node, token| {
+            let token = unescape_token(token);
+            match node {
+                Value::Object(members) => self.member(members, &token),
+                Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => None,
+            }
+        })
     }
 
     fn unexpected_property(&self, schema: &'s Value, key: &str, known: &[(String, Value)]) -> Fail<'s> {
@@ -500,9 +508,7 @@ impl<'s> Validator<'s> {
     }
 
     fn check_ref(&mut self, arg: &'s Value, value: &mut Value, depth: usize) -> Check<'s> {
-        let root = self.root;
-        let target = arg.as_str().and_then(|r| *self.refs.entry(r).or_insert_with(|| resolve_ref(root, r)));
-        match target {
+        match arg.as_str().and_then(|r| self.resolve(r)) {
             Some(target) => self.check(target, value, depth + 1),
             None => self.not_understood(), // external, an anchor, or a pointer to nothing
         }
@@ -653,22 +659,6 @@ fn coerced_reading(value: &Value) -> Option<Value> {
     }
 }
 
-/// Resolves a local `$ref` (`#` or a `#/...` JSON pointer with `~1` → `/` and `~0` → `~`) in `root`.
-fn resolve_ref<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
-    let pointer = reference.strip_prefix('#')?;
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    pointer.strip_prefix('/')?.split('/').try_fold(root, |node, token| {
-        let token = unescape_token(token);
-        match node {
-            Value::Object(_) => node.get(&token),
-            Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
-            _ => None,
-        }
-    })
-}
-
 /// A JSON pointer token with `~1` read as `/` and `~0` as `~` (so `~01` is `~1`, per RFC 6901).
 fn unescape_token(token: &str) -> String {
     let mut out = String::with_capacity(token.len());
@@ -706,14 +696,17 @@ fn json_eq(a: &Value, b: &Value) -> bool {
 /// Wide objects equal regardless of key order: both sorted by key (keys of a parsed object are
 /// unique), then compared member by member.
 fn sorted_members_eq(x: &[(String, Value)], y: &[(String, Value)]) -> bool {
-    let (x, y) = (sorted_by_key(x), sorted_by_key(y));
-    x.iter().zip(&y).all(|(a, b)| a.0 == b.0 && json_eq(&a.1, &b.1))
+    let (xs, ys) = (sorted_keys(x), sorted_keys(y));
+    xs.iter().zip(&ys).all(|((k, i), (l, j))| {
+        k == l && matches!((x.get(*i), y.get(*j)), (Some((_, v)), Some((_, w))) if json_eq(v, w))
+    })
 }
 
-fn sorted_by_key(members: &[(String, Value)]) -> Vec<&(String, Value)> {
-    let mut refs: Vec<&(String, Value)> = members.iter().collect();
-    refs.sort_by(|a, b| a.0.cmp(&b.0));
-    refs
+/// The keys of `members` with their positions, sorted ([`swar::sort_names`]).
+fn sorted_keys(members: &[(String, Value)]) -> Vec<(&str, usize)> {
+    let mut keys: Vec<(&str, usize)> = members.iter().enumerate().map(|(i, (k, _))| (k.as_str(), i)).collect();
+    swar::sort_names(&mut keys);
+    keys
 }
 
 fn abs(x: f64) -> f64 {
