@@ -350,34 +350,41 @@ pub fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
     (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
 }
 
-/// Makes the tools of the `servers` named direct: one pass over the tools, the names in a map.
+/// Makes the tools of the `servers` named direct: one pass over the tools, the names sorted.
 fn apply_always_load(tools: &mut [Tool], servers: &[String], warnings: &mut Vec<String>) {
-    // A server's tools, by name (the map type `group_servers` uses: no more code in the `.wasm`).
-    let mut found: BTreeMap<&str, Vec<usize>> = servers.iter().map(|s| (s.as_str(), Vec::new())).collect();
-    for (i, tool) in tools.iter_mut().enumerate() {
-        if let Some(seen) = tool.server.as_deref().and_then(|s| found.get_mut(s)) {
+    let order = sorted_names(servers);
+    let mut found = alloc::vec![false; servers.len()];
+    for tool in tools.iter_mut() {
+        if let Some(seen) =
+            tool.server.as_deref().and_then(|s| swar::last_named(&order, s)).and_then(|i| found.get_mut(i))
+        {
             tool.deferred = false;
-            seen.push(i);
+            *seen = true;
         }
     }
     for server in servers {
-        if found.get(server.as_str()).is_some_and(Vec::is_empty) {
+        if !swar::last_named(&order, server).and_then(|i| found.get(i)).is_some_and(|seen| *seen) {
             warnings.push(format!("alwaysLoad: no server named \"{server}\""));
         }
     }
 }
 
 /// Defers the direct tools `names` names, each name the next such tool of that name in input
-/// order: the candidates by name in a map, not a scan of every tool per name.
+/// order: the candidates gathered per name (the names sorted), not a scan of every tool per name.
 fn apply_defer(tools: &mut [Tool], names: &[String], warnings: &mut Vec<String>) {
-    let mut candidates: BTreeMap<&str, Vec<usize>> = names.iter().map(|n| (n.as_str(), Vec::new())).collect();
+    let order = sorted_names(names);
+    let mut candidates: Vec<Vec<usize>> = alloc::vec![Vec::new(); names.len()];
     for (i, tool) in tools.iter().enumerate().rev() {
-        if let Some(list) = candidates.get_mut(tool.name.as_str()).filter(|_| !tool.deferred && tool.server.is_none()) {
+        if tool.deferred || tool.server.is_some() {
+            continue;
+        }
+        if let Some(list) = swar::last_named(&order, &tool.name).and_then(|at| candidates.get_mut(at)) {
             list.push(i); // reversed: the first in input order is popped first
         }
     }
     for name in names {
-        match candidates.get_mut(name.as_str()).and_then(Vec::pop).and_then(|i| tools.get_mut(i)) {
+        let at = swar::last_named(&order, name);
+        match at.and_then(|at| candidates.get_mut(at)).and_then(Vec::pop).and_then(|i| tools.get_mut(i)) {
             Some(tool) => {
                 tool.deferred = true;
                 tool.server = Some(BUILTIN_SERVER.into());
@@ -385,6 +392,13 @@ fn apply_defer(tools: &mut [Tool], names: &[String], warnings: &mut Vec<String>)
             None => warnings.push(format!("defer: no direct tool named \"{name}\"")),
         }
     }
+}
+
+/// `(name, index)` of each of `names`, sorted for [`swar::last_named`].
+fn sorted_names(names: &[String]) -> Vec<(&str, usize)> {
+    let mut order: Vec<(&str, usize)> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+    swar::sort_names(&mut order);
+    order
 }
 
 /// Gives deferred tools of the grouped form the name `mcp__<server>__<tool>` ([`qualified_name`]).

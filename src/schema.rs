@@ -16,7 +16,6 @@
 
 use crate::json::{self, Value};
 use crate::swar;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -32,6 +31,9 @@ pub const MAX_WORK: usize = 1_000_000;
 
 /// Up to this many members or properties, a lookup scans them; more are sorted first.
 const SCANNED: usize = 16;
+
+/// How many wide objects' sorted keys a call keeps ([`Validator::member`]).
+const SORTED_KEPT: usize = 8;
 
 /// Most `enum` values or allowed property names a message lists.
 const LIST_LIMIT: usize = 12;
@@ -89,7 +91,7 @@ pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
         gave_up: false,
         unsure: 0,
         path: String::new(),
-        sorted: BTreeMap::new(),
+        sorted: Vec::new(),
     };
     if validator.run(Mode::Strict, args).is_ok() {
         return Ok(());
@@ -144,10 +146,11 @@ struct Validator<'s> {
     unsure: usize,
     /// The path of the value being checked.
     path: String,
-    /// The keys of the schema's wide objects met so far (`properties`, `$ref` targets' parents), by
-    /// the object's address, sorted ([`swar::sort_names`]): a key is found in log time, not by a
-    /// scan of every member (quadratic in the width over many lookups).
-    sorted: BTreeMap<usize, Vec<(&'s str, usize)>>,
+    /// The keys of the last [`SORTED_KEPT`] wide objects of the schema looked into (`properties`,
+    /// the parents of `$ref` targets), by the object's address, sorted ([`swar::sort_names`]): a
+    /// key is found in log time, not by a scan of every member (quadratic in the width over many
+    /// lookups). Sorting counts as work, so that alternating between more objects stays bounded.
+    sorted: Vec<(usize, Vec<(&'s str, usize)>)>,
 }
 
 impl<'s> Validator<'s> {
@@ -407,7 +410,23 @@ impl<'s> Validator<'s> {
         if members.len() <= SCANNED {
             return members.iter().rev().find(|(k, _)| k == key).map(|(_, sub)| sub);
         }
-        let sorted = self.sorted.entry(members.as_ptr() as usize).or_insert_with(|| sorted_keys(members));
+        let address = members.as_ptr() as usize;
+        if self.sorted.last().is_none_or(|(a, _)| *a != address) {
+            match self.sorted.iter().position(|(a, _)| *a == address) {
+                Some(at) => {
+                    let kept = self.sorted.remove(at);
+                    self.sorted.push(kept);
+                }
+                None => {
+                    self.work = self.work.saturating_sub(members.len());
+                    if self.sorted.len() >= SORTED_KEPT {
+                        self.sorted.remove(0);
+                    }
+                    self.sorted.push((address, sorted_keys(members)));
+                }
+            }
+        }
+        let sorted = self.sorted.last().map_or(&[][..], |(_, keys)| keys.as_slice());
         swar::last_named(sorted, key).and_then(|at| members.get(at)).map(|(_, sub)| sub)
     }
 

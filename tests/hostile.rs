@@ -3,10 +3,12 @@
 //! array of n objects, a long enum, many `anyOf` branches, `$ref`s into wide definitions, long
 //! strings, a long query, n servers, long option lists …), the cost at 10n is at most a generous
 //! multiple of the cost at n, over every public entry (`Shelf::new`, `assemble`, `search`,
-//! `describe`, `unwrap`, `validate`). Ratios of two timings taken in this process, the best of
-//! several repetitions, never an absolute time; a quadratic path gives ×100 where n·log n gives
-//! about ×12, so the bound ×30 tells them apart on a noisy machine. The same shapes, at larger n
-//! and against `JSON.parse`, are `scripts/bench --hostile` (bench/hostile.mjs); docs/hostile.md.
+//! `describe`, `unwrap`, `validate`). Ratios of timings taken in this process, the best of several
+//! repetitions, never an absolute time: a case's growth is divided by that of a linear yardstick
+//! (parsing as many bytes of JSON) measured alongside, which the machine's load and caches slow as
+//! much; n·log n comes out near 1, quadratic near 10, and the bound is 3. The same shapes through
+//! the npm package, against `JSON.parse`: `scripts/bench --hostile` (bench/hostile.mjs);
+//! docs/hostile.md.
 // Native only, as every test here but tests/wasm_*.rs.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -14,11 +16,22 @@ use std::time::{Duration, Instant};
 use toolshelf::json::{self, Value};
 use toolshelf::{schema, Shelf};
 
-/// Most a case may grow from n to 10n (n·log n: about ×12; quadratic: ×100).
-const MAX_GROWTH: f64 = 30.0;
+/// Most a case may grow from n to 10n, over the growth of the yardstick (parsing as many bytes of
+/// JSON, linear) on the same machine at the same time: n·log n gives about 1.2; quadratic, 10.
+const MAX_EXCESS: f64 = 3.0;
 
 /// A case: makes its input at size n (not timed) and returns the work to time.
-type Case = (&'static str, usize, fn(usize) -> Box<dyn FnMut()>);
+type Case = (&'static str, usize, fn(usize) -> Work);
+
+/// The work to time, and the bytes of its input (the yardstick parses as many).
+struct Work {
+    run: Box<dyn FnMut()>,
+    bytes: usize,
+}
+
+fn work(bytes: usize, run: impl FnMut() + 'static) -> Work {
+    Work { run: Box::new(run), bytes }
+}
 
 fn keys(n: usize) -> String {
     (0..n).map(|i| format!("\"key_{i}\":{i}")).collect::<Vec<_>>().join(",")
@@ -59,16 +72,17 @@ fn many_tools(n: usize) -> String {
     format!(r#"{{"servers":{{"s":[{}]}}}}"#, tools.join(","))
 }
 
-fn unwrap_case(shelf: Shelf, call: String) -> Box<dyn FnMut()> {
-    Box::new(move || {
+fn unwrap_case(shelf: Shelf, call: String, schema_bytes: usize) -> Work {
+    work(call.len() + schema_bytes, move || {
         let call = json::parse(&call).unwrap();
         std::hint::black_box(shelf.unwrap(&call).unwrap());
     })
 }
 
-fn validate_case(schema: String, args: String) -> Box<dyn FnMut()> {
+fn validate_case(schema: String, args: String) -> Work {
+    let bytes = schema.len() + args.len();
     let schema = json::parse(&schema).unwrap();
-    Box::new(move || {
+    work(bytes, move || {
         let mut args = json::parse(&args).unwrap();
         std::hint::black_box(schema::validate(&schema, &mut args).is_ok());
     })
@@ -77,45 +91,45 @@ fn validate_case(schema: String, args: String) -> Box<dyn FnMut()> {
 const CASES: &[Case] = &[
     ("parse: an object of n keys", 100_000, |n| {
         let text = format!("{{{}}}", keys(n));
-        Box::new(move || drop(std::hint::black_box(json::parse(&text).unwrap())))
+        work(text.len(), move || drop(std::hint::black_box(json::parse(&text).unwrap())))
     }),
     ("parse: an object of n keys, each twice", 10_000, |n| {
         let text = format!("{{{},{}}}", keys(n), keys(n));
-        Box::new(move || drop(std::hint::black_box(json::parse(&text).unwrap())))
+        work(text.len(), move || drop(std::hint::black_box(json::parse(&text).unwrap())))
     }),
     ("unwrap: tool_call whose arguments object has n keys", 10_000, |n| {
-        unwrap_case(one_tool(r#"{"type":"object"}"#), call(&format!("{{{}}}", keys(n))))
+        unwrap_case(one_tool(r#"{"type":"object"}"#), call(&format!("{{{}}}", keys(n))), 0)
     }),
     ("unwrap: n keys against a schema of n properties", 5_000, |n| {
         let schema = format!(r#"{{"type":"object","properties":{{{}}},"additionalProperties":false}}"#, properties(n));
-        unwrap_case(one_tool(&schema), call(&format!("{{{}}}", keys(n))))
+        unwrap_case(one_tool(&schema), call(&format!("{{{}}}", keys(n))), schema.len())
     }),
     ("Shelf::new + describe: a tool whose schema has n properties", 10_000, |n| {
         let toolbox = format!(
             r#"{{"servers":{{"s":[{}]}}}}"#,
             tool("t", "A tool.", &format!(r#"{{"type":"object","properties":{{{}}}}}"#, properties(n)))
         );
-        Box::new(move || {
+        work(toolbox.len(), move || {
             let shelf = Shelf::from_json(&toolbox, "").unwrap();
             std::hint::black_box(shelf.describe("t").unwrap());
         })
     }),
     ("Shelf::new + search: n tools on one server", 2_000, |n| {
         let toolbox = many_tools(n);
-        Box::new(move || {
+        work(toolbox.len(), move || {
             let shelf = Shelf::from_json(&toolbox, "").unwrap();
             std::hint::black_box(shelf.search("update the issue", None));
         })
     }),
     ("Shelf::new + assemble: n tools on one server", 2_000, |n| {
         let toolbox = many_tools(n);
-        Box::new(move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
+        work(toolbox.len(), move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
     }),
-    ("assemble: n servers of one tool (listing fit)", 2_000, |n| {
+    ("assemble: n servers of one tool (listing fit)", 3_000, |n| {
         let servers: Vec<String> =
             (0..n).map(|i| format!(r#""server{i}":[{}]"#, tool(&format!("t{i}"), "A tool.", "{}"))).collect();
         let toolbox = format!(r#"{{"servers":{{{}}}}}"#, servers.join(","));
-        Box::new(move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
+        work(toolbox.len(), move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
     }),
     ("assemble: n servers, alwaysLoad and defer listing n names", 1_000, |n| {
         let servers: Vec<String> =
@@ -125,28 +139,31 @@ const CASES: &[Case] = &[
         let always: Vec<String> = (0..n).step_by(2).map(|i| format!("\"server{i}\"")).collect();
         let defer: Vec<String> = (0..n).map(|i| format!("\"d{i}\"")).collect();
         let options = format!(r#"{{"alwaysLoad":[{}],"defer":[{}]}}"#, always.join(","), defer.join(","));
-        Box::new(move || drop(std::hint::black_box(Shelf::from_json(&toolbox, &options).unwrap().assemble())))
+        work(toolbox.len() + options.len(), move || {
+            drop(std::hint::black_box(Shelf::from_json(&toolbox, &options).unwrap().assemble()))
+        })
     }),
     ("assemble: a description of n characters", 100_000, |n| {
         let description = "word ".repeat(n / 5);
         let toolbox = format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool("t", &description, "{}"));
-        Box::new(move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
+        work(toolbox.len(), move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
     }),
     ("search: a query of n characters", 100_000, |n| {
         let shelf = Shelf::from_json(&many_tools(200), "").unwrap();
         shelf.search("warm the index", None);
         let query = "update issue ".repeat(n / 13);
-        Box::new(move || drop(std::hint::black_box(shelf.search(&query, None))))
+        work(query.len(), move || drop(std::hint::black_box(shelf.search(&query, None))))
     }),
     ("unwrap: tool_describe of an unknown name among n tools (closest names)", 2_000, |n| {
-        let shelf = Shelf::from_json(&many_tools(n), "").unwrap();
+        let toolbox = many_tools(n);
+        let shelf = Shelf::from_json(&toolbox, "").unwrap();
         let call = r#"{"name":"tool_describe","arguments":{"name":"updte_issue_7"}}"#.to_string();
-        unwrap_case(shelf, call)
+        unwrap_case(shelf, call, toolbox.len())
     }),
     ("unwrap: arguments holding an array of n small objects", 5_000, |n| {
         let schema = r#"{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}},"required":["a"]}}}}"#;
         let items: Vec<String> = (0..n).map(|i| format!(r#"{{"a":{i},"b":"x{i}"}}"#)).collect();
-        unwrap_case(one_tool(schema), call(&format!(r#"{{"items":[{}]}}"#, items.join(","))))
+        unwrap_case(one_tool(schema), call(&format!(r#"{{"items":[{}]}}"#, items.join(","))), 0)
     }),
     ("validate: a long enum", 20_000, |n| {
         let values: Vec<String> = (0..n).map(|i| format!("\"v{i}\"")).collect();
@@ -198,33 +215,50 @@ fn best(work: &mut dyn FnMut(), reps: usize) -> Duration {
         .unwrap_or_default()
 }
 
-/// The growth of one case from n to 10n: the best timings, taken alternately.
-fn growth(make: fn(usize) -> Box<dyn FnMut()>, n: usize) -> (Duration, Duration) {
+/// The yardstick: parsing an array of small objects of about `bytes` bytes (linear work that
+/// touches as much memory, so the machine's load and caches weigh on it as on the case).
+fn yardstick(bytes: usize) -> Work {
+    let items = (bytes / 24).max(1);
+    let text =
+        format!("[{}]", (0..items).map(|i| format!(r#"{{"key":{i},"v":"x{i}"}}"#)).collect::<Vec<_>>().join(","));
+    work(text.len(), move || drop(std::hint::black_box(json::parse(&text).unwrap())))
+}
+
+/// The growth of one case from n to 10n, and that of the yardstick over the same input sizes:
+/// the best timings of each, taken alternately.
+fn growth(make: fn(usize) -> Work, n: usize) -> (f64, f64, Duration, Duration) {
     let (mut small, mut large) = (make(n), make(10 * n));
-    small();
-    large();
-    let (mut a, mut b) = (Duration::MAX, Duration::MAX);
-    for _ in 0..3 {
-        a = a.min(best(&mut small, 5));
-        b = b.min(best(&mut large, 1));
+    let (mut yard_small, mut yard_large) = (yardstick(small.bytes), yardstick(large.bytes));
+    let mut times = [Duration::MAX; 4];
+    for round in 0..4 {
+        for (i, w) in [&mut small, &mut large, &mut yard_small, &mut yard_large].into_iter().enumerate() {
+            let reps = if i % 2 == 0 { 5 } else { 1 };
+            let t = best(&mut w.run, reps);
+            if round > 0 {
+                times[i] = times[i].min(t); // round 0 warms up
+            }
+        }
     }
-    (a, b)
+    let ratio = |a: Duration, b: Duration| b.as_secs_f64() / a.as_secs_f64().max(1e-7);
+    (ratio(times[0], times[1]), ratio(times[2], times[3]), times[0], times[1])
 }
 
 #[test]
 fn every_shape_grows_at_most_n_log_n() {
     let mut failures = Vec::new();
     for (name, n, make) in CASES {
-        // A ratio over the bound is measured again (twice at most): the machine is shared.
-        let mut measured = Vec::new();
-        while measured.len() < 3 && measured.last().is_none_or(|(r, _, _)| *r > MAX_GROWTH) {
-            let (small, large) = growth(*make, *n);
-            measured.push((large.as_secs_f64() / small.as_secs_f64().max(1e-7), small, large));
+        // A growth over the bound is measured again (twice at most): the machine is shared.
+        let mut measured: Vec<(f64, f64, f64, Duration, Duration)> = Vec::new();
+        while measured.len() < 3 && measured.last().is_none_or(|(excess, ..)| *excess > MAX_EXCESS) {
+            let (case, yard, small, large) = growth(*make, *n);
+            measured.push((case / yard.max(1.0), case, yard, small, large));
         }
-        let (ratio, small, large) = measured.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
-        eprintln!("{name}: n = {n}: {small:?}, 10n: {large:?}, ×{ratio:.1}");
-        if ratio > MAX_GROWTH {
-            failures.push(format!("{name}: ×{ratio:.1} from n = {n} to 10n ({small:?} → {large:?})"));
+        let (excess, case, yard, small, large) = measured.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
+        eprintln!("{name}: n = {n}: {small:?}, 10n: {large:?}: ×{case:.1} (yardstick ×{yard:.1})");
+        if excess > MAX_EXCESS {
+            failures.push(format!(
+                "{name}: ×{case:.1} from n = {n} to 10n ({small:?} → {large:?}), parsing as many bytes ×{yard:.1}"
+            ));
         }
     }
     assert!(failures.is_empty(), "grew faster than n·log n:\n{}", failures.join("\n"));
