@@ -405,10 +405,12 @@ impl<'s> Validator<'s> {
     }
 
     /// The member `key` of a schema object (the last, should a key repeat, as [`Value::get`]): a
-    /// scan of a few members, a binary search of the keys of many (sorted once per call).
+    /// scan of a few members or of an object looked into once, a binary search of the keys of an
+    /// object looked into again (sorted then, once per call).
     fn member(&mut self, members: &'s [(String, Value)], key: &str) -> Option<&'s Value> {
+        let scan = || members.iter().rev().find(|(k, _)| k == key).map(|(_, sub)| sub);
         if members.len() <= SCANNED {
-            return members.iter().rev().find(|(k, _)| k == key).map(|(_, sub)| sub);
+            return scan();
         }
         let address = members.as_ptr() as usize;
         if self.sorted.last().is_none_or(|(a, _)| *a != address) {
@@ -418,15 +420,25 @@ impl<'s> Validator<'s> {
                     self.sorted.push(kept);
                 }
                 None => {
+                    // The first look into an object is a scan; its keys are sorted at the second.
                     self.work = self.work.saturating_sub(members.len());
                     if self.sorted.len() >= SORTED_KEPT {
                         self.sorted.remove(0);
                     }
-                    self.sorted.push((address, sorted_keys(members)));
+                    self.sorted.push((address, Vec::new()));
+                    return scan();
                 }
             }
         }
-        let sorted = self.sorted.last().map_or(&[][..], |(_, keys)| keys.as_slice());
+        let sorted = match self.sorted.last_mut() {
+            Some((_, keys)) if keys.is_empty() => {
+                self.work = self.work.saturating_sub(members.len());
+                *keys = sorted_keys(members);
+                keys.as_slice()
+            }
+            Some((_, keys)) => keys.as_slice(),
+            None => &[],
+        };
         swar::last_named(sorted, key).and_then(|at| members.get(at)).map(|(_, sub)| sub)
     }
 

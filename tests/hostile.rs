@@ -263,3 +263,50 @@ fn every_shape_grows_at_most_n_log_n() {
     }
     assert!(failures.is_empty(), "grew faster than n·log n:\n{}", failures.join("\n"));
 }
+
+/// The sorted lookups that replaced scans judge wide objects as the scans did: the right
+/// property's schema, unknown and missing keys, `$ref`s into wide definitions, wide `const`s.
+#[test]
+fn wide_objects_are_judged_as_narrow_ones() {
+    let n = 40;
+    let typed = |i: usize| if i % 2 == 0 { r#"{"type":"integer"}"# } else { r#"{"type":"string"}"# };
+    let props: Vec<String> = (0..n).map(|i| format!("\"key_{i}\":{}", typed(i))).collect();
+    let required: Vec<String> = (0..n).map(|i| format!("\"key_{i}\"")).collect();
+    let defs: Vec<String> = (0..n).map(|i| format!("\"d{i}\":{}", typed(i))).collect();
+    let schema = json::parse(&format!(
+        r##"{{"type":"object","properties":{{{},"refs":{{"type":"array","items":{{"$ref":"#/definitions/d7"}}}}}},"required":[{}],"additionalProperties":false,"definitions":{{{}}}}}"##,
+        props.join(","),
+        required.join(","),
+        defs.join(",")
+    ))
+    .unwrap();
+    let args = |skip: Option<usize>, bad: Option<usize>, extra: &str| {
+        let members: Vec<String> = (0..n)
+            .filter(|i| Some(*i) != skip)
+            .map(|i| match (i % 2 == 0, Some(i) == bad) {
+                (true, false) | (false, true) => format!("\"key_{i}\":{i}"),
+                _ => format!("\"key_{i}\":\"s{i}\""),
+            })
+            .collect();
+        json::parse(&format!("{{{}{extra}}}", members.join(","))).unwrap()
+    };
+    let check = |mut value: Value| schema::validate(&schema, &mut value).map_err(|v| (v.path, v.keyword));
+    assert_eq!(check(args(None, None, "")), Ok(()));
+    assert_eq!(check(args(None, Some(37), "")), Err(("arguments.key_37".into(), "type")));
+    assert_eq!(check(args(None, Some(2), "")), Err(("arguments.key_2".into(), "type")));
+    assert_eq!(check(args(Some(33), None, "")), Err(("arguments".into(), "required")));
+    assert_eq!(check(args(None, None, r#","key_40":1"#)), Err(("arguments".into(), "additionalProperties")));
+    assert_eq!(check(args(None, None, r#","refs":["a","b"]"#)), Ok(()), "d7 is a string");
+    assert_eq!(check(args(None, None, r#","refs":["a",3]"#)), Err(("arguments.refs[1]".into(), "type")));
+    let wide = |order: &mut dyn Iterator<Item = usize>, odd: usize| {
+        format!(
+            "{{{}}}",
+            order.map(|i| format!("\"k{i}\":{}", if i == odd { 0 } else { i })).collect::<Vec<_>>().join(",")
+        )
+    };
+    let constant = json::parse(&format!(r#"{{"const":{}}}"#, wide(&mut (1..=n), 0))).unwrap();
+    let mut same = json::parse(&wide(&mut (1..=n).rev(), 0)).unwrap();
+    let mut differs = json::parse(&wide(&mut (1..=n).rev(), 17)).unwrap();
+    assert_eq!(schema::validate(&constant, &mut same), Ok(()));
+    assert_eq!(schema::validate(&constant, &mut differs).map_err(|v| v.keyword), Err("const"));
+}
