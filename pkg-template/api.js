@@ -2,7 +2,7 @@
 // way V8 has to hand over a large object graph); results come back as JSON text in which each tool
 // the caller gave is its input position, so the caller gets back the very same objects.
 import { ShelfHandle } from "./wasm/toolshelf.js";
-import { ToolshelfError, call, ensureReady, flatten, hydrate, isDeepFrozen, readToolbox, toJson } from "./common.js";
+import { ToolshelfError, call, coreString, ensureReady, flatten, hydrate, isDeepFrozen, readToolbox, toJson } from "./common.js";
 import { assembleOutlined } from "./outline.js";
 
 export { ToolshelfError };
@@ -147,14 +147,14 @@ export function search(toolbox, query, options) {
   ensureReady();
   const [rest, limit] = splitLimit(options);
   const { entry } = prepared(toolbox, rest);
-  return JSON.parse(entry.handle.search(String(query ?? ""), limit));
+  return JSON.parse(entry.handle.search(coreString(query), limit));
 }
 
 /** Stateless describe: a deferred tool's whole description and schema, or null. */
 export function describe(toolbox, name, options) {
   ensureReady();
   const { entry } = prepared(toolbox, options);
-  return JSON.parse(entry.handle.describe(String(name ?? "")));
+  return JSON.parse(entry.handle.describe(coreString(name)));
 }
 
 /** Stateless unwrap: the model's tool call (any provider's shape) → call | answer | reject. */
@@ -185,12 +185,12 @@ export class Shelf {
   /** Searches the deferred tools; `options.limit` sets the number of hits. */
   search(query, options) {
     const [, limit] = splitLimit(options);
-    return JSON.parse(this.#handle.search(String(query ?? ""), limit));
+    return JSON.parse(this.#handle.search(coreString(query), limit));
   }
 
   /** A deferred tool's whole description and schema, or null. */
   describe(name) {
-    return JSON.parse(this.#handle.describe(String(name ?? "")));
+    return JSON.parse(this.#handle.describe(coreString(name)));
   }
 
   /** The model's tool call (any provider's shape) → call | answer | reject. */

@@ -30,6 +30,20 @@ export function toJson(value, what) {
   }
 }
 
+/**
+ * A string as the core keeps strings (ARCHITECTURE.md, "Lone surrogates"): a lone surrogate, which
+ * a wasm string cannot carry, as U+10FFFF and a plane-16 stand-in; U+10FFFF itself doubled. For the
+ * strings that cross as strings (a query, a name) rather than inside JSON text. Others unchanged.
+ */
+export function coreString(value) {
+  const s = String(value ?? "");
+  return /[\p{Cs}\u{10FFFF}]/u.test(s) ? s.replace(/[\p{Cs}\u{10FFFF}]/gu, standIn) : s;
+}
+
+function standIn(c) {
+  return c.length === 1 ? "\u{10FFFF}" + String.fromCodePoint(0x100000 + c.charCodeAt(0) - 0xd800) : "\u{10FFFF}\u{10FFFF}";
+}
+
 export function call(fn) {
   try {
     return fn();

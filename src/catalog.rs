@@ -350,22 +350,41 @@ pub fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
     (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
 }
 
+/// Makes the tools of the `servers` named direct: one pass over the tools, the names sorted.
 fn apply_always_load(tools: &mut [Tool], servers: &[String], warnings: &mut Vec<String>) {
-    for server in servers {
-        let mut found = false;
-        for tool in tools.iter_mut().filter(|t| t.server.as_deref() == Some(server.as_str())) {
+    let order = sorted_names(servers);
+    let mut found = alloc::vec![false; servers.len()];
+    for tool in tools.iter_mut() {
+        if let Some(seen) =
+            tool.server.as_deref().and_then(|s| swar::last_named(&order, s)).and_then(|i| found.get_mut(i))
+        {
             tool.deferred = false;
-            found = true;
+            *seen = true;
         }
-        if !found {
+    }
+    for server in servers {
+        if !swar::last_named(&order, server).and_then(|i| found.get(i)).is_some_and(|seen| *seen) {
             warnings.push(format!("alwaysLoad: no server named \"{server}\""));
         }
     }
 }
 
+/// Defers the direct tools `names` names, each name the next such tool of that name in input
+/// order: the candidates gathered per name (the names sorted), not a scan of every tool per name.
 fn apply_defer(tools: &mut [Tool], names: &[String], warnings: &mut Vec<String>) {
+    let order = sorted_names(names);
+    let mut candidates: Vec<Vec<usize>> = alloc::vec![Vec::new(); names.len()];
+    for (i, tool) in tools.iter().enumerate().rev() {
+        if tool.deferred || tool.server.is_some() {
+            continue;
+        }
+        if let Some(list) = swar::last_named(&order, &tool.name).and_then(|at| candidates.get_mut(at)) {
+            list.push(i); // reversed: the first in input order is popped first
+        }
+    }
     for name in names {
-        match tools.iter_mut().find(|t| !t.deferred && t.server.is_none() && t.name == *name) {
+        let at = swar::last_named(&order, name);
+        match at.and_then(|at| candidates.get_mut(at)).and_then(Vec::pop).and_then(|i| tools.get_mut(i)) {
             Some(tool) => {
                 tool.deferred = true;
                 tool.server = Some(BUILTIN_SERVER.into());
@@ -373,6 +392,13 @@ fn apply_defer(tools: &mut [Tool], names: &[String], warnings: &mut Vec<String>)
             None => warnings.push(format!("defer: no direct tool named \"{name}\"")),
         }
     }
+}
+
+/// `(name, index)` of each of `names`, sorted for [`swar::last_named`].
+fn sorted_names(names: &[String]) -> Vec<(&str, usize)> {
+    let mut order: Vec<(&str, usize)> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+    swar::sort_names(&mut order);
+    order
 }
 
 /// Gives deferred tools of the grouped form the name `mcp__<server>__<tool>` ([`qualified_name`]).
@@ -458,7 +484,7 @@ fn safe_prefix_length(text: &str) -> usize {
 /// order) whose name an earlier one has.
 fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
     let mut order: Vec<(&str, usize)> = tools.iter().enumerate().map(|(i, t)| (t.name.as_str(), i)).collect();
-    order.sort_unstable_by(|a, b| swar::compare(a.0.as_bytes(), b.0.as_bytes()).then(a.1.cmp(&b.1)));
+    swar::sort_names(&mut order);
     // Per name, the second tool is the first to repeat it; the first of those in input order is the error.
     let duplicate = order
         .chunk_by(|a, b| a.0 == b.0)

@@ -16,6 +16,17 @@ use core::fmt::Write as _;
 /// Deepest nesting of arrays and objects the parser accepts (`too_large` beyond it).
 pub const MAX_DEPTH: usize = 128;
 
+/// The mark that starts a lone surrogate in a [`Value::String`] (a Rust `String` cannot hold one):
+/// a lone surrogate `\uD800`–`\uDFFF` of the JSON text is kept as this mark followed by
+/// `U+100000 + (surrogate − 0xD800)` (plane 16, private use), and a U+10FFFF of the text as the
+/// mark twice, so that the writer gives back `\udXXX` and U+10FFFF exactly as `JSON.stringify`
+/// writes them. ARCHITECTURE.md, "Lone surrogates".
+pub const SURROGATE_MARK: char = '\u{10FFFF}';
+/// The first byte of [`SURROGATE_MARK`] in UTF-8 (and of every plane-16 character).
+const PLANE_16_LEAD: u8 = 0xF4;
+/// Where the private-use stand-ins for lone surrogates start (`U+100000` for `\ud800`).
+const SURROGATE_BASE: u32 = 0x10_0000;
+
 /// A JSON value. Objects keep their keys in the order given; numbers keep the text that
 /// `JSON.stringify` would print for them.
 #[derive(Clone, Debug, PartialEq)]
@@ -232,6 +243,8 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             return Ok(Value::Object(members));
         }
+        // True once a member was added without looking for its key among the earlier ones.
+        let mut unchecked = false;
         loop {
             self.skip_ws();
             if self.peek() != Some(b'"') {
@@ -245,12 +258,15 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             self.skip_ws();
             let value = self.value(depth)?;
-            insert_member(&mut members, key, value);
+            unchecked |= insert_member(&mut members, key, value);
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {
                     self.pos += 1;
+                    if unchecked {
+                        merge_repeated_keys(&mut members);
+                    }
                     return Ok(Value::Object(members));
                 }
                 _ => return Err(self.error("expected ',' or '}'")),
@@ -341,6 +357,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     self.escape(&mut out)?;
                 }
+                Some(PLANE_16_LEAD) => self.plane_16_character(&mut out),
                 Some(_) => return Err(self.error("control character in string")),
                 None => return Err(self.error("unterminated string")),
             }
@@ -348,7 +365,16 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The bytes from here up to the next `"`, `\\`, control character or the end, which it moves to.
+    /// A plane-16 character of the text (its first byte is next), pushed as it is, or twice when
+    /// it is [`SURROGATE_MARK`].
+    fn plane_16_character(&mut self, out: &mut String) {
+        let c = self.text.get(self.pos..).and_then(|rest| rest.chars().next()).unwrap_or('\u{FFFD}');
+        self.pos += c.len_utf8();
+        push_character(out, c);
+    }
+
+    /// The bytes from here up to the next `"`, `\\`, control character, plane-16 character or the
+    /// end, which it moves to.
     fn plain_run(&mut self) -> &'a str {
         let start = self.pos;
         let rest = self.bytes.get(start..).unwrap_or_default();
@@ -369,8 +395,8 @@ impl<'a> Parser<'a> {
             Some(b't') => '\t',
             Some(b'u') => {
                 self.pos += 1;
-                let c = self.unicode_escape()?;
-                out.push(c);
+                let code = self.unicode_escape()?;
+                push_code_point(out, code);
                 return Ok(());
             }
             _ => return Err(self.error("invalid escape")),
@@ -381,20 +407,19 @@ impl<'a> Parser<'a> {
     }
 
     /// After `\u`: four hex digits, joined with a following low surrogate when they are a high one.
-    /// A lone surrogate (which Rust strings cannot hold) becomes U+FFFD.
-    fn unicode_escape(&mut self) -> Result<char, ParseError> {
+    /// A lone surrogate is returned as it is ([`push_code_point`] keeps it).
+    fn unicode_escape(&mut self) -> Result<u32, ParseError> {
         let first = self.hex4()?;
         if (0xD800..0xDC00).contains(&first) && self.bytes[self.pos..].starts_with(b"\\u") {
             let save = self.pos;
             self.pos += 2;
             let second = self.hex4()?;
             if (0xDC00..0xE000).contains(&second) {
-                let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-                return Ok(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                return Ok(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00));
             }
             self.pos = save;
         }
-        Ok(char::from_u32(first).unwrap_or('\u{FFFD}'))
+        Ok(first)
     }
 
     fn hex4(&mut self) -> Result<u32, ParseError> {
@@ -409,25 +434,125 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// The bytes that end a run of plain string bytes: `"`, `\\` and the control characters.
+/// Pushes a code point of the JSON text: a lone surrogate and U+10FFFF as [`SURROGATE_MARK`] says.
+fn push_code_point(out: &mut String, code: u32) {
+    match char::from_u32(code) {
+        Some(c) => push_character(out, c),
+        None => {
+            out.push(SURROGATE_MARK);
+            out.push(char::from_u32(SURROGATE_BASE + (code & 0x7FF)).unwrap_or('\u{FFFD}'));
+        }
+    }
+}
+
+/// Pushes a character of the JSON text, [`SURROGATE_MARK`] twice.
+fn push_character(out: &mut String, c: char) {
+    out.push(c);
+    if c == SURROGATE_MARK {
+        out.push(c);
+    }
+}
+
+/// What the [`SURROGATE_MARK`] at the start of `rest` stands for: the lone surrogate (`None` for a
+/// U+10FFFF) and the bytes it takes. A mark followed by anything else (only a string built in Rust
+/// can hold one) stands for itself.
+fn read_mark(rest: &str) -> (Option<u32>, usize) {
+    let mark = SURROGATE_MARK.len_utf8();
+    match rest.get(mark..).and_then(|after| after.chars().next()) {
+        Some(SURROGATE_MARK) => (None, 2 * mark),
+        Some(c) if (SURROGATE_BASE..SURROGATE_BASE + 0x800).contains(&u32::from(c)) => {
+            (Some(0xD800 + u32::from(c) - SURROGATE_BASE), mark + c.len_utf8())
+        }
+        _ => (None, mark),
+    }
+}
+
+/// Each [`SURROGATE_MARK`] sequence of `s`: what it stands for ([`read_mark`]) and how many
+/// characters it takes. Nothing for a string without a plane-16 character (nearly all).
+fn mark_sequences(s: &str) -> impl Iterator<Item = (Option<u32>, usize)> + '_ {
+    let mut rest = if s.as_bytes().contains(&PLANE_16_LEAD) { s } else { "" };
+    core::iter::from_fn(move || {
+        let at = rest.find(SURROGATE_MARK)?;
+        let tail = rest.get(at..).unwrap_or_default();
+        let (surrogate, taken) = read_mark(tail);
+        let counted = tail.get(..taken).unwrap_or_default().chars().count();
+        rest = tail.get(taken..).unwrap_or_default();
+        Some((surrogate, counted))
+    })
+}
+
+/// The number of code points `s` stands for in JavaScript (a lone surrogate is one).
+pub fn code_points(s: &str) -> usize {
+    mark_sequences(s).fold(s.chars().count(), |n, (_, counted)| n + 1 - counted)
+}
+
+/// The bytes that end a run of plain string bytes: `"`, `\\`, the control characters, and the
+/// first byte of a plane-16 character (which may be [`SURROGATE_MARK`]).
 fn ends_run(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20
+    b == b'"' || b == b'\\' || b < 0x20 || b == PLANE_16_LEAD
 }
 
 /// Offset of the first byte of `bytes` that [`ends_run`], or `bytes.len()`, eight bytes at a time.
 fn plain_run_length(bytes: &[u8]) -> usize {
-    let stops = |word| swar::equal(word, b'"') | swar::equal(word, b'\\') | swar::below(word, 0x20);
+    let stops = |word| {
+        swar::equal(word, b'"') | swar::equal(word, b'\\') | swar::below(word, 0x20) | swar::equal(word, PLANE_16_LEAD)
+    };
     swar::prefix_length(bytes, stops, ends_run)
 }
 
-/// Adds a member as `JSON.parse` does: a repeated key keeps its first place and takes the last value.
-fn insert_member(members: &mut Vec<(String, Value)>, key: String, value: Value) {
+/// Members an object may have before [`insert_member`] stops comparing each new key with every
+/// earlier one and leaves repeated keys to [`merge_repeated_keys`] (n·log n for a wide object).
+const SCANNED_MEMBERS: usize = 16;
+
+/// Adds a member as `JSON.parse` does: a repeated key keeps its first place and takes the last
+/// value. In a small object that is done now; past [`SCANNED_MEMBERS`] the member is appended
+/// unchecked and `true` returned: the caller then calls [`merge_repeated_keys`] at the end.
+fn insert_member(members: &mut Vec<(String, Value)>, key: String, value: Value) -> bool {
+    if members.len() >= SCANNED_MEMBERS {
+        members.push((key, value));
+        return true;
+    }
     // Lengths first: a call to compare bytes only for keys of the same length.
     if let Some(slot) = members.iter_mut().find(|(k, _)| k.len() == key.len() && *k == key) {
         slot.1 = value;
     } else {
         members.push((key, value));
     }
+    false
+}
+
+/// Merges repeated keys as `JSON.parse` does (the first place, the last value): the members'
+/// positions sorted by key find every repeat in n·log n. Nothing moves when no key repeats.
+fn merge_repeated_keys(members: &mut Vec<(String, Value)>) {
+    let mut order: Vec<(&str, usize)> = members.iter().enumerate().map(|(i, (k, _))| (k.as_str(), i)).collect();
+    swar::sort_names(&mut order);
+    let mut dropped = alloc::vec![false; members.len()];
+    // (first place, last place) of each repeated key.
+    let mut moves = Vec::new();
+    for group in order.chunk_by(|a, b| a.0 == b.0) {
+        if let [(_, first), .., (_, last)] = *group {
+            moves.push((first, last));
+            for &(_, i) in group.iter().skip(1) {
+                if let Some(d) = dropped.get_mut(i) {
+                    *d = true;
+                }
+            }
+        }
+    }
+    if moves.is_empty() {
+        return;
+    }
+    for (first, last) in moves {
+        let value = members.get_mut(last).map(|(_, v)| core::mem::replace(v, Value::Null));
+        if let (Some((_, slot)), Some(value)) = (members.get_mut(first), value) {
+            *slot = value;
+        }
+    }
+    let mut at = 0;
+    members.retain(|_| {
+        at += 1;
+        !dropped.get(at - 1).copied().unwrap_or(false)
+    });
 }
 
 /// The text JavaScript prints for the number written as `text`: integers of up to 15 digits are
@@ -538,6 +663,10 @@ pub fn write_string(out: &mut String, s: &str) {
             b'\t' => out.push_str("\\t"),
             0x08 => out.push_str("\\b"),
             0x0c => out.push_str("\\f"),
+            PLANE_16_LEAD => {
+                at += write_plane_16(out, s.get(at..).unwrap_or_default());
+                continue;
+            }
             _ => {
                 let _ = write!(out, "\\u{:04x}", b);
             }
@@ -547,10 +676,30 @@ pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Writes the plane-16 character at the start of `rest` as `JSON.stringify` would: a lone
+/// surrogate's stand-in as its escape `\udXXX`, anything else as it is. Returns the bytes read.
+fn write_plane_16(out: &mut String, rest: &str) -> usize {
+    let Some(c) = rest.chars().next() else { return rest.len().max(1) };
+    if c != SURROGATE_MARK {
+        out.push(c);
+        return c.len_utf8();
+    }
+    let (surrogate, taken) = read_mark(rest);
+    match surrogate {
+        Some(surrogate) => {
+            let _ = write!(out, "\\u{surrogate:04x}");
+        }
+        None => out.push(SURROGATE_MARK),
+    }
+    taken
+}
+
 /// Code points of the JSON string literal for `s` (quotes and escapes included), summed over its
-/// UTF-8 bytes with [`LITERAL_CODE_POINTS`].
+/// UTF-8 bytes with [`LITERAL_CODE_POINTS`]; a lone surrogate counts as its escape's six.
 fn string_code_points(s: &str) -> usize {
-    2 + s.bytes().map(|b| usize::from(LITERAL_CODE_POINTS[usize::from(b)])).sum::<usize>()
+    let sum = 2 + s.bytes().map(|b| usize::from(LITERAL_CODE_POINTS[usize::from(b)])).sum::<usize>();
+    // Each mark sequence was counted as its characters.
+    mark_sequences(s).fold(sum, |n, (surrogate, counted)| n + if surrogate.is_some() { 6 } else { 1 } - counted)
 }
 
 /// What one UTF-8 byte adds to the code points of a `JSON.stringify` string literal: 0 for a
@@ -693,6 +842,59 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `JSON.parse`'s rule for repeated keys (the first place, the last value), in small objects
+    /// and in wide ones (where they are merged at the end), against the member-by-member reading.
+    #[test]
+    fn repeated_keys_take_the_first_place_and_the_last_value() {
+        let reference = |pairs: &[(String, u64)]| {
+            let mut members: Vec<(String, Value)> = Vec::new();
+            for (k, v) in pairs {
+                match members.iter_mut().find(|(key, _)| key == k) {
+                    Some(slot) => slot.1 = Value::uint(*v),
+                    None => members.push((k.clone(), Value::uint(*v))),
+                }
+            }
+            Value::Object(members)
+        };
+        for width in [0usize, 1, 5, 15, 16, 17, 40, 300] {
+            for repeat_every in [1usize, 2, 3, 7, 1000] {
+                let pairs: Vec<(String, u64)> = (0..width)
+                    .map(|i| (format!("k{}", if i % repeat_every == 0 { i % 5 } else { i }), i as u64))
+                    .collect();
+                let members = pairs.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect::<Vec<_>>();
+                let parsed = parse(&format!("{{{}}}", members.join(","))).unwrap();
+                assert_eq!(parsed, reference(&pairs), "width {width}, every {repeat_every}");
+            }
+        }
+    }
+
+    /// Lone surrogates come back as `JSON.stringify` writes them (lowercase escapes), count as
+    /// their escape's six code points, and U+10FFFF (the mark) stays itself.
+    #[test]
+    fn lone_surrogates_round_trip_as_json_stringify_writes_them() {
+        for (input, expected, js_code_points) in [
+            (r#""\ud800""#, r#""\ud800""#, 1),
+            (r#""\uDFFF""#, r#""\udfff""#, 1),
+            (r#""a\udc00b\ud83d""#, r#""a\udc00b\ud83d""#, 4),
+            (r#""\ud83d\ude00\ud800""#, "\"😀\\ud800\"", 2),
+            (r#""\udbff\udfff""#, "\"\u{10FFFF}\"", 1),
+            ("\"\u{10FFFF}\u{100000}\"", "\"\u{10FFFF}\u{100000}\"", 2),
+            ("\"\u{10FFFF}\\ud800\u{10FFFF}\"", "\"\u{10FFFF}\\ud800\u{10FFFF}\"", 3),
+            (r#""\ud800\ud800\udc00""#, "\"\\ud800\u{10000}\"", 2),
+            (r#"{"\ud800":"\udfff"}"#, r#"{"\ud800":"\udfff"}"#, 0),
+        ] {
+            roundtrip(input, expected);
+            if let Value::String(s) = parse(input).unwrap() {
+                assert_eq!(code_points(&s), js_code_points, "{input}");
+            }
+        }
+        // A mark that a Rust program put in a string without a stand-in after it is written as itself.
+        let mut written = String::new();
+        write_string(&mut written, "a\u{10FFFF}b");
+        assert_eq!(written, "\"a\u{10FFFF}b\"");
+        assert_eq!(Value::str("a\u{10FFFF}b").json_code_points(), 5);
     }
 
     #[test]

@@ -5,8 +5,10 @@ use crate::catalog::{Catalog, Tool};
 use crate::options::{BridgeNames, Switch};
 use crate::swar;
 use crate::texts;
+use alloc::collections::BinaryHeap;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::cmp::Reverse;
 
 /// Most code points of a short description, the `…` included.
 pub const SHORT_MAX: usize = 60;
@@ -130,33 +132,27 @@ fn none(servers: usize) -> Listing {
 }
 
 /// The greedy fit over block lengths (code points) per server and level.
+///
+/// The servers not yet at summary wait in a heap by their current block's length (ties: the
+/// first, the smaller name), so each step costs log(servers), not a scan of every server.
 fn fit_levels(lengths: &[[usize; 3]], framing: usize, budget: u64, mode: Switch) -> Option<Vec<Level>> {
     let mut levels = alloc::vec![Level::Full; lengths.len()];
     let mut total = framing + lengths.iter().map(|l| l[0]).sum::<usize>();
+    let mut lowerable: BinaryHeap<(usize, Reverse<usize>)> =
+        lengths.iter().enumerate().map(|(i, l)| (l[0], Reverse(i))).collect();
     while total.div_ceil(4) as u64 > budget {
-        let Some(i) = longest_lowerable(lengths, &levels) else {
+        let Some((current, Reverse(i))) = lowerable.pop() else {
             return (mode == Switch::On).then_some(levels);
         };
-        let (from, to) = (levels[i], levels[i].lower());
-        total = total - lengths[i][from as usize] + lengths[i][to as usize];
-        levels[i] = to;
+        let (Some(level), Some(length)) = (levels.get_mut(i), lengths.get(i)) else { continue };
+        *level = level.lower();
+        let lowered = length[*level as usize];
+        total = total - current + lowered;
+        if *level != Level::Summary {
+            lowerable.push((lowered, Reverse(i)));
+        }
     }
     Some(levels)
-}
-
-/// The server not yet at summary whose current block is longest; ties go to the first (smaller name).
-fn longest_lowerable(lengths: &[[usize; 3]], levels: &[Level]) -> Option<usize> {
-    let mut best: Option<(usize, usize)> = None;
-    for (i, (len, level)) in lengths.iter().zip(levels).enumerate() {
-        if *level == Level::Summary {
-            continue;
-        }
-        let current = len[*level as usize];
-        if best.is_none_or(|(_, b)| current > b) {
-            best = Some((i, current));
-        }
-    }
-    best.map(|(i, _)| i)
 }
 
 fn form_of(levels: &[Level]) -> Form {

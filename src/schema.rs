@@ -15,6 +15,7 @@
 //!   beside `allOf`/`anyOf`/`oneOf`/`$ref`, which may declare the properties it would forbid.
 
 use crate::json::{self, Value};
+use crate::swar;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -27,6 +28,12 @@ pub const MAX_EVAL_DEPTH: usize = 64;
 /// Units of work (schema nodes visited, `enum` items compared) one call may spend; past it, the
 /// call is not judged (it passes).
 pub const MAX_WORK: usize = 1_000_000;
+
+/// Up to this many members or properties, a lookup scans them; more are sorted first.
+const SCANNED: usize = 16;
+
+/// How many wide objects' sorted keys a call keeps ([`Validator::member`]).
+const SORTED_KEPT: usize = 8;
 
 /// Most `enum` values or allowed property names a message lists.
 const LIST_LIMIT: usize = 12;
@@ -77,8 +84,15 @@ pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
     if !depth_within(args, json::MAX_DEPTH + 1) {
         return Ok(()); // Only a hand-built value can be this deep; too deep to judge safely.
     }
-    let mut validator =
-        Validator { root: schema, mode: Mode::Strict, work: MAX_WORK, gave_up: false, unsure: 0, path: String::new() };
+    let mut validator = Validator {
+        root: schema,
+        mode: Mode::Strict,
+        work: MAX_WORK,
+        gave_up: false,
+        unsure: 0,
+        path: String::new(),
+        sorted: Vec::new(),
+    };
     if validator.run(Mode::Strict, args).is_ok() {
         return Ok(());
     }
@@ -132,6 +146,11 @@ struct Validator<'s> {
     unsure: usize,
     /// The path of the value being checked.
     path: String,
+    /// The keys of the last [`SORTED_KEPT`] wide objects of the schema looked into (`properties`,
+    /// the parents of `$ref` targets), by the object's address, sorted ([`swar::sort_names`]): a
+    /// key is found in log time, not by a scan of every member (quadratic in the width over many
+    /// lookups). Sorting counts as work, so that alternating between more objects stays bounded.
+    sorted: Vec<(usize, Vec<(&'s str, usize)>)>,
 }
 
 impl<'s> Validator<'s> {
@@ -224,7 +243,7 @@ impl<'s> Validator<'s> {
                 "multipleOf" => self.check_multiple_of(schema, arg, value)?,
                 "minLength" | "maxLength" => {
                     if let Value::String(s) = value {
-                        self.check_count(schema, keyword, arg, s.chars().count(), "characters")?;
+                        self.check_count(schema, keyword, arg, json::code_points(s), "characters")?;
                     }
                 }
                 "minItems" | "maxItems" => {
@@ -347,7 +366,13 @@ impl<'s> Validator<'s> {
 
     fn check_required(&mut self, schema: &'s Value, arg: &'s Value, value: &Value) -> Check<'s> {
         let (Value::Object(members), Value::Array(names)) = (value, arg) else { return Ok(()) };
-        let missing = names.iter().filter_map(Value::as_str).find(|name| !members.iter().any(|(k, _)| k == name));
+        self.work = self.work.saturating_sub(names.len() + members.len());
+        let missing = if members.len() <= SCANNED {
+            names.iter().filter_map(Value::as_str).find(|name| !members.iter().any(|(k, _)| k == name))
+        } else {
+            let keys = sorted_keys(members);
+            names.iter().filter_map(Value::as_str).find(|name| swar::last_named(&keys, name).is_none())
+        };
         match missing {
             Some(name) => Err(self.fail("required", format!("missing required property {}", quoted(name)), schema)),
             None => Ok(()),
@@ -361,9 +386,10 @@ impl<'s> Validator<'s> {
     fn check_members(&mut self, schema: &'s Value, members: &mut [(String, Value)], depth: usize) -> Check<'s> {
         let known: &'s [(String, Value)] = schema.get("properties").and_then(Value::as_object).unwrap_or(&[]);
         let extra = schema.get("additionalProperties").filter(|_| !extras_declared_elsewhere(schema));
+        self.work = self.work.saturating_sub(members.len());
         for (key, child) in members.iter_mut() {
-            let sub = match known.iter().rev().find(|(k, _)| k == key) {
-                Some((_, sub)) => sub,
+            let sub = match self.member(known, key) {
+                Some(sub) => sub,
                 None => match extra {
                     Some(Value::Bool(false)) => return Err(self.unexpected_property(schema, key, known)),
                     Some(sub) => sub,
@@ -376,6 +402,60 @@ impl<'s> Validator<'s> {
             result?;
         }
         Ok(())
+    }
+
+    /// The member `key` of a schema object (the last, should a key repeat, as [`Value::get`]): a
+    /// scan of a few members or of an object looked into once, a binary search of the keys of an
+    /// object looked into again (sorted then, once per call).
+    fn member(&mut self, members: &'s [(String, Value)], key: &str) -> Option<&'s Value> {
+        let scan = || members.iter().rev().find(|(k, _)| k == key).map(|(_, sub)| sub);
+        if members.len() <= SCANNED {
+            return scan();
+        }
+        let address = members.as_ptr() as usize;
+        if self.sorted.last().is_none_or(|(a, _)| *a != address) {
+            match self.sorted.iter().position(|(a, _)| *a == address) {
+                Some(at) => {
+                    let kept = self.sorted.remove(at);
+                    self.sorted.push(kept);
+                }
+                None => {
+                    // The first look into an object is a scan; its keys are sorted at the second.
+                    self.work = self.work.saturating_sub(members.len());
+                    if self.sorted.len() >= SORTED_KEPT {
+                        self.sorted.remove(0);
+                    }
+                    self.sorted.push((address, Vec::new()));
+                    return scan();
+                }
+            }
+        }
+        let sorted = match self.sorted.last_mut() {
+            Some((_, keys)) if keys.is_empty() => {
+                self.work = self.work.saturating_sub(members.len());
+                *keys = sorted_keys(members);
+                keys.as_slice()
+            }
+            Some((_, keys)) => keys.as_slice(),
+            None => &[],
+        };
+        swar::last_named(sorted, key).and_then(|at| members.get(at)).map(|(_, sub)| sub)
+    }
+
+    /// Resolves a local `$ref` (`#` or a `#/...` JSON pointer with `~1` → `/` and `~0` → `~`).
+    fn resolve(&mut self, reference: &str) -> Option<&'s Value> {
+        let pointer = reference.strip_prefix('#')?;
+        if pointer.is_empty() {
+            return Some(self.root);
+        }
+        pointer.strip_prefix('/')?.split('/').try_fold(self.root, |node, token| {
+            let token = unescape_token(token);
+            match node {
+                Value::Object(members) => self.member(members, &token),
+                Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => None,
+            }
+        })
     }
 
     fn unexpected_property(&self, schema: &'s Value, key: &str, known: &[(String, Value)]) -> Fail<'s> {
@@ -459,7 +539,7 @@ impl<'s> Validator<'s> {
     }
 
     fn check_ref(&mut self, arg: &'s Value, value: &mut Value, depth: usize) -> Check<'s> {
-        match arg.as_str().and_then(|r| resolve_ref(self.root, r)) {
+        match arg.as_str().and_then(|r| self.resolve(r)) {
             Some(target) => self.check(target, value, depth + 1),
             None => self.not_understood(), // external, an anchor, or a pointer to nothing
         }
@@ -610,22 +690,6 @@ fn coerced_reading(value: &Value) -> Option<Value> {
     }
 }
 
-/// Resolves a local `$ref` (`#` or a `#/...` JSON pointer with `~1` → `/` and `~0` → `~`) in `root`.
-fn resolve_ref<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
-    let pointer = reference.strip_prefix('#')?;
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    pointer.strip_prefix('/')?.split('/').try_fold(root, |node, token| {
-        let token = unescape_token(token);
-        match node {
-            Value::Object(_) => node.get(&token),
-            Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
-            _ => None,
-        }
-    })
-}
-
 /// A JSON pointer token with `~1` read as `/` and `~0` as `~` (so `~01` is `~1`, per RFC 6901).
 fn unescape_token(token: &str) -> String {
     let mut out = String::with_capacity(token.len());
@@ -652,11 +716,28 @@ fn json_eq(a: &Value, b: &Value) -> bool {
             x == y || matches!((x.parse::<f64>(), y.parse::<f64>()), (Ok(x), Ok(y)) if x == y)
         }
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y)),
-        (Value::Object(x), Value::Object(y)) => {
+        (Value::Object(x), Value::Object(y)) if x.len() <= SCANNED => {
             x.len() == y.len() && x.iter().all(|(k, v)| b.get(k).is_some_and(|w| json_eq(v, w)))
         }
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && sorted_members_eq(x, y),
         _ => a == b,
     }
+}
+
+/// Wide objects equal regardless of key order: both sorted by key (keys of a parsed object are
+/// unique), then compared member by member.
+fn sorted_members_eq(x: &[(String, Value)], y: &[(String, Value)]) -> bool {
+    let (xs, ys) = (sorted_keys(x), sorted_keys(y));
+    xs.iter().zip(&ys).all(|((k, i), (l, j))| {
+        k == l && matches!((x.get(*i), y.get(*j)), (Some((_, v)), Some((_, w))) if json_eq(v, w))
+    })
+}
+
+/// The keys of `members` with their positions, sorted ([`swar::sort_names`]).
+fn sorted_keys(members: &[(String, Value)]) -> Vec<(&str, usize)> {
+    let mut keys: Vec<(&str, usize)> = members.iter().enumerate().map(|(i, (k, _))| (k.as_str(), i)).collect();
+    swar::sort_names(&mut keys);
+    keys
 }
 
 fn abs(x: f64) -> f64 {

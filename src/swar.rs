@@ -43,6 +43,18 @@ pub(crate) fn prefix_length(bytes: &[u8], stops: impl Fn(u64) -> u64, stop: impl
     offset + rest.iter().position(|&b| stop(b)).unwrap_or(rest.len())
 }
 
+/// Sorts `(name, position)` pairs by name in code-point order ([`compare`]), then position: the one
+/// sort every name lookup of the core shares (each sort instantiated is kilobytes of `.wasm`).
+pub(crate) fn sort_names(order: &mut [(&str, usize)]) {
+    order.sort_unstable_by(|a, b| compare(a.0.as_bytes(), b.0.as_bytes()).then(a.1.cmp(&b.1)));
+}
+
+/// In `order` sorted by [`sort_names`], the position of the last pair named `name`, if any.
+pub(crate) fn last_named(order: &[(&str, usize)], name: &str) -> Option<usize> {
+    let end = order.partition_point(|(k, _)| compare(k.as_bytes(), name.as_bytes()).is_le());
+    order.get(end.checked_sub(1)?).filter(|(k, _)| *k == name).map(|(_, at)| *at)
+}
+
 /// `a.cmp(b)`, byte order (for UTF-8, code-point order), eight bytes at a time as big-endian
 /// words: the wasm build's `memcmp` goes byte by byte, and names sorted together often share long
 /// prefixes (`mcp__cloudflare__…`).

@@ -67,10 +67,29 @@ fn unwrapped_json(unwrapped: &Unwrapped) -> String {
 }
 
 fn shelf_of(toolbox: &str, options: &str) -> Result<Shelf, JsValue> {
+    reserve_for(toolbox);
     Shelf::from_json(toolbox, options).map_err(js_error)
 }
 
+/// Heap bytes per byte of JSON text a prepared toolbox and its search index take, about (7–10
+/// measured on toolboxes of 20,000 and 100,000 tools).
+const HEAP_PER_TEXT_BYTE: usize = 10;
+
+/// Makes room in wasm memory for the work on `text` in one step. The allocator grows memory 64 KiB
+/// at a time as it runs out, and V8 may collect garbage on a growth: a 100,000-tool toolbox's
+/// first `new Shelf` took 2,400 growths and 25 s instead of 1.5 (docs/hostile.md). A block of
+/// the size the work will need, allocated and freed, grows memory once; the work then takes its
+/// memory from that block's room. Memory never shrinks, so this costs nothing the work would not
+/// take anyway, and nothing when the room is already there.
+fn reserve_for(text: &str) {
+    let mut room: alloc::vec::Vec<u8> = alloc::vec::Vec::new();
+    if room.try_reserve_exact(text.len().saturating_mul(HEAP_PER_TEXT_BYTE)).is_ok() {
+        core::hint::black_box(room.as_mut_ptr()); // kept, so the allocation is not elided
+    }
+}
+
 fn parse_call(call: &str) -> Result<Value, JsValue> {
+    reserve_for(call);
     crate::catalog::parse_input(call, "call", crate::error::ErrorCode::InvalidCall).map_err(js_error)
 }
 

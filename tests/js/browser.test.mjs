@@ -10,8 +10,9 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as nodeApi from "toolshelf";
 import { assemble, search, unwrap } from "toolshelf";
-import { catalog, repoDir, tool } from "./support.mjs";
+import { catalog, repoDir, surrogateAnswers, surrogates, tool } from "./support.mjs";
 
 const CHROMIUM = process.env.TOOLSHELF_CHROMIUM ?? "/usr/bin/chromium";
 // As root Chromium needs --no-sandbox; the rest keep it from reaching for the (closed) network.
@@ -48,6 +49,8 @@ const shelf = new api.Shelf(toolbox, input.options);
 out.shelfFingerprint = shelf.assemble().fingerprint;
 shelf.free();
 out.error = codeOf(() => api.assemble(42));
+${surrogateAnswers.toString()}
+out.surrogates = surrogateAnswers(api, await (await fetch("/surrogates.json")).json());
 window.results = out;
 </script>`;
 
@@ -56,6 +59,7 @@ const TYPES = { ".html": "text/html", ".js": "text/javascript", ".json": "applic
 /** The page, the package's files, the catalogs' tool lists and the shared input; nothing else. */
 function route(path) {
   if (path === "/") return [".html", PAGE];
+  if (path === "/surrogates.json") return [".json", JSON.stringify(surrogates())];
   if (path === "/input.json") return [".json", JSON.stringify({ servers: SERVERS, options: OPTIONS, direct: DIRECT, query: QUERY, call: CALL })];
   const data = path.match(/^\/data\/([\w-]+)\.json$/);
   if (data) return [".json", JSON.stringify(catalog(data[1]).map((e) => e.tool))];
@@ -93,6 +97,7 @@ function expected() {
     unwrap: unwrap(toolbox, CALL, OPTIONS),
     shelfFingerprint: a.fingerprint,
     error: "invalid_toolbox",
+    surrogates: surrogateAnswers(nodeApi, surrogates()),
   };
 }
 
@@ -115,6 +120,10 @@ test("web.js in headless Chromium: init, assemble, search, unwrap, all equal to 
     // And the answers are the meaningful ones: priority "2" was coerced to the schema's number.
     assert.deepEqual([results.unwrap.kind, results.unwrap.tool, results.unwrap.arguments.priority], ["call", "save_issue", 2]);
     assert.equal(results.search.matches[0].name, "mcp__github__create_pull_request");
+    // Lone surrogates: both paths give one fingerprint there, the one Node gives (compared above).
+    const lone = JSON.parse(results.surrogates);
+    assert.equal(lone.fingerprints[0], lone.fingerprints[1]);
+    assert.match(lone.tools, /get_\\udbffthing/);
   } finally {
     await browser.close();
     server.close();

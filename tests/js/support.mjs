@@ -87,3 +87,29 @@ export function shelfAssembly(Shelf, toolbox, options) {
     shelf.free();
   }
 }
+
+/** tests/data/surrogates.json: lone surrogates in names, descriptions, schemas and arguments. */
+export function surrogates() {
+  return JSON.parse(readFileSync(join(dataDir, "surrogates.json"), "utf8"));
+}
+
+/**
+ * What a runtime answers for `surrogates()` through the package `api`, as JSON text (which keeps
+ * lone surrogates as escapes across any transport). Its source is also run in Chromium and workerd
+ * (browser.test.mjs, workerd.test.mjs), so it uses nothing but `api`.
+ */
+export function surrogateAnswers(api, { toolbox, options, calls }) {
+  const stateless = api.assemble(toolbox, options);
+  const shelf = new api.Shelf(toolbox, options);
+  const prepared = shelf.assemble();
+  const answers = {
+    fingerprints: [stateless.fingerprint, prepared.fingerprint],
+    deferredTokens: [stateless.deferredTokens, prepared.deferredTokens],
+    tools: JSON.stringify(stateless.tools),
+    unwraps: calls.map((call) => [shelf.unwrap(call), api.unwrap(toolbox, call, options)]),
+    describe: shelf.describe(calls[3].input.name),
+    search: api.search(toolbox, calls[5].input.query, options),
+  };
+  shelf.free();
+  return JSON.stringify(answers);
+}

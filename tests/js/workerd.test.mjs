@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { assemble, search, unwrap } from "toolshelf";
-import { catalog, tool } from "./support.mjs";
+import * as nodeApi from "toolshelf";
+import { catalog, surrogateAnswers, surrogates, tool } from "./support.mjs";
 import { capnpConfig, freePort, moduleGraph, startWorkerd, workerdEntry } from "./workerd-support.mjs";
 
 const work = join(process.cwd(), "workerd");
@@ -25,11 +26,13 @@ const INPUT = {
     { type: "tool_use", id: "toolu_3", name: "tool_search", input: { query: "merge pull request" } },
     { type: "tool_use", id: "toolu_4", name: "read_file", input: { path: "a" } },
   ],
+  surrogates: surrogates(),
 };
 
 const WORKER = `
 import { assemble, search, unwrap, Shelf, ToolshelfError } from "toolshelf";
 import input from "./input.json";
+${surrogateAnswers.toString()}
 const codeOf = (f) => { try { f(); return "no throw"; } catch (e) { return e instanceof ToolshelfError ? e.code : String(e); } };
 export default {
   async fetch() {
@@ -46,6 +49,7 @@ export default {
       unwraps: input.calls.map((c) => unwrap(toolbox, c, options)),
       shelfFingerprint: shelf.assemble().fingerprint,
       error: codeOf(() => assemble(42)),
+      surrogates: surrogateAnswers({ assemble, search, unwrap, Shelf }, input.surrogates),
     };
     shelf.free();
     return Response.json(body);
@@ -65,6 +69,7 @@ function expected() {
     unwraps: INPUT.calls.map((c) => unwrap(toolbox, c, options)),
     shelfFingerprint: a.fingerprint,
     error: "invalid_toolbox",
+    surrogates: surrogateAnswers(nodeApi, surrogates()),
   };
 }
 
@@ -88,6 +93,8 @@ test("the workerd entry in workerd: the same assembly, fingerprint, searches and
     // And the answers are meaningful: a real call, a reject, a search answer, a direct call.
     assert.deepEqual(body.unwraps.map((u) => u.kind), ["call", "reject", "answer", "call"]);
     assert.equal(body.assembly.fingerprint, assemble(INPUT.toolbox, INPUT.options).fingerprint);
+    const lone = JSON.parse(body.surrogates);
+    assert.equal(lone.fingerprints[0], lone.fingerprints[1], "lone surrogates: one fingerprint on both paths");
   } finally {
     server.stop();
   }

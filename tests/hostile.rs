@@ -1,0 +1,312 @@
+//! Hostile input (issue 12, SPEC §8): for each shape of input that could make work grow faster
+//! than n·log n (a wide arguments object, a schema with n properties, n tools on one server, an
+//! array of n objects, a long enum, many `anyOf` branches, `$ref`s into wide definitions, long
+//! strings, a long query, n servers, long option lists …), the cost at 10n is at most a generous
+//! multiple of the cost at n, over every public entry (`Shelf::new`, `assemble`, `search`,
+//! `describe`, `unwrap`, `validate`). Ratios of timings taken in this process, the best of several
+//! repetitions, never an absolute time: a case's growth is divided by that of a linear yardstick
+//! (parsing as many bytes of JSON) measured alongside, which the machine's load and caches slow as
+//! much; n·log n comes out near 1, quadratic near 10, and the bound is 3. The same shapes through
+//! the npm package, against `JSON.parse`: `scripts/bench --hostile` (bench/hostile.mjs);
+//! docs/hostile.md.
+// Native only, as every test here but tests/wasm_*.rs.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::time::{Duration, Instant};
+use toolshelf::json::{self, Value};
+use toolshelf::{schema, Shelf};
+
+/// Most a case may grow from n to 10n, over the growth of the yardstick (parsing as many bytes of
+/// JSON, linear) on the same machine at the same time: n·log n gives about 1.2; quadratic, 10.
+const MAX_EXCESS: f64 = 3.0;
+
+/// A case: makes its input at size n (not timed) and returns the work to time.
+type Case = (&'static str, usize, fn(usize) -> Work);
+
+/// The work to time, and the bytes of its input (the yardstick parses as many).
+struct Work {
+    run: Box<dyn FnMut()>,
+    bytes: usize,
+}
+
+fn work(bytes: usize, run: impl FnMut() + 'static) -> Work {
+    Work { run: Box::new(run), bytes }
+}
+
+fn keys(n: usize) -> String {
+    (0..n).map(|i| format!("\"key_{i}\":{i}")).collect::<Vec<_>>().join(",")
+}
+
+fn properties(n: usize) -> String {
+    (0..n).map(|i| format!("\"key_{i}\":{{\"type\":\"integer\"}}")).collect::<Vec<_>>().join(",")
+}
+
+fn tool(name: &str, description: &str, schema: &str) -> String {
+    format!(r#"{{"name":{},"description":{},"inputSchema":{schema}}}"#, quote(name), quote(description))
+}
+
+fn quote(s: &str) -> String {
+    Value::str(s).to_json()
+}
+
+/// A toolbox with one server `s` holding one tool `t` with `schema`.
+fn one_tool(schema: &str) -> Shelf {
+    let toolbox = format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool("t", "A tool.", schema));
+    Shelf::from_json(&toolbox, "").unwrap()
+}
+
+fn call(arguments: &str) -> String {
+    format!(r#"{{"name":"tool_call","arguments":{{"name":"t","arguments":{arguments}}}}}"#)
+}
+
+/// The toolbox text of n tools on one server, varied names and descriptions.
+fn many_tools(n: usize) -> String {
+    let words = ["create", "list", "update", "delete", "get", "issue", "repo", "user", "file", "branch"];
+    let tools: Vec<String> = (0..n)
+        .map(|i| {
+            let (a, b) = (words[i % 10], words[(i / 10) % 10]);
+            let schema = r#"{"type":"object","properties":{"id":{"type":"string"}}}"#;
+            tool(&format!("{a}_{b}_{i}"), &format!("{a} the {b} number {i}. More text."), schema)
+        })
+        .collect();
+    format!(r#"{{"servers":{{"s":[{}]}}}}"#, tools.join(","))
+}
+
+fn unwrap_case(shelf: Shelf, call: String, schema_bytes: usize) -> Work {
+    work(call.len() + schema_bytes, move || {
+        let call = json::parse(&call).unwrap();
+        std::hint::black_box(shelf.unwrap(&call).unwrap());
+    })
+}
+
+fn validate_case(schema: String, args: String) -> Work {
+    let bytes = schema.len() + args.len();
+    let schema = json::parse(&schema).unwrap();
+    work(bytes, move || {
+        let mut args = json::parse(&args).unwrap();
+        std::hint::black_box(schema::validate(&schema, &mut args).is_ok());
+    })
+}
+
+const CASES: &[Case] = &[
+    ("parse: an object of n keys", 100_000, |n| {
+        let text = format!("{{{}}}", keys(n));
+        work(text.len(), move || drop(std::hint::black_box(json::parse(&text).unwrap())))
+    }),
+    ("parse: an object of n keys, each twice", 10_000, |n| {
+        let text = format!("{{{},{}}}", keys(n), keys(n));
+        work(text.len(), move || drop(std::hint::black_box(json::parse(&text).unwrap())))
+    }),
+    ("unwrap: tool_call whose arguments object has n keys", 10_000, |n| {
+        unwrap_case(one_tool(r#"{"type":"object"}"#), call(&format!("{{{}}}", keys(n))), 0)
+    }),
+    ("unwrap: n keys against a schema of n properties", 5_000, |n| {
+        let schema = format!(r#"{{"type":"object","properties":{{{}}},"additionalProperties":false}}"#, properties(n));
+        unwrap_case(one_tool(&schema), call(&format!("{{{}}}", keys(n))), schema.len())
+    }),
+    ("Shelf::new + describe: a tool whose schema has n properties", 10_000, |n| {
+        let toolbox = format!(
+            r#"{{"servers":{{"s":[{}]}}}}"#,
+            tool("t", "A tool.", &format!(r#"{{"type":"object","properties":{{{}}}}}"#, properties(n)))
+        );
+        work(toolbox.len(), move || {
+            let shelf = Shelf::from_json(&toolbox, "").unwrap();
+            std::hint::black_box(shelf.describe("t").unwrap());
+        })
+    }),
+    ("Shelf::new + search: n tools on one server", 2_000, |n| {
+        let toolbox = many_tools(n);
+        work(toolbox.len(), move || {
+            let shelf = Shelf::from_json(&toolbox, "").unwrap();
+            std::hint::black_box(shelf.search("update the issue", None));
+        })
+    }),
+    ("Shelf::new + assemble: n tools on one server", 2_000, |n| {
+        let toolbox = many_tools(n);
+        work(toolbox.len(), move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
+    }),
+    ("assemble: n servers of one tool (listing fit)", 3_000, |n| {
+        let servers: Vec<String> =
+            (0..n).map(|i| format!(r#""server{i}":[{}]"#, tool(&format!("t{i}"), "A tool.", "{}"))).collect();
+        let toolbox = format!(r#"{{"servers":{{{}}}}}"#, servers.join(","));
+        work(toolbox.len(), move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
+    }),
+    ("assemble: n servers, alwaysLoad and defer listing n names", 1_000, |n| {
+        let servers: Vec<String> =
+            (0..n).map(|i| format!(r#""server{i}":[{}]"#, tool(&format!("t{i}"), "A tool.", "{}"))).collect();
+        let direct: Vec<String> = (0..n).map(|i| tool(&format!("d{i}"), "A tool.", "{}")).collect();
+        let toolbox = format!(r#"{{"tools":[{}],"servers":{{{}}}}}"#, direct.join(","), servers.join(","));
+        let always: Vec<String> = (0..n).step_by(2).map(|i| format!("\"server{i}\"")).collect();
+        let defer: Vec<String> = (0..n).map(|i| format!("\"d{i}\"")).collect();
+        let options = format!(r#"{{"alwaysLoad":[{}],"defer":[{}]}}"#, always.join(","), defer.join(","));
+        work(toolbox.len() + options.len(), move || {
+            drop(std::hint::black_box(Shelf::from_json(&toolbox, &options).unwrap().assemble()))
+        })
+    }),
+    ("assemble: a description of n characters", 100_000, |n| {
+        let description = "word ".repeat(n / 5);
+        let toolbox = format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool("t", &description, "{}"));
+        work(toolbox.len(), move || drop(std::hint::black_box(Shelf::from_json(&toolbox, "").unwrap().assemble())))
+    }),
+    ("search: a query of n characters", 100_000, |n| {
+        let shelf = Shelf::from_json(&many_tools(200), "").unwrap();
+        shelf.search("warm the index", None);
+        let query = "update issue ".repeat(n / 13);
+        work(query.len(), move || drop(std::hint::black_box(shelf.search(&query, None))))
+    }),
+    ("unwrap: tool_describe of an unknown name among n tools (closest names)", 2_000, |n| {
+        let toolbox = many_tools(n);
+        let shelf = Shelf::from_json(&toolbox, "").unwrap();
+        let call = r#"{"name":"tool_describe","arguments":{"name":"updte_issue_7"}}"#.to_string();
+        unwrap_case(shelf, call, toolbox.len())
+    }),
+    ("unwrap: arguments holding an array of n small objects", 5_000, |n| {
+        let schema = r#"{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}},"required":["a"]}}}}"#;
+        let items: Vec<String> = (0..n).map(|i| format!(r#"{{"a":{i},"b":"x{i}"}}"#)).collect();
+        unwrap_case(one_tool(schema), call(&format!(r#"{{"items":[{}]}}"#, items.join(","))), 0)
+    }),
+    ("validate: a long enum", 20_000, |n| {
+        let values: Vec<String> = (0..n).map(|i| format!("\"v{i}\"")).collect();
+        validate_case(format!(r#"{{"enum":[{}]}}"#, values.join(",")), r#""nope""#.into())
+    }),
+    ("validate: n anyOf branches", 5_000, |n| {
+        let branches: Vec<String> = (0..n).map(|i| format!(r#"{{"type":"object","required":["k{i}"]}}"#)).collect();
+        validate_case(format!(r#"{{"anyOf":[{}]}}"#, branches.join(",")), r#"{"x":1}"#.into())
+    }),
+    ("validate: n items, each a $ref into n definitions", 2_000, |n| {
+        let defs: Vec<String> = (0..n).map(|i| format!(r#""d{i}":{{"type":"integer"}}"#)).collect();
+        let schema = format!(
+            r##"{{"definitions":{{{}}},"type":"array","items":{{"$ref":"#/definitions/d{}"}}}}"##,
+            defs.join(","),
+            n - 1
+        );
+        let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        validate_case(schema, format!("[{}]", items.join(",")))
+    }),
+    ("validate: a $ref chain through n definitions", 2_000, |n| {
+        let defs: Vec<String> =
+            (0..n).map(|i| format!(r##""d{i}":{{"$ref":"#/definitions/d{}"}}"##, (i + 1) % n)).collect();
+        validate_case(format!(r##"{{"definitions":{{{}}},"$ref":"#/definitions/d0"}}"##, defs.join(",")), "1".into())
+    }),
+    ("validate: n required names against n keys", 5_000, |n| {
+        let names: Vec<String> = (0..n).map(|i| format!("\"key_{i}\"")).collect();
+        validate_case(format!(r#"{{"type":"object","required":[{}]}}"#, names.join(",")), format!("{{{}}}", keys(n)))
+    }),
+    ("validate: const and enum of a wide object", 5_000, |n| {
+        let object = format!("{{{}}}", keys(n));
+        let reversed =
+            format!("{{{}}}", (0..n).rev().map(|i| format!("\"key_{i}\":{i}")).collect::<Vec<_>>().join(","));
+        validate_case(format!(r#"{{"const":{object},"enum":[{object}]}}"#), reversed)
+    }),
+    ("validate: a string of n characters against maxLength", 200_000, |n| {
+        validate_case(r#"{"type":"string","maxLength":10}"#.into(), quote(&"é".repeat(n)))
+    }),
+];
+
+/// The best of `reps` timings of `work`.
+fn best(work: &mut dyn FnMut(), reps: usize) -> Duration {
+    (0..reps)
+        .map(|_| {
+            let start = Instant::now();
+            work();
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// The yardstick: parsing an array of small objects of about `bytes` bytes (linear work that
+/// touches as much memory, so the machine's load and caches weigh on it as on the case).
+fn yardstick(bytes: usize) -> Work {
+    let items = (bytes / 24).max(1);
+    let text =
+        format!("[{}]", (0..items).map(|i| format!(r#"{{"key":{i},"v":"x{i}"}}"#)).collect::<Vec<_>>().join(","));
+    work(text.len(), move || drop(std::hint::black_box(json::parse(&text).unwrap())))
+}
+
+/// The growth of one case from n to 10n, and that of the yardstick over the same input sizes:
+/// the best timings of each, taken alternately.
+fn growth(make: fn(usize) -> Work, n: usize) -> (f64, f64, Duration, Duration) {
+    let (mut small, mut large) = (make(n), make(10 * n));
+    let (mut yard_small, mut yard_large) = (yardstick(small.bytes), yardstick(large.bytes));
+    let mut times = [Duration::MAX; 4];
+    for round in 0..4 {
+        for (i, w) in [&mut small, &mut large, &mut yard_small, &mut yard_large].into_iter().enumerate() {
+            let reps = if i % 2 == 0 { 5 } else { 1 };
+            let t = best(&mut w.run, reps);
+            if round > 0 {
+                times[i] = times[i].min(t); // round 0 warms up
+            }
+        }
+    }
+    let ratio = |a: Duration, b: Duration| b.as_secs_f64() / a.as_secs_f64().max(1e-7);
+    (ratio(times[0], times[1]), ratio(times[2], times[3]), times[0], times[1])
+}
+
+#[test]
+fn every_shape_grows_at_most_n_log_n() {
+    let mut failures = Vec::new();
+    for (name, n, make) in CASES {
+        // A growth over the bound is measured again (twice at most): the machine is shared.
+        let mut measured: Vec<(f64, f64, f64, Duration, Duration)> = Vec::new();
+        while measured.len() < 3 && measured.last().is_none_or(|(excess, ..)| *excess > MAX_EXCESS) {
+            let (case, yard, small, large) = growth(*make, *n);
+            measured.push((case / yard.max(1.0), case, yard, small, large));
+        }
+        let (excess, case, yard, small, large) = measured.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
+        eprintln!("{name}: n = {n}: {small:?}, 10n: {large:?}: ×{case:.1} (yardstick ×{yard:.1})");
+        if excess > MAX_EXCESS {
+            failures.push(format!(
+                "{name}: ×{case:.1} from n = {n} to 10n ({small:?} → {large:?}), parsing as many bytes ×{yard:.1}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "grew faster than n·log n:\n{}", failures.join("\n"));
+}
+
+/// The sorted lookups that replaced scans judge wide objects as the scans did: the right
+/// property's schema, unknown and missing keys, `$ref`s into wide definitions, wide `const`s.
+#[test]
+fn wide_objects_are_judged_as_narrow_ones() {
+    let n = 40;
+    let typed = |i: usize| if i % 2 == 0 { r#"{"type":"integer"}"# } else { r#"{"type":"string"}"# };
+    let props: Vec<String> = (0..n).map(|i| format!("\"key_{i}\":{}", typed(i))).collect();
+    let required: Vec<String> = (0..n).map(|i| format!("\"key_{i}\"")).collect();
+    let defs: Vec<String> = (0..n).map(|i| format!("\"d{i}\":{}", typed(i))).collect();
+    let schema = json::parse(&format!(
+        r##"{{"type":"object","properties":{{{},"refs":{{"type":"array","items":{{"$ref":"#/definitions/d7"}}}}}},"required":[{}],"additionalProperties":false,"definitions":{{{}}}}}"##,
+        props.join(","),
+        required.join(","),
+        defs.join(",")
+    ))
+    .unwrap();
+    let args = |skip: Option<usize>, bad: Option<usize>, extra: &str| {
+        let members: Vec<String> = (0..n)
+            .filter(|i| Some(*i) != skip)
+            .map(|i| match (i % 2 == 0, Some(i) == bad) {
+                (true, false) | (false, true) => format!("\"key_{i}\":{i}"),
+                _ => format!("\"key_{i}\":\"s{i}\""),
+            })
+            .collect();
+        json::parse(&format!("{{{}{extra}}}", members.join(","))).unwrap()
+    };
+    let check = |mut value: Value| schema::validate(&schema, &mut value).map_err(|v| (v.path, v.keyword));
+    assert_eq!(check(args(None, None, "")), Ok(()));
+    assert_eq!(check(args(None, Some(37), "")), Err(("arguments.key_37".into(), "type")));
+    assert_eq!(check(args(None, Some(2), "")), Err(("arguments.key_2".into(), "type")));
+    assert_eq!(check(args(Some(33), None, "")), Err(("arguments".into(), "required")));
+    assert_eq!(check(args(None, None, r#","key_40":1"#)), Err(("arguments".into(), "additionalProperties")));
+    assert_eq!(check(args(None, None, r#","refs":["a","b"]"#)), Ok(()), "d7 is a string");
+    assert_eq!(check(args(None, None, r#","refs":["a",3]"#)), Err(("arguments.refs[1]".into(), "type")));
+    let wide = |order: &mut dyn Iterator<Item = usize>, odd: usize| {
+        format!(
+            "{{{}}}",
+            order.map(|i| format!("\"k{i}\":{}", if i == odd { 0 } else { i })).collect::<Vec<_>>().join(",")
+        )
+    };
+    let constant = json::parse(&format!(r#"{{"const":{}}}"#, wide(&mut (1..=n), 0))).unwrap();
+    let mut same = json::parse(&wide(&mut (1..=n).rev(), 0)).unwrap();
+    let mut differs = json::parse(&wide(&mut (1..=n).rev(), 17)).unwrap();
+    assert_eq!(schema::validate(&constant, &mut same), Ok(()));
+    assert_eq!(schema::validate(&constant, &mut differs).map_err(|v| v.keyword), Err("const"));
+}

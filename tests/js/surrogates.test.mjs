@@ -1,0 +1,70 @@
+// Lone surrogates (legal in JS strings; JSON.stringify writes them as `\ud800`) in names,
+// descriptions, schemas and arguments: tests/data/surrogates.json, which tests/surrogates.rs reads
+// too. Both assemble paths (a Shelf, whose core writes the JSON, and the stateless outline, whose JS
+// writes it) give the fingerprint of JSON.stringify's bytes and the sizes of its code points; calls
+// keep the very strings. browser.test.mjs and workerd.test.mjs check the same in Chromium and workerd.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Shelf, assemble, describe, search, unwrap } from "toolshelf";
+import { dataDir } from "./support.mjs";
+
+const fixture = () => JSON.parse(readFileSync(join(dataDir, "surrogates.json"), "utf8"));
+
+/** FNV-1a 64 of the UTF-8 bytes, 16 hex digits (SPEC §3.5), written here independently of the core. */
+function fnv1a(text) {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(text)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return hash.toString(16).padStart(16, "0");
+}
+
+const codePoints = (text) => [...text].length;
+
+test("both assemble paths give the fingerprint of JSON.stringify's bytes and its code points as sizes", () => {
+  const { toolbox, options } = fixture();
+  assert.match(JSON.stringify(toolbox), /read\\ud800file/);
+  const stateless = assemble(toolbox, options);
+  const shelf = new Shelf(toolbox, options);
+  const prepared = shelf.assemble();
+  shelf.free();
+  const written = JSON.stringify(stateless.tools);
+  assert.equal(stateless.fingerprint, fnv1a(written));
+  assert.equal(prepared.fingerprint, stateless.fingerprint);
+  assert.equal(JSON.stringify(prepared.tools), written);
+  assert.equal(prepared.tools[0], toolbox.tools[0], "the direct tool is the caller's object");
+  const deferred = Object.values(toolbox.servers).flat();
+  const tokens = deferred.reduce((sum, def) => sum + Math.ceil(codePoints(JSON.stringify(def)) / 4), 0);
+  assert.equal(stateless.deferredTokens, tokens);
+  assert.equal(prepared.deferredTokens, tokens);
+  assert.deepEqual({ ...prepared, tools: undefined }, { ...stateless, tools: undefined });
+  // The listing names the deferred tools, lone surrogates and all.
+  assert.ok(written.includes("get_\\udbffthing"), written);
+});
+
+test("calls, describe and search keep lone surrogates", () => {
+  const { toolbox, options, calls, kinds } = fixture();
+  const shelf = new Shelf(toolbox, options);
+  const results = calls.map((call) => shelf.unwrap(call));
+  assert.deepEqual(results.map((r) => r.kind), kinds);
+  assert.deepEqual(calls.map((call) => unwrap(toolbox, call, options)), results);
+  const [first, tooLong, constant, described, direct, searched] = results;
+  assert.equal(first.name, "get_\udbffthing");
+  assert.deepEqual(first.arguments, calls[0].input.arguments);
+  assert.equal(first.arguments["q\ud800"], "x\udc00");
+  assert.match(tooLong.content, /at most 3 characters, got 4/, "a lone surrogate is one code point");
+  assert.equal(constant.arguments["\udc00"], "\udc00\u{10FFFF}");
+  assert.equal(JSON.parse(described.content).description, toolbox.servers["srv\ud83d"][0].function.description);
+  assert.equal(direct.arguments, calls[4].input, "a direct tool's arguments come back by reference");
+  assert.deepEqual(direct.arguments, { "p\udfff": "a\ud800" });
+  assert.equal(direct.name, "read\ud800file");
+  assert.equal(JSON.parse(searched.content).query, "thing \ud800");
+  const byName = shelf.describe("get_\udbffthing");
+  assert.equal(byName?.server, "srv\ud83d");
+  assert.deepEqual(describe(toolbox, "get_\udbffthing", options), byName);
+  const hits = shelf.search("thing \ud800");
+  assert.equal(hits.query, "thing \ud800");
+  assert.deepEqual(search(toolbox, "thing \ud800", options), hits);
+  assert.ok(hits.matches.some((m) => m.name === "get_\udbffthing"), JSON.stringify(hits));
+  shelf.free();
+});
