@@ -7,6 +7,7 @@ use crate::json::Value;
 use crate::options::Options;
 use crate::swar;
 use alloc::collections::BTreeMap;
+use alloc::sync::Arc;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -29,8 +30,8 @@ pub struct Tool {
     pub own_name: String,
     /// The description, empty when the tool has none.
     pub description: String,
-    /// The tool def as given.
-    pub def: Value,
+    /// The tool def as given (shared: a [`Catalog::update`] keeps an unchanged server's defs).
+    pub def: Arc<Value>,
     /// Code points of the def's compact JSON (SPEC §2.1).
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
@@ -41,6 +42,8 @@ pub struct Tool {
     pub deferred: bool,
     /// True when `qualify` gave it a new name.
     pub renamed: bool,
+    /// The format it was read in.
+    read_as: Format,
 }
 
 /// Where a tool was in the toolbox: what [`Tool::path`] writes in messages.
@@ -80,6 +83,24 @@ impl Tool {
     pub fn schema(&self, format: Format) -> Option<&Value> {
         format.fields(&self.def).schema
     }
+
+    /// A server's tool as [`read_tool`] made it, before the passes over the whole toolbox
+    /// (`alwaysLoad` and `qualify` are the ones that change a server's tools).
+    fn as_read(&self) -> Tool {
+        let mut tool = self.clone();
+        if tool.renamed {
+            tool.name.clear();
+            tool.name.push_str(&self.own_name);
+            tool.renamed = false;
+        }
+        tool.deferred = true;
+        tool
+    }
+
+    /// Back to a def to read (when the format changed).
+    fn into_entry(self) -> Entry {
+        Entry { def: self.def, origin: self.origin, server: self.server, position: self.position }
+    }
 }
 
 /// A server's deferred tools, sorted by name.
@@ -104,26 +125,70 @@ pub struct Catalog {
     pub warnings: Vec<String>,
     /// Indexes into `tools`, in code-point order of names (which are unique).
     by_name: Vec<usize>,
+    /// The toolbox's lists of tool defs in input order: the server (`None` for the direct list) and
+    /// how many defs it held (bridge-named ones included), which [`Catalog::update`] needs to keep one.
+    lists: Vec<(Option<String>, usize)>,
 }
 
 impl Catalog {
     /// Reads a toolbox: a list of tool defs, or `{tools, servers}`.
     pub fn parse(toolbox: Value, options: &Options) -> Result<Catalog, Error> {
-        let entries = flatten(toolbox)?;
-        if entries.len() > MAX_TOOLS {
-            return Err(Error::new(
-                ErrorCode::TooLarge,
-                format!("toolbox: {} tools, more than {MAX_TOOLS}", entries.len()),
-            ));
+        Catalog::read(lists(toolbox)?, options, &mut |_| None)
+    }
+
+    /// The catalog of `toolbox` under `options`, as [`Catalog::parse`] reads it, taking the tools
+    /// of every server named in `keep` from this catalog as they were read (whatever `toolbox`
+    /// holds for that server, e.g. an empty list): the caller vouches that their defs are
+    /// unchanged. Only the other lists are read; the passes over the whole toolbox (`alwaysLoad`,
+    /// `defer`, `qualify`, unique names, servers) run again, so the result and the errors are
+    /// those of `Catalog::parse` of the whole toolbox. `options` must be those this catalog was
+    /// read with.
+    pub fn update(&self, toolbox: Value, keep: &[String], options: &Options) -> Result<Catalog, Error> {
+        Catalog::read(lists(toolbox)?, options, &mut |server| {
+            keep.iter().any(|k| k == server).then(|| self.as_read(server)).flatten()
+        })
+    }
+
+    /// Whether `server`'s list in this catalog is `defs`, every def read (none dropped as a bridge name).
+    pub fn holds(&self, server: &str, defs: &[Value]) -> bool {
+        let Some((tools, length)) = self.list(server) else { return false };
+        length == defs.len() && tools.clone().count() == length && tools.zip(defs).all(|(tool, def)| *tool.def == *def)
+    }
+
+    /// The tools of `server`'s list, in input order, and the list's length (bridge-named defs
+    /// included); `None` when this catalog has no such list.
+    fn list<'a>(&'a self, server: &'a str) -> Option<(impl Iterator<Item = &'a Tool> + Clone, usize)> {
+        let length = self.lists.iter().find(|(s, _)| s.as_deref() == Some(server))?.1;
+        let of_list = move |t: &&Tool| matches!(t.origin, Origin::Server(_)) && t.server.as_deref() == Some(server);
+        Some((self.tools.iter().filter(of_list), length))
+    }
+
+    /// The tools of `server`'s list as first read (before the passes over the whole toolbox), and
+    /// the list's length.
+    fn as_read(&self, server: &str) -> Option<(Vec<Tool>, usize)> {
+        self.list(server).map(|(tools, length)| (tools.map(Tool::as_read).collect(), length))
+    }
+
+    /// Reads the lists of a toolbox into a catalog; `kept` gives, for a server, its tools as read
+    /// before and its list's length, to be used instead of the list's defs.
+    fn read(lists: Vec<List>, options: &Options, kept: Keep<'_>) -> Result<Catalog, Error> {
+        let (sources, lists) = sources(lists, kept);
+        let count: usize = lists.iter().map(|(_, length)| length).sum();
+        if count > MAX_TOOLS {
+            return Err(Error::new(ErrorCode::TooLarge, format!("toolbox: {count} tools, more than {MAX_TOOLS}")));
         }
         let mut warnings = Vec::new();
         let format = match options.format {
             Some(format) => format,
-            None => detect_format(&entries, &mut warnings)?,
+            None => detect_format(&sources, &mut warnings)?,
         };
-        let mut tools = Vec::with_capacity(entries.len());
-        for entry in entries {
-            let tool = read_tool(entry, format)?;
+        let mut tools = Vec::with_capacity(sources.len());
+        for source in sources {
+            let tool = match source {
+                Source::Kept(tool, read_as) if read_as == format => tool,
+                Source::Kept(tool, _) => read_tool(tool.into_entry(), format)?,
+                Source::New(entry) => read_tool(entry, format)?,
+            };
             if !options.bridge_names.contains(&tool.name) {
                 tools.push(tool);
             }
@@ -135,7 +200,7 @@ impl Catalog {
         }
         let by_name = index_names(&tools)?;
         let servers = group_servers(&tools, &by_name);
-        Ok(Catalog { format, tools, servers, warnings, by_name })
+        Ok(Catalog { format, tools, servers, warnings, by_name, lists })
     }
 
     /// Reads a toolbox from JSON text.
@@ -175,7 +240,7 @@ pub fn parse_input(text: &str, what: &str, code: ErrorCode) -> Result<Value, Err
 
 /// One tool def as found in the input, before reading.
 struct Entry {
-    def: Value,
+    def: Arc<Value>,
     origin: Origin,
     /// The server whose list it is in.
     server: Option<String>,
@@ -189,22 +254,87 @@ impl Entry {
     }
 }
 
-fn flatten(toolbox: Value) -> Result<Vec<Entry>, Error> {
+/// A tool of the toolbox before the passes over the whole toolbox: a def to read, or a tool of an
+/// unchanged server kept as read before, with the format it was read in.
+enum Source {
+    New(Entry),
+    Kept(Tool, Format),
+}
+
+impl Source {
+    fn def(&self) -> &Value {
+        match self {
+            Source::New(entry) => &entry.def,
+            Source::Kept(tool, _) => &tool.def,
+        }
+    }
+
+    fn path(&self) -> String {
+        match self {
+            Source::New(entry) => entry.path(),
+            Source::Kept(tool, _) => tool.path(),
+        }
+    }
+}
+
+/// For a server's name, its tools as read before and its list's length, when they are to be kept.
+type Keep<'a> = &'a mut dyn FnMut(&str) -> Option<(Vec<Tool>, usize)>;
+
+/// One list of tool defs in the toolbox: the toolbox itself when it is a list, `tools`, or a
+/// server's list.
+struct List {
+    /// The server whose list it is; `None` for the direct tools.
+    server: Option<String>,
+    /// True for the list that is the whole toolbox (paths `[i]`), false for `tools` and servers.
+    flat: bool,
+    defs: Vec<Value>,
+}
+
+/// The tools to read, in input order, with their positions, and each list's server and length.
+fn sources(lists: Vec<List>, kept: Keep<'_>) -> (Vec<Source>, Vec<(Option<String>, usize)>) {
+    let mut sources = Vec::new();
+    let mut lengths = Vec::with_capacity(lists.len());
+    let mut position = 0;
+    for List { server, flat, defs } in lists {
+        if let Some((tools, length)) = server.as_deref().and_then(&mut *kept) {
+            for mut tool in tools {
+                let Origin::Server(i) = tool.origin else { continue };
+                tool.position = position + i;
+                let format = tool.read_as;
+                sources.push(Source::Kept(tool, format));
+            }
+            lengths.push((server, length));
+            position += length;
+            continue;
+        }
+        let length = defs.len();
+        for (i, def) in defs.into_iter().enumerate() {
+            let origin = match (&server, flat) {
+                (Some(_), _) => Origin::Server(i),
+                (None, true) => Origin::List(i),
+                (None, false) => Origin::Tools(i),
+            };
+            sources.push(Source::New(Entry { def: Arc::new(def), origin, server: server.clone(), position: position + i }));
+        }
+        lengths.push((server, length));
+        position += length;
+    }
+    (sources, lengths)
+}
+
+/// The lists of tool defs of a toolbox: a list of tool defs, or `{tools, servers}`.
+fn lists(toolbox: Value) -> Result<Vec<List>, Error> {
     match toolbox {
-        Value::Array(items) => Ok(items
-            .into_iter()
-            .enumerate()
-            .map(|(i, def)| Entry { def, origin: Origin::List(i), server: None, position: i })
-            .collect()),
-        Value::Object(members) => flatten_grouped(members),
+        Value::Array(defs) => Ok(alloc::vec![List { server: None, flat: true, defs }]),
+        Value::Object(members) => grouped_lists(members),
         other => Err(Error::new(
             ErrorCode::InvalidToolbox,
-            format!("toolbox: expected a list of tools or {{tools, servers}}, got {}", kind(&other)),
+            format!("toolbox: expected a list of tools or {{tools, servers}}, got {}", other.kind()),
         )),
     }
 }
 
-fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
+fn grouped_lists(members: Vec<(String, Value)>) -> Result<Vec<List>, Error> {
     if let Some((key, _)) = members.iter().find(|(k, _)| k != "tools" && k != "servers") {
         return Err(Error::new(
             ErrorCode::InvalidToolbox,
@@ -219,21 +349,17 @@ fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
             servers = value;
         }
     }
-    let mut entries = Vec::new();
+    let mut lists = Vec::new();
     match tools {
         Value::Null => {}
-        Value::Array(list) => {
-            for (i, def) in list.into_iter().enumerate() {
-                entries.push(Entry { def, origin: Origin::Tools(i), server: None, position: entries.len() });
-            }
-        }
+        Value::Array(defs) => lists.push(List { server: None, flat: false, defs }),
         other => return Err(expected_list("tools", &other)),
     }
     let servers = match servers {
         Value::Null => Vec::new(),
         Value::Object(servers) => servers,
         other => {
-            let message = format!("servers: expected an object of server name → tools, got {}", kind(&other));
+            let message = format!("servers: expected an object of server name → tools, got {}", other.kind());
             return Err(Error::new(ErrorCode::InvalidToolbox, message));
         }
     };
@@ -241,37 +367,22 @@ fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
         if server.is_empty() {
             return Err(Error::new(ErrorCode::InvalidToolbox, "servers: a server name is empty"));
         }
-        let Value::Array(list) = tools else {
+        let Value::Array(defs) = tools else {
             return Err(expected_list(&format!("servers.{server}"), &tools));
         };
-        for (i, def) in list.into_iter().enumerate() {
-            let origin = Origin::Server(i);
-            entries.push(Entry { def, origin, server: Some(server.clone()), position: entries.len() });
-        }
+        lists.push(List { server: Some(server), flat: false, defs });
     }
-    Ok(entries)
+    Ok(lists)
 }
 
 fn expected_list(path: &str, got: &Value) -> Error {
-    Error::new(ErrorCode::InvalidToolbox, format!("{path}: expected a list of tools, got {}", kind(got)))
+    Error::new(ErrorCode::InvalidToolbox, format!("{path}: expected a list of tools, got {}", got.kind()))
 }
 
-/// A word for the JSON type of `value`, for messages.
-pub fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn detect_format(entries: &[Entry], warnings: &mut Vec<String>) -> Result<Format, Error> {
-    let mut found: Option<(Format, &Entry)> = None;
+fn detect_format(entries: &[Source], warnings: &mut Vec<String>) -> Result<Format, Error> {
+    let mut found: Option<(Format, &Source)> = None;
     for entry in entries {
-        let Some(format) = Format::detect(&entry.def) else {
+        let Some(format) = Format::detect(entry.def()) else {
             continue;
         };
         match found {
@@ -306,7 +417,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
     if !entry.def.is_object() {
         return Err(Error::new(
             ErrorCode::InvalidTool,
-            format!("{}: a tool must be an object, got {}", entry.path(), kind(&entry.def)),
+            format!("{}: a tool must be an object, got {}", entry.path(), entry.def.kind()),
         ));
     }
     let fields = format.fields(&entry.def);
@@ -340,6 +451,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         position: entry.position,
         origin: entry.origin,
         renamed: false,
+        read_as: format,
     })
 }
 
@@ -410,11 +522,11 @@ fn push_qualified_name(name: &mut String, server: &str, tool: &str) {
         return;
     }
     // The first 8 of the hash's 16 hex digits: its high 32 bits.
-    let hash = crate::assemble::fnv1a(name.as_bytes()) >> 32;
+    let hash = crate::hash::fnv1a(name.as_bytes()) >> 32;
     // Every character pushed is ASCII, so any length is a char boundary.
     name.truncate(MAX_NAME - 9);
     name.push('_');
-    crate::assemble::push_hex(name, hash, 8);
+    crate::hash::push_hex(name, hash, 8);
 }
 
 /// Pushes `text` with every character but ASCII letters, digits, `-` and `_` written as one `_`:

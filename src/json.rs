@@ -94,6 +94,19 @@ impl Value {
         }
     }
 
+    /// A word for this value's JSON type, for messages: `null`, `a boolean`, `a number`,
+    /// `a string`, `an array`, `an object`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
+    }
+
     /// True for objects.
     pub fn is_object(&self) -> bool {
         matches!(self, Value::Object(_))
