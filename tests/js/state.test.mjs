@@ -100,12 +100,13 @@ test("the free functions keep nothing: 50 toolboxes do not grow wasm memory past
     list[k % list.length].function.description += ` (variant ${k})`;
     return { servers };
   };
-  const name = base.servers.linear[0].function.name;
+  const name = `mcp__linear__${base.servers.linear[0].function.name}`;
+  const options = { contextLength: 200_000, qualify: true };
   const every = (toolbox) => {
-    assemble(toolbox, { contextLength: 200_000 });
-    search(toolbox, "create issue", { limit: 3 });
-    describe(toolbox, name);
-    unwrap(toolbox, { name: "tool_search", arguments: { query: "list issues" } });
+    assert.equal(assemble(toolbox, options).tier, 1);
+    assert.ok(search(toolbox, "create issue", { ...options, limit: 3 }).matches.length > 0);
+    assert.equal(describe(toolbox, name, options)?.name, name);
+    assert.equal(unwrap(toolbox, { name: "tool_search", arguments: { query: "list issues" } }, options).kind, "answer");
   };
   every(variant(0));
   every(variant(1));
@@ -115,6 +116,12 @@ test("the free functions keep nothing: 50 toolboxes do not grow wasm memory past
   // One 64 KiB page of slack for the allocator's bookkeeping; a memo of even one more toolbox
   // (several MiB here) would show.
   assert.ok(afterFifty <= afterOne + 65536, `wasm memory grew from ${afterOne} to ${afterFifty} bytes over 50 toolboxes`);
+  // The measure sees a kept toolbox: three prepared Shelfs (what a memo of three would hold) grow it.
+  const kept = [52, 53, 54].map((k) => new Shelf(variant(k), options));
+  kept.forEach((shelf) => shelf.search("create issue"));
+  const withKept = wasmMemory();
+  kept.forEach((shelf) => shelf.free());
+  assert.ok(withKept > afterFifty, `three kept Shelfs: ${withKept} bytes, not more than ${afterFifty}`);
 });
 
 /** Every answer of a Shelf, as plain data, for comparing an updated shelf with a new one. */
