@@ -7,9 +7,9 @@ use crate::json::Value;
 use crate::options::Options;
 use crate::swar;
 use alloc::collections::BTreeMap;
-use alloc::sync::Arc;
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 /// Most tools one toolbox may hold (`too_large` beyond). SPEC §8 asks for at least 50,000.
@@ -314,7 +314,12 @@ fn sources(lists: Vec<List>, kept: Keep<'_>) -> (Vec<Source>, Vec<(Option<String
                 (None, true) => Origin::List(i),
                 (None, false) => Origin::Tools(i),
             };
-            sources.push(Source::New(Entry { def: Arc::new(def), origin, server: server.clone(), position: position + i }));
+            sources.push(Source::New(Entry {
+                def: Arc::new(def),
+                origin,
+                server: server.clone(),
+                position: position + i,
+            }));
         }
         lengths.push((server, length));
         position += length;

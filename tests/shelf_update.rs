@@ -16,11 +16,19 @@ const QUERIES: [&str; 6] = ["create issue", "list pull requests", "refund a char
 fn answers(shelf: &Shelf) -> Vec<String> {
     let mut out = vec![shelf.assemble().to_value().to_json()];
     out.extend(QUERIES.iter().map(|q| shelf.search(q, Some(5)).to_value().to_json()));
-    let names: Vec<String> =
-        shelf.catalog().servers.iter().flat_map(|s| s.tools.iter().take(3)).map(|&i| shelf.catalog().tools[i].name.clone()).collect();
+    let names: Vec<String> = shelf
+        .catalog()
+        .servers
+        .iter()
+        .flat_map(|s| s.tools.iter().take(3))
+        .map(|&i| shelf.catalog().tools[i].name.clone())
+        .collect();
     for name in &names {
         out.push(shelf.describe(name).map(|d| d.to_value().to_json()).unwrap_or_default());
-        let call = Value::object([("name", Value::str("tool_call")), ("arguments", Value::object([("name", Value::str(name.as_str()))]))]);
+        let call = Value::object([
+            ("name", Value::str("tool_call")),
+            ("arguments", Value::object([("name", Value::str(name.as_str()))])),
+        ]);
         out.push(shelf.unwrap(&call).unwrap().to_value().to_json());
     }
     out
@@ -57,7 +65,8 @@ fn steps() -> Vec<(&'static str, Value)> {
             list[3] = Value::object([("type", Value::str("function")), ("function", Value::Object(function))]);
         }
     }
-    let renamed: Vec<_> = changed.iter().map(|(n, l)| (if n == "github" { "gh".into() } else { n.clone() }, l.clone())).collect();
+    let renamed: Vec<_> =
+        changed.iter().map(|(n, l)| (if n == "github" { "gh".into() } else { n.clone() }, l.clone())).collect();
     let mut reordered = renamed.clone();
     reordered.reverse();
     vec![
@@ -73,7 +82,11 @@ fn steps() -> Vec<(&'static str, Value)> {
 
 #[test]
 fn an_updated_shelf_answers_as_a_new_one() {
-    for options in [r#"{"contextLength":200000,"qualify":true}"#, r#"{"contextLength":1000000,"qualify":true}"#, r#"{"enabled":"off","qualify":true,"batch":true}"#] {
+    for options in [
+        r#"{"contextLength":200000,"qualify":true}"#,
+        r#"{"contextLength":1000000,"qualify":true}"#,
+        r#"{"enabled":"off","qualify":true,"batch":true}"#,
+    ] {
         let options = common::options(options);
         let steps = steps();
         let mut shelf = Shelf::new(&steps[0].1, &options).unwrap();
