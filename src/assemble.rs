@@ -32,11 +32,19 @@ pub enum Slot<'a> {
 }
 
 impl Slot<'_> {
-    /// The tool def this slot stands for.
-    pub fn def(&self) -> &Value {
+    /// The tool def this slot stands for (the caller's parsed from its compact JSON).
+    pub fn def(&self) -> Value {
         match self {
-            Slot::Given(tool) => &tool.def,
-            Slot::Made(def) => def,
+            Slot::Given(tool) => tool.def(),
+            Slot::Made(def) => def.clone(),
+        }
+    }
+
+    /// Pushes the tool def's compact JSON (the caller's as it was given).
+    fn push_json(&self, out: &mut String) {
+        match self {
+            Slot::Given(tool) => out.push_str(&tool.def_json),
+            Slot::Made(def) => out.push_str(&def.to_json()),
         }
     }
 }
@@ -131,7 +139,7 @@ impl Assembly {
 
 impl From<Layout<'_>> for Assembly {
     fn from(layout: Layout<'_>) -> Assembly {
-        let tools = layout.slots.iter().map(|s| s.def().clone()).collect();
+        let tools = layout.slots.iter().map(Slot::def).collect();
         Assembly { tools, facts: layout.facts }
     }
 }
@@ -205,7 +213,7 @@ pub fn layout<'a>(catalog: &'a Catalog, options: &Options, warnings: &[String]) 
 /// A tool shown as it is (tier 0): the caller's def, or under its qualified name when renamed.
 fn pass_through<'a>(catalog: &Catalog, tool: &'a Tool) -> Slot<'a> {
     if tool.renamed {
-        Slot::Made(catalog.format.renamed(&tool.def, &tool.name))
+        Slot::Made(catalog.format.renamed(&tool.def(), &tool.name))
     } else {
         Slot::Given(tool)
     }
@@ -217,7 +225,7 @@ fn tools_json(slots: &[Slot<'_>]) -> String {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(&slot.def().to_json());
+        slot.push_json(&mut out);
     }
     out.push(']');
     out

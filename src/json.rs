@@ -422,6 +422,105 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// A cursor over JSON text for a reader that walks the outer containers itself and parses each
+/// value inside them whole, in turn (the toolbox reader parses one tool def at a time and keeps
+/// only what it needs of it). It moves exactly as [`parse`] does, so errors, their offsets and
+/// the depth bound are the same.
+pub struct Reader<'a> {
+    parser: Parser<'a>,
+}
+
+impl<'a> Reader<'a> {
+    /// A cursor at the start of `text`.
+    pub fn new(text: &'a str) -> Reader<'a> {
+        let mut parser = Parser { bytes: text.as_bytes(), text, pos: 0 };
+        parser.skip_ws();
+        Reader { parser }
+    }
+
+    /// The next byte (after whitespace), not consumed.
+    pub fn peek(&mut self) -> Option<u8> {
+        self.parser.skip_ws();
+        self.parser.peek()
+    }
+
+    /// Parses the next value whole; `depth` counts the containers the cursor is inside.
+    pub fn value(&mut self, depth: usize) -> Result<Value, ParseError> {
+        self.parser.skip_ws();
+        self.parser.value(depth)
+    }
+
+    /// Walks the array at the cursor (`depth` counting it), calling `item` with the cursor at
+    /// each element, which `item` must consume (e.g. with [`Reader::value`] at `depth`).
+    pub fn array(
+        &mut self,
+        depth: usize,
+        mut item: impl FnMut(&mut Reader<'a>) -> Result<(), ParseError>,
+    ) -> Result<(), ParseError> {
+        self.parser.check_depth(depth)?;
+        self.parser.pos += 1;
+        if self.peek() == Some(b']') {
+            self.parser.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.parser.skip_ws();
+            item(self)?;
+            match self.peek() {
+                Some(b',') => self.parser.pos += 1,
+                Some(b']') => {
+                    self.parser.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.parser.error("expected ',' or ']'")),
+            }
+        }
+    }
+
+    /// Walks the object at the cursor (`depth` counting it), calling `member` with each key and
+    /// the cursor at its value, which `member` must consume.
+    pub fn object(
+        &mut self,
+        depth: usize,
+        mut member: impl FnMut(&mut Reader<'a>, String) -> Result<(), ParseError>,
+    ) -> Result<(), ParseError> {
+        self.parser.check_depth(depth)?;
+        self.parser.pos += 1;
+        if self.peek() == Some(b'}') {
+            self.parser.pos += 1;
+            return Ok(());
+        }
+        loop {
+            if self.peek() != Some(b'"') {
+                return Err(self.parser.error("expected a string key"));
+            }
+            let key = self.parser.string()?;
+            if self.peek() != Some(b':') {
+                return Err(self.parser.error("expected ':'"));
+            }
+            self.parser.pos += 1;
+            self.parser.skip_ws();
+            member(self, key)?;
+            match self.peek() {
+                Some(b',') => self.parser.pos += 1,
+                Some(b'}') => {
+                    self.parser.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.parser.error("expected ',' or '}'")),
+            }
+        }
+    }
+
+    /// Checks that nothing but whitespace follows.
+    pub fn end(&mut self) -> Result<(), ParseError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => Err(self.parser.error("unexpected text after the JSON value")),
+        }
+    }
+}
+
 /// The bytes that end a run of plain string bytes: `"`, `\\` and the control characters.
 fn ends_run(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20

@@ -252,7 +252,7 @@ fn unknown(shelf: &Shelf, name: &str) -> Outcome {
 /// A deferred tool's call, after validating (and coercing) its arguments against its schema.
 fn checked_call(shelf: &Shelf, tool: &Tool, mut arguments: Value, via_bridge: bool) -> Outcome {
     if let Some(schema) = tool.schema(shelf.catalog().format) {
-        if let Err(violation) = crate::schema::validate(schema, &mut arguments) {
+        if let Err(violation) = crate::schema::validate(&schema, &mut arguments) {
             let schema_text = violation.schema.to_json();
             let message = texts::invalid_arguments(
                 &tool.name,

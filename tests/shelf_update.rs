@@ -105,7 +105,7 @@ fn update_keeps_the_unchanged_servers_and_reads_the_others() {
     let mut shelf = Shelf::new(&steps[0].1, &options).unwrap();
     let github_def = |shelf: &Shelf| {
         let tool = shelf.catalog().tools.iter().find(|t| t.server.as_deref() == Some("github")).unwrap();
-        std::sync::Arc::as_ptr(&tool.def)
+        std::sync::Arc::as_ptr(&tool.def_json)
     };
     let before = github_def(&shelf);
     shelf.update(&steps[1].1).unwrap(); // stripe attached: github is kept, its defs shared
