@@ -843,6 +843,7 @@ mod tests {
     /// Reading the text one def at a time gives what parsing it whole and reading the value gives:
     /// the same tools, or the same error (shape errors in the same order, syntax errors first).
     #[test]
+    #[allow(clippy::useless_format)] // every case written alike
     fn text_and_value_read_alike() {
         let def = |name: &str| {
             format!(
