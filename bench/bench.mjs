@@ -1,8 +1,8 @@
 // scripts/bench: toolshelf (the built npm package, boundary included) against minisearch, Orama,
 // FlexSearch and Lunr, in one Node process. Prints markdown tables: bundle sizes, per-catalog
-// speed and memory, retrieval quality, the stateless-assemble cache, and the targets.
+// speed and memory, retrieval quality, stateless calls and Shelf.update, and the targets.
 //
-//   node --expose-gc bench/bench.mjs [--reps N] [--catalogs 0,3] [--only bundle,speed,cache,retrieval]
+//   node --expose-gc bench/bench.mjs [--reps N] [--catalogs 0,3] [--only bundle,speed,state,retrieval]
 //                                    [--nl-step N] [--smoke] [--variants] [--json FILE]
 //
 // Speed figures are medians over N repetitions (default 5); in each repetition the libraries run in
@@ -17,9 +17,8 @@ import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { Worker } from "node:worker_threads";
 import { LADDER, catalog, entriesOf, toolboxOf, keywordQueries, shippedQueries, everyNth } from "./data.mjs";
-import { deepFreeze } from "../tests/js/support.mjs";
 import { peers, variants, versions } from "./peers.mjs";
-import { toolshelf, Shelf, assemble, search, optionsFor, outlineToolbox, outlinePlan, fingerprint } from "./toolshelf.mjs";
+import { toolshelf, Shelf, ShelfHandle, assemble, search, optionsFor } from "./toolshelf.mjs";
 
 // ---------------------------------------------------------------- arguments
 const args = process.argv.slice(2);
@@ -35,7 +34,7 @@ const LADDER_PICK = value("--catalogs", SMOKE ? "0" : LADDER.map((_, i) => i).jo
   .split(",")
   .map(Number)
   .filter((i) => LADDER[i]);
-const ONLY = new Set(value("--only", "bundle,speed,cache,retrieval").split(","));
+const ONLY = new Set(value("--only", "bundle,speed,state,retrieval").split(","));
 const INNER = SMOKE ? 1 : 5; // runs per query per repetition (their mean is the query's latency)
 const ASSEMBLE_RUNS = SMOKE ? 1 : 11;
 if (typeof globalThis.gc !== "function") throw new Error("run with node --expose-gc (scripts/bench does)");
@@ -43,7 +42,7 @@ if (typeof globalThis.gc !== "function") throw new Error("run with node --expose
 const LIBS = ["toolshelf", "minisearch", "orama", "flexsearch", "lunr"];
 const PEERS = LIBS.slice(1);
 const ADAPTERS = { toolshelf, ...peers };
-const results = { machine: machine(), ladder: [], retrieval: {}, bundle: {}, cache: null };
+const results = { machine: machine(), ladder: [], retrieval: {}, bundle: {}, state: null };
 
 // ---------------------------------------------------------------- helpers
 function machine() {
@@ -199,7 +198,7 @@ function runLadderStep(step, queries) {
       if (lib === "toolshelf") index.free();
     }
     // Stateless assemble of a toolbox never seen before: one tool differs each repetition, so no
-    // cache can answer (see the cache table for the other cases).
+    // earlier call could help (nothing is kept between calls anyway).
     const changed = changedToolbox(toolbox, rep);
     const a = now();
     assemble(changed, options);
@@ -319,7 +318,7 @@ function printRetrieval(r, sets) {
   }
 }
 
-// ---------------------------------------------------------------- stateless assemble cache
+// ---------------------------------------------------------------- stateless calls and Shelf.update
 /**
  * A full garbage collection, then a pause for V8's concurrent sweeping to finish: timed right after
  * `gc()`, a 3.9 MB `JSON.stringify` took 35 ms instead of 21 here (the sweeper competes for the two
@@ -330,34 +329,55 @@ async function settle() {
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-async function cacheCases() {
+/** The toolbox with one tool of `server` replaced by a copy whose description ends in a mark. */
+function changedServer(toolbox, server, mark) {
+  const servers = { ...toolbox.servers };
+  const [tool, ...rest] = servers[server];
+  servers[server] = [{ ...tool, function: { ...tool.function, description: `${tool.function.description ?? ""} [${mark}]` } }, ...rest];
+  return { ...toolbox, servers };
+}
+
+/** Everything a shelf answers in the comparison of an updated shelf with a new one, as text. */
+const shelfBytes = (shelf) => JSON.stringify([shelf.assemble(), shelf.search("create pull request", { limit: 5 })]);
+
+async function stateCases() {
   const step = LADDER[2]; // the 2,105-tool GitHub + Linear + Stripe + Cloudflare toolbox
   const entries = entriesOf(step.names);
   const options = optionsFor(true);
   const plain = toolboxOf(entries);
-  const frozen = toolboxOf(structuredClone(entries).map((e) => deepFreeze(e)));
   const query = "create pull request";
   // A case's new toolbox (`make`) is made before the clock starts: every tool object new.
-  const changed = (rep) => changedToolbox(structuredClone(plain), `cache${rep}`);
-  const clone = () => structuredClone(plain);
+  const changed = (rep) => changedToolbox(structuredClone(plain), `state${rep}`);
   const none = () => undefined;
+  const servers = Object.keys(plain.servers);
+  const updateCase = (server) => {
+    let turn = 0;
+    const shelf = new Shelf(plain, options);
+    let current = plain;
+    return [
+      `Shelf.update: one tool of ${server} (${plain.servers[server].length} tools) changed`,
+      () => changedServer(current, server, `update${turn++}`),
+      (made) => {
+        shelf.update(made);
+        current = made;
+      },
+      () => {
+        const fresh = new Shelf(current, options);
+        const same = shelfBytes(fresh) === shelfBytes(shelf);
+        fresh.free();
+        return same;
+      },
+    ];
+  };
   const cases = [
-    ["assemble: new toolbox, new objects (one tool changed: nothing to reuse)", changed, (made) => assemble(made, options)],
-    ["assemble: new objects, same content (tools/list fetched again)", clone, (made) => assemble(made, options)],
-    ["assemble: the same objects as last turn", none, () => assemble(plain, options)],
-    ["assemble: the same objects, deep-frozen (Object.freeze)", none, () => assemble(frozen, options)],
-    ["assemble + read deferredTokens: new toolbox, new objects", changed, (made) => assemble(made, options).deferredTokens],
-    ["assemble + read deferredTokens: the same objects", none, () => assemble(plain, options).deferredTokens],
-    ["assemble + read deferredTokens: the same objects, deep-frozen", none, () => assemble(frozen, options).deferredTokens],
-    ["search: the same objects as last turn", none, () => search(plain, query, options)],
-    ["search: the same objects, deep-frozen", none, () => search(frozen, query, options)],
+    ["new Shelf (for comparison)", changed, (made) => new Shelf(made, options).free()],
+    ["stateless assemble: new toolbox, new objects", changed, (made) => assemble(made, options)],
+    ["stateless assemble: the same objects as last turn", none, () => assemble(plain, options)],
+    ["stateless search: the same objects as last turn", none, () => search(plain, query, options)],
+    ...servers.map(updateCase),
   ];
   const times = cases.map(() => []);
   for (let i = 0; i < 3; i++) assemble(changed(`warm${i}`), options); // wasm code tiered up, as in a running agent
-  assemble(plain, options); // a previous turn for the same-content and same-object cases
-  assemble(frozen, options).deferredTokens;
-  search(plain, query, options);
-  search(frozen, query, options);
   for (let rep = 0; rep < ASSEMBLE_RUNS; rep++) {
     for (const i of rotate(cases.map((_, i) => i), rep)) {
       const made = cases[i][1](`${rep}.${i}`);
@@ -367,48 +387,48 @@ async function cacheCases() {
       times[i].push(now() - start);
     }
   }
-  // Where a stateless assemble of a new toolbox spends its time: the stages of pkg/outline.js,
-  // each timed alone; and, for comparison, writing the whole toolbox (what the outline avoids).
+  const identical = Object.fromEntries(cases.filter((c) => c[3]).map((c) => [c[0], c[3]()]));
+  // Where a stateless assemble of a new toolbox spends its time, stage by stage.
   const stages = {
-    "outline: each tool def's names and format keys (JS)": [],
-    "JSON.stringify(outline)": [],
-    "outlinePlan(text): copy in, parse, catalog, layout, plan JSON (wasm)": [],
-    "JSON.parse(plan), the caller's objects put back, fingerprint": [],
-    "for comparison, not done: JSON.stringify(whole toolbox)": [],
+    "JSON.stringify(toolbox)": [],
+    "new ShelfHandle(text): copy in, parse, catalog (wasm)": [],
+    "assemble(): layout, plan JSON (wasm); JSON.parse, the caller's objects put back": [],
+    "free()": [],
   };
   const optionsText = JSON.stringify(options);
   for (let rep = 0; rep < ASSEMBLE_RUNS; rep++) {
     const toolbox = changedToolbox(structuredClone(plain), `stage${rep}`);
     await settle();
     const t0 = now();
-    const outline = outlineToolbox(toolbox);
+    const text = JSON.stringify(toolbox);
     const t1 = now();
-    const text = JSON.stringify(outline);
+    const handle = new ShelfHandle(text, optionsText);
     const t2 = now();
-    const planText = outlinePlan(text, optionsText);
+    const plan = JSON.parse(handle.assemble());
+    plan.tools = plan.tools.map((t) => (Array.isArray(t) ? toolbox.servers[t[0]]?.[t[1]] : t));
     const t3 = now();
-    const plan = JSON.parse(planText);
-    const flat = Object.values(toolbox.servers).flat();
-    const tools = plan.tools.map((t) => (typeof t === "number" ? flat[t] : t));
-    fingerprint(JSON.stringify(tools));
+    handle.free();
     const t4 = now();
-    JSON.stringify(toolbox);
-    const t5 = now();
-    [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4].forEach((x, i) => Object.values(stages)[i].push(x));
+    [t1 - t0, t2 - t1, t3 - t2, t4 - t3].forEach((x, i) => Object.values(stages)[i].push(x));
   }
   return {
     label: step.label,
     bytes: JSON.stringify(plain).length,
-    outlineBytes: JSON.stringify(outlineToolbox(plain)).length,
     cases: Object.fromEntries(cases.map(([name], i) => [name, median(times[i])])),
+    identical,
     stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, median(v)])),
   };
 }
 
-function printCache(c) {
-  console.log(`\n### Stateless calls, ${c.label}, qualify (median of ${ASSEMBLE_RUNS} alternating runs)\n`);
-  console.log(table(["stateless call, this turn's toolbox", "ms"], Object.entries(c.cases).map(([k, v]) => [k, ms(v)])));
-  console.log(`\nA new toolbox (${(c.bytes / 1e6).toFixed(1)} MB of JSON, an outline of ${(c.outlineBytes / 1e6).toFixed(2)} MB), stage by stage (median of ${ASSEMBLE_RUNS}):\n`);
+function printState(c) {
+  console.log(`\n### Stateless calls and Shelf.update, ${c.label}, qualify (median of ${ASSEMBLE_RUNS} alternating runs)\n`);
+  const fresh = c.cases["new Shelf (for comparison)"];
+  const rows = Object.entries(c.cases).map(([k, v]) => {
+    const note = k in c.identical ? `${ratio(v, fresh)} of new Shelf; ${c.identical[k] ? "identical bytes" : "**bytes differ**"}` : "";
+    return [k, ms(v), note];
+  });
+  console.log(table(["call", "ms", ""], rows));
+  console.log(`\nA stateless assemble of a new toolbox (${(c.bytes / 1e6).toFixed(1)} MB of JSON), stage by stage (median of ${ASSEMBLE_RUNS}):\n`);
   console.log(table(["stage", "ms"], Object.entries(c.stages).map(([k, v]) => [k, ms(v)])));
 }
 
@@ -429,10 +449,20 @@ function printTargets() {
     const best = Math.max(...PEERS.map((p) => kw[p].r5));
     lines.push(`- keyword recall@5: ${kw.toolshelf.r5.toFixed(3)} vs best peer ${best.toFixed(3)}: ${mark(kw.toolshelf.r5 > best)}`);
   }
-  if (results.cache) {
-    const [cold, clone, same, frozen] = Object.values(results.cache.cases);
-    lines.push(`- stateless assemble of 2,105 tools, new tool objects: ${ms(cold)} ms with new content, ${ms(clone)} ms with the same content (target < 15): ${mark(cold < 15)}`);
-    lines.push(`- same objects next turn: ${ms(same)} ms (target < 2): ${mark(same < 2)}; deep-frozen objects: ${ms(frozen)} ms: ${mark(frozen < 2)}`);
+  if (results.state) {
+    const c = results.state.cases;
+    const fresh = c["new Shelf (for comparison)"];
+    const cold = c["stateless assemble: new toolbox, new objects"];
+    lines.push(`- stateless assemble of 2,105 tools, new tool objects: ${ms(cold)} ms (target ≤ 15): ${mark(cold <= 15)}`);
+    for (const [k, v] of Object.entries(c).filter(([k]) => k in results.state.identical)) {
+      const ok = v <= 0.15 * fresh && results.state.identical[k];
+      lines.push(`- ${k}: ${ms(v)} ms, ${ratio(v, fresh)} of a new Shelf's ${ms(fresh)} ms (target ≤ 0.15×, identical bytes): ${mark(ok)}`);
+    }
+  }
+  const rest3400 = results.ladder.find((r) => r.tools === 3397);
+  if (rest3400?.memory) {
+    const mib = rest3400.memory.toolshelf.wasm + rest3400.memory.toolshelf.heap;
+    lines.push(`- prepared Shelf of 3,397 tools: ${mib.toFixed(1)} MiB (wasm memory growth + JS heap; target ≤ 12): ${mark(mib <= 12)}`);
   }
   if (lines.length) console.log(`\n### Targets\n\n${lines.join("\n")}`);
 }
@@ -485,10 +515,10 @@ async function main() {
   }
   if (results.ladder.length) printLadder(results.ladder);
 
-  if (ONLY.has("cache") && (!SMOKE || flag("--cache"))) {
-    log("stateless assemble cache cases");
-    results.cache = await cacheCases();
-    printCache(results.cache);
+  if (ONLY.has("state") && (!SMOKE || flag("--state"))) {
+    log("stateless calls and Shelf.update");
+    results.state = await stateCases();
+    printState(results.state);
   }
 
   const sets = ONLY.has("retrieval") ? retrievalSets() : [];

@@ -2,11 +2,10 @@
 // the toolbox crosses into wasm as JSON text and results come back as JSON text).
 import { readFileSync } from "node:fs";
 import { Shelf, assemble, search } from "../pkg/node.js";
-import { initSync, ShelfHandle, outlinePlan, fingerprint } from "../pkg/wasm/toolshelf.js";
-import { outlineToolbox } from "../pkg/outline.js"; // internal: the bench times the stateless assemble's stages
+import { initSync, ShelfHandle } from "../pkg/wasm/toolshelf.js"; // internal: the bench times the stages
 import { toolboxOf } from "./data.mjs";
 
-export { Shelf, assemble, search, ShelfHandle, outlineToolbox, outlinePlan, fingerprint };
+export { Shelf, assemble, search, ShelfHandle };
 
 /** The wasm instance's exports (the package instantiated it at import; this returns the same one). */
 export const wasmExports = initSync({ module: readFileSync(new URL("../pkg/wasm/toolshelf_bg.wasm", import.meta.url)) });

@@ -1,23 +1,43 @@
 // The API every entry exports. Toolboxes cross into wasm as JSON text (JSON.stringify is the fastest
 // way V8 has to hand over a large object graph); results come back as JSON text in which each tool
-// the caller gave is its input position, so the caller gets back the very same objects.
+// def the caller gave is its place in the toolbox (`[server, i]`, or `[null, i]` for the direct
+// list), so the caller gets back the very same objects. Nothing is kept between calls of the free
+// functions: each prepares the toolbox, answers, and frees the wasm memory before it returns.
 import { ShelfHandle } from "./wasm/toolshelf.js";
-import { ToolshelfError, call, coreString, ensureReady, flatten, hydrate, isDeepFrozen, readToolbox, toJson } from "./common.js";
-import { assembleOutlined } from "./outline.js";
+import { ToolshelfError, call, coreString, ensureReady, toJson } from "./common.js";
 
 export { ToolshelfError };
 
-/** The object the model sent as arguments, where unwrap reads it from (same order as the core). */
-function sentArguments(call) {
-  const holder = call && typeof call.function === "object" && call.function !== null ? call.function : call;
-  for (const key of ["arguments", "input", "args"]) if (holder && key in holder) return holder[key];
-  return undefined;
+/** The toolbox's lists of tool defs, as the core names places: `null` (direct tools) or a server. */
+function listsOf(toolbox) {
+  const servers = new Map();
+  if (Array.isArray(toolbox)) return { direct: toolbox, servers };
+  const holder = toolbox !== null && typeof toolbox === "object" ? toolbox : {};
+  const serverLists = holder.servers !== null && typeof holder.servers === "object" ? holder.servers : {};
+  for (const name of Object.keys(serverLists)) servers.set(name, serverLists[name]);
+  return { direct: holder.tools, servers };
 }
 
-function unwrapped(text, call) {
+/** A snapshot of the lists (their arrays copied), so that later changes to them are seen as changes. */
+function snapshot(lists) {
+  const copy = (list) => (Array.isArray(list) ? [...list] : list);
+  return { direct: copy(lists.direct), servers: new Map([...lists.servers].map(([name, list]) => [name, copy(list)])) };
+}
+
+/** The assembly from its JSON text, each place (`[server, i]`) replaced by the caller's tool def. */
+function hydrate(text, lists) {
+  const assembly = JSON.parse(text);
+  assembly.tools = assembly.tools.map((tool) =>
+    Array.isArray(tool) ? (tool[0] === null ? lists.direct : lists.servers.get(tool[0]))[tool[1]] : tool,
+  );
+  return assembly;
+}
+
+/** The unwrap result; untouched arguments are handed back as the very object the model sent. */
+function unwrapped(text, toolCall) {
   const result = JSON.parse(text);
   if (result.untouched) {
-    result.arguments = sentArguments(call);
+    result.arguments = result.untouched.reduce((holder, key) => holder[key], toolCall);
     delete result.untouched;
   }
   return result;
@@ -31,155 +51,88 @@ function splitLimit(options) {
   return [rest, Number.isFinite(n) ? Math.min(Math.max(n, 0), 1000) : undefined];
 }
 
-// ---- Prepared toolboxes of the stateless functions.
-//
-// An agent calls the stateless functions with the same toolbox turn after turn, so each call
-// looks for a toolbox it prepared before (the last MEMO_SIZE ones, fewer when their JSON passes
-// MEMO_TEXT_LENGTH; each with its wasm-side ShelfHandle and search index) instead of parsing
-// and indexing it again. The rule:
-//
-// 1. Same content: the toolbox's JSON text (what JSON.stringify writes, which is what the core
-//    reads) and the options' JSON text equal a prepared one's. This holds for any objects, new or
-//    old, and sees every change, however deep, because the text is written anew on every call;
-//    it saves the wasm work, not JSON.stringify.
-// 2. Same frozen objects, no JSON.stringify at all: when every tool def is deeply frozen (frozen
-//    plain objects and arrays all the way down, data properties only, no toJSON) — which no code
-//    can undo, so its JSON can never change — and the toolbox holds the very same tool objects,
-//    under the same server names and in the same places, as a prepared toolbox whose tools were
-//    already deeply frozen when it was prepared, and the options' text is the same.
-//
-// A mutated tool is therefore always seen (an unfrozen tool is compared by its text; a frozen one
-// cannot be mutated); `Object.freeze` your tool defs (deeply) to get the second, cheaper check.
-// Results are written afresh from the prepared plan each call, with the caller's objects of this
-// call put in place, so callers may change what they get back.
-const MEMO_SIZE = 4;
-/** JSON text kept at most, summed over the remembered toolboxes (the newest is always kept). */
-const MEMO_TEXT_LENGTH = 8_000_000;
-const memo = []; // most recently used first: { optionsText, text, shape, frozenFlat, handle, assembly }
-const deepFrozenTools = new WeakSet();
-
-function allDeepFrozen(flat) {
-  if ("toJSON" in Object.prototype || "toJSON" in Array.prototype) return false;
-  for (const tool of flat) {
-    if (tool !== null && typeof tool === "object") {
-      if (deepFrozenTools.has(tool)) continue;
-      if (!isDeepFrozen(tool, 0)) return false;
-      deepFrozenTools.add(tool);
-    } else if (typeof tool === "function") {
-      return false;
-    }
-  }
-  return true;
+function prepare(toolbox, options) {
+  return call(() => new ShelfHandle(toJson(toolbox, "toolbox"), toJson(options, "options")));
 }
 
-/** The prepared toolbox for this call (from the memo, or made now) and the caller's tool defs. */
-function prepared(toolbox, options) {
-  const optionsText = toJson(options, "options");
-  const { flat, shape } = readToolbox(toolbox);
-  const frozen = shape !== null && allDeepFrozen(flat);
-  let at = -1;
-  if (frozen) {
-    at = memo.findIndex(
-      (e) =>
-        e.frozenFlat !== null &&
-        e.shape === shape &&
-        e.optionsText === optionsText &&
-        e.frozenFlat.length === flat.length &&
-        e.frozenFlat.every((tool, i) => tool === flat[i]),
-    );
-  }
-  let text;
-  if (at < 0) {
-    text = toJson(toolbox, "toolbox");
-    at = memo.findIndex((e) => e.optionsText === optionsText && e.text.length === text.length && e.text === text);
-  }
-  let entry;
-  if (at >= 0) {
-    [entry] = memo.splice(at, 1);
-    if (frozen) Object.assign(entry, { shape, frozenFlat: flat });
-  } else {
-    const handle = call(() => new ShelfHandle(text, optionsText));
-    entry = { optionsText, text, shape, frozenFlat: frozen ? flat : null, handle, assembly: undefined };
-  }
-  memo.unshift(entry);
-  let kept = 0;
-  for (let i = 0; i < memo.length; i++) {
-    kept += memo[i].text.length;
-    if (i > 0 && (i >= MEMO_SIZE || kept > MEMO_TEXT_LENGTH)) {
-      for (const gone of memo.splice(i)) release(gone.handle);
-      break;
-    }
-  }
-  return { entry, flat };
-}
-
-// Releasing a prepared toolbox of thousands of tools takes milliseconds of wasm work, so it is
-// done after the current call's work (a zero-delay timer), unless several are already waiting.
-const releasing = [];
-function release(handle) {
-  releasing.push(handle);
-  if (releasing.length > 2 || typeof setTimeout !== "function") {
-    while (releasing.length) releasing.pop().free();
-  } else if (releasing.length === 1) {
-    setTimeout(() => {
-      while (releasing.length) releasing.pop().free();
-    }, 0)?.unref?.();
-  }
-}
-
-/**
- * Stateless assemble: the model-visible tools for `toolbox` under `options`. It reads the
- * toolbox's outline (outline.js), and takes the full way only where an outline cannot do.
- */
-export function assemble(toolbox, options) {
+/** Prepares the toolbox, runs `use` on it, and frees it before returning (or throwing). */
+function once(toolbox, options, use) {
   ensureReady();
-  return assembleOutlined(toolbox, options) ?? assembleWhole(toolbox, options);
+  const handle = prepare(toolbox, options);
+  try {
+    return use(handle);
+  } finally {
+    handle.free();
+  }
 }
 
-function assembleWhole(toolbox, options) {
-  const { entry, flat } = prepared(toolbox, options);
-  entry.assembly ??= entry.handle.assemble();
-  return hydrate(entry.assembly, flat);
+/** Stateless assemble: the model-visible tools for `toolbox` under `options` (`new Shelf(...).assemble()`). */
+export function assemble(toolbox, options) {
+  return once(toolbox, options, (handle) => hydrate(handle.assemble(), listsOf(toolbox)));
 }
 
 /** Stateless search over the toolbox's deferred tools; `options.limit` sets the number of hits. */
 export function search(toolbox, query, options) {
-  ensureReady();
   const [rest, limit] = splitLimit(options);
-  const { entry } = prepared(toolbox, rest);
-  return JSON.parse(entry.handle.search(coreString(query), limit));
+  return once(toolbox, rest, (handle) => JSON.parse(handle.search(coreString(query), limit)));
 }
 
 /** Stateless describe: a deferred tool's whole description and schema, or null. */
 export function describe(toolbox, name, options) {
-  ensureReady();
-  const { entry } = prepared(toolbox, options);
-  return JSON.parse(entry.handle.describe(coreString(name)));
+  return once(toolbox, options, (handle) => JSON.parse(handle.describe(coreString(name))));
 }
 
 /** Stateless unwrap: the model's tool call (any provider's shape) → call | answer | reject. */
 export function unwrap(toolbox, toolCall, options) {
-  ensureReady();
-  const { entry } = prepared(toolbox, options);
-  return unwrapped(call(() => entry.handle.unwrap(toJson(toolCall, "call"))), toolCall);
+  return once(toolbox, options, (handle) => unwrapped(call(() => handle.unwrap(toJson(toolCall, "call"))), toolCall));
+}
+
+/** Whether two lists hold the very same tool objects in the same order. */
+function sameObjects(a, b) {
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((def, i) => def === b[i]);
 }
 
 /** A toolbox prepared once, for agents that keep the same tools across turns. */
 export class Shelf {
   #handle;
-  #flat;
+  #lists;
   #assembly;
 
   constructor(toolbox, options) {
     ensureReady();
-    this.#flat = flatten(toolbox);
-    this.#handle = call(() => new ShelfHandle(toJson(toolbox, "toolbox"), toJson(options, "options")));
+    this.#handle = prepare(toolbox, options);
+    this.#lists = snapshot(listsOf(toolbox));
+  }
+
+  /**
+   * Prepares `toolbox` in place of this shelf's toolbox, with the same options; the result is
+   * that of a new Shelf. A server whose list holds the very same tool objects as before, in the
+   * same order, is kept as prepared (its defs are not written again); every other list is read
+   * anew. A tool def changed in place is not seen: give a changed tool as a new object.
+   */
+  update(toolbox) {
+    const lists = listsOf(toolbox);
+    const keep = [...lists.servers.keys()].filter((name) => sameObjects(lists.servers.get(name), this.#lists.servers.get(name)));
+    let text;
+    if (keep.length === 0) {
+      text = toJson(toolbox, "toolbox");
+    } else {
+      // The toolbox with the kept servers' lists left empty: the core takes those from the shelf.
+      const servers = Object.create(null); // a server named "__proto__" stays a server
+      for (const [name, list] of lists.servers) servers[name] = keep.includes(name) ? [] : list;
+      const partial = {};
+      for (const key of Object.keys(toolbox)) partial[key] = key === "servers" ? servers : toolbox[key];
+      text = toJson(partial, "toolbox");
+    }
+    call(() => this.#handle.update(text, JSON.stringify(keep)));
+    this.#lists = snapshot(lists);
+    this.#assembly = undefined;
   }
 
   /** The model-visible tools; the same result every call (a fresh object each time). */
   assemble() {
     this.#assembly ??= this.#handle.assemble();
-    return hydrate(this.#assembly, this.#flat);
+    return hydrate(this.#assembly, this.#lists);
   }
 
   /** Searches the deferred tools; `options.limit` sets the number of hits. */

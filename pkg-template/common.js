@@ -1,8 +1,6 @@
-// What the package's API modules share (not exported to users): the error class, the JSON
-// boundary, and how a toolbox's tool defs are read in the core's order.
+// What the package's API module shares with the entries (not exported to users): the error class,
+// the readiness check and the JSON boundary.
 import { state } from "./state.js";
-
-const MAX_FROZEN_DEPTH = 256;
 
 /** A programmer error: `code` is one of SPEC §8's stable codes; `message` says where. */
 export class ToolshelfError extends Error {
@@ -19,6 +17,7 @@ export function ensureReady() {
   }
 }
 
+/** `JSON.stringify(value)`; what cannot be written (a BigInt, a cycle) is the programmer error for `what`. */
 export function toJson(value, what) {
   try {
     return JSON.stringify(value ?? null);
@@ -44,6 +43,7 @@ function standIn(c) {
   return c.length === 1 ? "\u{10FFFF}" + String.fromCodePoint(0x100000 + c.charCodeAt(0) - 0xd800) : "\u{10FFFF}\u{10FFFF}";
 }
 
+/** Runs a call into wasm, rethrowing the core's errors as this module's `ToolshelfError`. */
 export function call(fn) {
   try {
     return fn();
@@ -52,89 +52,3 @@ export function call(fn) {
     throw e;
   }
 }
-
-/** Appends `items` to `list` one by one (a spread of 100,000 tools would overflow the call stack). */
-function append(list, items) {
-  for (const item of items) list.push(item);
-}
-
-/** Puts `items` before the elements of `list`, in order. */
-function prepend(list, items) {
-  const rest = list.splice(0, list.length);
-  append(list, items);
-  append(list, rest);
-}
-
-/** The tool defs in the order the core numbers them: `tools` first, then each server's list. */
-export function flatten(toolbox) {
-  if (Array.isArray(toolbox)) return toolbox;
-  const flat = [];
-  if (toolbox && typeof toolbox === "object") {
-    if (Array.isArray(toolbox.tools)) append(flat, toolbox.tools);
-    const servers = toolbox.servers;
-    if (servers && typeof servers === "object" && !Array.isArray(servers)) {
-      for (const list of Object.values(servers)) if (Array.isArray(list)) append(flat, list);
-    }
-  }
-  return flat;
-}
-
-export function hydrate(text, flat) {
-  const assembly = JSON.parse(text);
-  assembly.tools = assembly.tools.map((tool) => (typeof tool === "number" ? flat[tool] : tool));
-  return assembly;
-}
-
-export function isPlainArray(value) {
-  return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype && !("toJSON" in value);
-}
-
-export function isPlainObject(value) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return (proto === Object.prototype || proto === null) && !("toJSON" in value);
-}
-
-/** Whether JSON.stringify(value) can never change: primitives, or frozen plain data all the way down. */
-export function isDeepFrozen(value, depth) {
-  if (value === null || typeof value !== "object") return typeof value !== "function";
-  if (depth > MAX_FROZEN_DEPTH || !Object.isFrozen(value)) return false;
-  if (!isPlainArray(value) && !isPlainObject(value)) return false;
-  for (const key of Object.keys(value)) {
-    const property = Reflect.getOwnPropertyDescriptor(value, key);
-    if (!property || !("value" in property) || !isDeepFrozen(property.value, depth + 1)) return false;
-  }
-  return true;
-}
-
-/**
- * The tool defs in the core's order (as `flatten`), read once, and the shape of what holds them
- * (root kind, keys, server names, list lengths) when that shape alone fixes the toolbox's JSON
- * around the tools; `shape` is null otherwise (then only the text is compared).
- */
-export function readToolbox(toolbox) {
-  if (isPlainArray(toolbox)) return { flat: [...toolbox], shape: `[${toolbox.length}]` };
-  if (!isPlainObject(toolbox)) return { flat: flatten(toolbox), shape: null };
-  const flat = [];
-  let shape = "{";
-  for (const key of Object.keys(toolbox)) {
-    const value = toolbox[key];
-    if (key === "tools" && isPlainArray(value)) {
-      prepend(flat, value); // `tools` first, whatever the key order
-      shape += `tools:${value.length};`;
-    } else if (key === "servers" && isPlainObject(value)) {
-      shape += "servers:";
-      for (const server of Object.keys(value)) {
-        const list = value[server];
-        if (!isPlainArray(list)) return { flat: flatten(toolbox), shape: null };
-        append(flat, list);
-        shape += `${JSON.stringify(server)}:${list.length},`;
-      }
-      shape += ";";
-    } else {
-      return { flat: flatten(toolbox), shape: null };
-    }
-  }
-  return { flat, shape };
-}
-

@@ -100,11 +100,7 @@ export interface Assembly<T extends ToolDef = ToolDef> {
   tier: 0 | 1 | 2;
   form: Form;
   deferredCount: number;
-  /**
-   * The deferred tools' summed token estimates. From the stateless `assemble`, computed when first
-   * read (it is the one figure that needs every deferred schema); may then throw `invalid_toolbox`
-   * if a deferred tool cannot be written as JSON.
-   */
+  /** The deferred tools' summed token estimates. */
   deferredTokens: number;
   budgetTokens: number;
   listingTokens: number;
@@ -198,10 +194,9 @@ export interface SearchOptions extends Options {
 }
 
 /**
- * Stateless assemble: the model-visible tools for `toolbox` under `options`. It reads an outline
- * of the toolbox (names, descriptions, the keys that tell the format), never the deferred schemas,
- * and remembers the plans of recent toolboxes: the same tool objects next turn, or new objects
- * with the same outline, reuse one; any change the result depends on is seen.
+ * Stateless assemble: the model-visible tools for `toolbox` under `options`, as
+ * `new Shelf(toolbox, options).assemble()` gives them (and with the same errors). Nothing is kept
+ * after the call; an agent that wants speed across turns keeps a `Shelf`.
  */
 export declare function assemble<T extends ToolDef>(toolbox: Toolbox<T>, options?: Options): Assembly<T>;
 /** Stateless search over the toolbox's deferred tools. */
@@ -218,6 +213,13 @@ export declare class Shelf<T extends ToolDef = ToolDef> {
   search(query: string, options?: { limit?: number }): SearchResult;
   describe(name: string): Described | null;
   unwrap(call: ToolCall): Unwrapped;
+  /**
+   * Prepares `toolbox` in place of this shelf's toolbox, with the same options: the results are a
+   * new Shelf's. A server whose list holds the very same tool objects as before, in the same
+   * order, is kept as prepared; the other lists are read anew (give a changed tool as a new
+   * object: a def changed in place is not seen). On error the shelf is unchanged.
+   */
+  update(toolbox: Toolbox<T>): void;
   /** Releases the wasm memory now rather than at garbage collection. */
   free(): void;
 }

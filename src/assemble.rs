@@ -3,6 +3,7 @@
 
 use crate::bridge::bridge_tools;
 use crate::catalog::{Catalog, Tool};
+use crate::hash::{fnv1a, push_hex};
 use crate::json::Value;
 use crate::listing::{fit, Form, Level};
 use crate::options::{Options, Switch};
@@ -31,11 +32,19 @@ pub enum Slot<'a> {
 }
 
 impl Slot<'_> {
-    /// The tool def this slot stands for.
-    pub fn def(&self) -> &Value {
+    /// The tool def this slot stands for (the caller's parsed from its compact JSON).
+    pub fn def(&self) -> Value {
         match self {
-            Slot::Given(tool) => &tool.def,
-            Slot::Made(def) => def,
+            Slot::Given(tool) => tool.def(),
+            Slot::Made(def) => def.clone(),
+        }
+    }
+
+    /// Pushes the tool def's compact JSON (the caller's as it was given).
+    fn push_json(&self, out: &mut String) {
+        match self {
+            Slot::Given(tool) => out.push_str(&tool.def_json),
+            Slot::Made(def) => out.push_str(&def.to_json()),
         }
     }
 }
@@ -88,6 +97,28 @@ impl Layout<'_> {
     pub fn tools_json(&self) -> String {
         tools_json(&self.slots)
     }
+
+    /// The assembly as JSON (SPEC §3.6's keys) with each of the caller's tool defs written as its
+    /// place in the toolbox, `[server, i]` (item `i` of that server's list) or `[null, i]` (item
+    /// `i` of `tools`, or of the toolbox when it is a list), for a binding that hands the caller
+    /// back their own objects. Made tools are objects, so an array is always a place.
+    pub fn plan(&self) -> Value {
+        let tools = self.slots.iter().map(|slot| match slot {
+            Slot::Given(tool) => place(tool),
+            Slot::Made(def) => def.clone(),
+        });
+        self.facts.to_value(Value::Array(tools.collect()))
+    }
+}
+
+/// A tool's place in the toolbox: `[server, i]` or `[null, i]` (see [`Layout::plan`]).
+fn place(tool: &Tool) -> Value {
+    use crate::catalog::Origin;
+    let (list, i) = match (tool.origin, &tool.server) {
+        (Origin::Server(i), Some(server)) => (Value::str(server.as_str()), i),
+        (Origin::Server(i) | Origin::List(i) | Origin::Tools(i), _) => (Value::Null, i),
+    };
+    Value::Array(alloc::vec![list, Value::uint(i as u64)])
 }
 
 /// An owned assembly: the model-visible tools and the facts.
@@ -108,7 +139,7 @@ impl Assembly {
 
 impl From<Layout<'_>> for Assembly {
     fn from(layout: Layout<'_>) -> Assembly {
-        let tools = layout.slots.iter().map(|s| s.def().clone()).collect();
+        let tools = layout.slots.iter().map(Slot::def).collect();
         Assembly { tools, facts: layout.facts }
     }
 }
@@ -182,7 +213,7 @@ pub fn layout<'a>(catalog: &'a Catalog, options: &Options, warnings: &[String]) 
 /// A tool shown as it is (tier 0): the caller's def, or under its qualified name when renamed.
 fn pass_through<'a>(catalog: &Catalog, tool: &'a Tool) -> Slot<'a> {
     if tool.renamed {
-        Slot::Made(catalog.format.renamed(&tool.def, &tool.name))
+        Slot::Made(catalog.format.renamed(&tool.def(), &tool.name))
     } else {
         Slot::Given(tool)
     }
@@ -194,38 +225,24 @@ fn tools_json(slots: &[Slot<'_>]) -> String {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(&slot.def().to_json());
+        slot.push_json(&mut out);
     }
     out.push(']');
     out
 }
 
-/// FNV-1a, 64 bits, over the UTF-8 bytes of `text`, as 16 lowercase hex digits.
+/// The fingerprint of SPEC §3.5: FNV-1a, 64 bits, over the UTF-8 bytes of `text` (the
+/// model-visible array's compact JSON), as 16 lowercase hex digits.
 pub fn fingerprint(text: &str) -> String {
     let mut out = String::with_capacity(16);
     push_hex(&mut out, fnv1a(text.as_bytes()), 16);
     out
 }
 
-/// FNV-1a, 64 bits, over `bytes`.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes.iter().fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
-}
-
-/// Pushes the low `digits` hex digits of `value`, lowercase, most significant first, zero-padded
-/// (`format!("{value:0digits$x}")` when `value` has no more digits than that).
-pub(crate) fn push_hex(out: &mut String, value: u64, digits: u32) {
-    for i in (0..digits.min(16)).rev() {
-        let nibble = (value >> (4 * i)) & 0xf;
-        out.push(char::from_digit(nibble as u32, 16).unwrap_or('0'));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hash::fnv1a;
     use alloc::format;
 
     #[test]
@@ -255,8 +272,5 @@ mod tests {
             let hash = fnv1a(text.as_bytes());
             assert_eq!(fingerprint(text), format!("{hash:016x}"), "{text}");
         }
-        let mut short = String::new();
-        push_hex(&mut short, 0x0abc_def0_1234_5678, 8);
-        assert_eq!(short, "12345678");
     }
 }

@@ -3,12 +3,14 @@
 
 use crate::error::{Error, ErrorCode};
 use crate::format::Format;
-use crate::json::Value;
+use crate::json::{ParseError, Reader, Value};
 use crate::options::Options;
 use crate::swar;
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 /// Most tools one toolbox may hold (`too_large` beyond). SPEC §8 asks for at least 50,000.
@@ -29,8 +31,11 @@ pub struct Tool {
     pub own_name: String,
     /// The description, empty when the tool has none.
     pub description: String,
-    /// The tool def as given.
-    pub def: Value,
+    /// The tool def as given, as compact JSON (what `JSON.stringify` writes for it), shared: a
+    /// [`Catalog::update`] keeps an unchanged server's tools. [`Tool::def`] parses it.
+    pub def_json: Arc<str>,
+    /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]).
+    schema_outline: Option<Value>,
     /// Code points of the def's compact JSON (SPEC §2.1).
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
@@ -41,6 +46,8 @@ pub struct Tool {
     pub deferred: bool,
     /// True when `qualify` gave it a new name.
     pub renamed: bool,
+    /// The format it was read in.
+    read_as: Format,
 }
 
 /// Where a tool was in the toolbox: what [`Tool::path`] writes in messages.
@@ -76,9 +83,34 @@ impl Tool {
         self.size.div_ceil(4) as u64
     }
 
-    /// The parameters schema, if the def has one.
-    pub fn schema(&self, format: Format) -> Option<&Value> {
-        format.fields(&self.def).schema
+    /// The tool def as given, parsed from [`Tool::def_json`].
+    pub fn def(&self) -> Value {
+        crate::json::parse(&self.def_json).unwrap_or(Value::Null)
+    }
+
+    /// The parameters schema, if the def has one, parsed from [`Tool::def_json`].
+    pub fn schema(&self, format: Format) -> Option<Value> {
+        format.fields(&self.def()).schema.cloned()
+    }
+
+    /// A server's tool as [`read_tool`] made it, before the passes over the whole toolbox
+    /// (`alwaysLoad` and `qualify` are the ones that change a server's tools).
+    fn as_read(&self) -> Tool {
+        let mut tool = self.clone();
+        if tool.renamed {
+            tool.name.clear();
+            tool.name.push_str(&self.own_name);
+            tool.renamed = false;
+        }
+        tool.deferred = true;
+        tool
+    }
+
+    /// Back to a def to read (when the format changed).
+    fn into_entry(self) -> Entry {
+        let def = self.def();
+        let detected = Format::detect(&def);
+        Entry { def: Def::Whole(def), detected, origin: self.origin, server: self.server, position: self.position }
     }
 }
 
@@ -104,26 +136,72 @@ pub struct Catalog {
     pub warnings: Vec<String>,
     /// Indexes into `tools`, in code-point order of names (which are unique).
     by_name: Vec<usize>,
+    /// The toolbox's lists of tool defs in input order: the server (`None` for the direct list) and
+    /// how many defs it held (bridge-named ones included), which [`Catalog::update`] needs to keep one.
+    lists: Vec<(Option<String>, usize)>,
 }
 
 impl Catalog {
     /// Reads a toolbox: a list of tool defs, or `{tools, servers}`.
     pub fn parse(toolbox: Value, options: &Options) -> Result<Catalog, Error> {
-        let entries = flatten(toolbox)?;
-        if entries.len() > MAX_TOOLS {
-            return Err(Error::new(
-                ErrorCode::TooLarge,
-                format!("toolbox: {} tools, more than {MAX_TOOLS}", entries.len()),
-            ));
+        Catalog::read(Toolbox::of(toolbox, options.format).into_lists()?, options, &mut |_| None)
+    }
+
+    /// The catalog of `toolbox` under `options`, as [`Catalog::parse`] reads it, taking the tools
+    /// of every server named in `keep` from this catalog as they were read (whatever `toolbox`
+    /// holds for that server, e.g. an empty list): the caller vouches that their defs are
+    /// unchanged. Only the other lists are read; the passes over the whole toolbox (`alwaysLoad`,
+    /// `defer`, `qualify`, unique names, servers) run again, so the result and the errors are
+    /// those of `Catalog::parse` of the whole toolbox. `options` must be those this catalog was
+    /// read with.
+    pub fn update(&self, toolbox: Value, keep: &[String], options: &Options) -> Result<Catalog, Error> {
+        Catalog::read(Toolbox::of(toolbox, options.format).into_lists()?, options, &mut |server| {
+            keep.iter().any(|k| k == server).then(|| self.as_read(server)).flatten()
+        })
+    }
+
+    /// Whether `server`'s list in this catalog is `defs`, every def read (none dropped as a bridge name).
+    pub fn holds(&self, server: &str, defs: &[Value]) -> bool {
+        let Some((tools, length)) = self.list(server) else { return false };
+        length == defs.len()
+            && tools.clone().count() == length
+            && tools.zip(defs).all(|(tool, def)| *tool.def_json == *def.to_json())
+    }
+
+    /// The tools of `server`'s list, in input order, and the list's length (bridge-named defs
+    /// included); `None` when this catalog has no such list.
+    fn list<'a>(&'a self, server: &'a str) -> Option<(impl Iterator<Item = &'a Tool> + Clone, usize)> {
+        let length = self.lists.iter().find(|(s, _)| s.as_deref() == Some(server))?.1;
+        let of_list = move |t: &&Tool| matches!(t.origin, Origin::Server(_)) && t.server.as_deref() == Some(server);
+        Some((self.tools.iter().filter(of_list), length))
+    }
+
+    /// The tools of `server`'s list as first read (before the passes over the whole toolbox), and
+    /// the list's length.
+    fn as_read(&self, server: &str) -> Option<(Vec<Tool>, usize)> {
+        self.list(server).map(|(tools, length)| (tools.map(Tool::as_read).collect(), length))
+    }
+
+    /// Reads the lists of a toolbox into a catalog; `kept` gives, for a server, its tools as read
+    /// before and its list's length, to be used instead of the list's defs.
+    fn read(lists: Vec<List>, options: &Options, kept: Keep<'_>) -> Result<Catalog, Error> {
+        let (sources, lists) = sources(lists, kept);
+        let count: usize = lists.iter().map(|(_, length)| length).sum();
+        if count > MAX_TOOLS {
+            return Err(Error::new(ErrorCode::TooLarge, format!("toolbox: {count} tools, more than {MAX_TOOLS}")));
         }
         let mut warnings = Vec::new();
         let format = match options.format {
             Some(format) => format,
-            None => detect_format(&entries, &mut warnings)?,
+            None => detect_format(&sources, &mut warnings)?,
         };
-        let mut tools = Vec::with_capacity(entries.len());
-        for entry in entries {
-            let tool = read_tool(entry, format)?;
+        let mut tools = Vec::with_capacity(sources.len());
+        for source in sources {
+            let tool = match source {
+                Source::Kept(tool, read_as) if read_as == format => tool,
+                Source::Kept(tool, _) => read_tool(tool.into_entry(), format)?,
+                Source::New(entry) => read_tool(entry, format)?,
+            };
             if !options.bridge_names.contains(&tool.name) {
                 tools.push(tool);
             }
@@ -135,12 +213,16 @@ impl Catalog {
         }
         let by_name = index_names(&tools)?;
         let servers = group_servers(&tools, &by_name);
-        Ok(Catalog { format, tools, servers, warnings, by_name })
+        Ok(Catalog { format, tools, servers, warnings, by_name, lists })
     }
 
-    /// Reads a toolbox from JSON text.
+    /// Reads a toolbox from JSON text: what `Catalog::parse` gives for the parsed text (and the
+    /// same errors), but each tool def is parsed, read and dropped in turn, so the text and the
+    /// tools' compact JSON are all it holds at once.
     pub fn parse_json(text: &str, options: &Options) -> Result<Catalog, Error> {
-        Catalog::parse(parse_input(text, "toolbox", ErrorCode::InvalidToolbox)?, options)
+        let toolbox =
+            read_toolbox(text, options.format).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
+        Catalog::read(toolbox.into_lists()?, options, &mut |_| None)
     }
 
     /// The tool the model knows as `name`.
@@ -159,6 +241,13 @@ impl Catalog {
         self.tools.iter().filter(|t| !t.deferred)
     }
 
+    /// What search reads of `tool`'s schema, without parsing it: an object with the schema's
+    /// top-level `properties` (each name holding `null`) and `required` (its names), each when
+    /// present; `None` when the tool has no schema.
+    pub fn schema_outline<'a>(&self, tool: &'a Tool) -> Option<&'a Value> {
+        tool.schema_outline.as_ref()
+    }
+
     /// Every tool name, in code-point order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.by_name.iter().filter_map(|&i| self.tools.get(i)).map(|t| t.name.as_str())
@@ -167,15 +256,20 @@ impl Catalog {
 
 /// Parses JSON input, mapping a syntax error to `code` and a too-deep input to `too_large`.
 pub fn parse_input(text: &str, what: &str, code: ErrorCode) -> Result<Value, Error> {
-    crate::json::parse(text).map_err(|e| {
-        let code = if e.too_deep { ErrorCode::TooLarge } else { code };
-        Error::new(code, format!("{what}: {} at byte {}", e.message, e.offset))
-    })
+    crate::json::parse(text).map_err(|e| input_error(e, what, code))
+}
+
+/// A JSON syntax error as `code` (a too-deep input as `too_large`), with where it was noticed.
+fn input_error(e: ParseError, what: &str, code: ErrorCode) -> Error {
+    let code = if e.too_deep { ErrorCode::TooLarge } else { code };
+    Error::new(code, format!("{what}: {} at byte {}", e.message, e.offset))
 }
 
 /// One tool def as found in the input, before reading.
 struct Entry {
-    def: Value,
+    def: Def,
+    /// The format its own shape says ([`Format::detect`]).
+    detected: Option<Format>,
     origin: Origin,
     /// The server whose list it is in.
     server: Option<String>,
@@ -189,89 +283,296 @@ impl Entry {
     }
 }
 
-fn flatten(toolbox: Value) -> Result<Vec<Entry>, Error> {
-    match toolbox {
-        Value::Array(items) => Ok(items
-            .into_iter()
-            .enumerate()
-            .map(|(i, def)| Entry { def, origin: Origin::List(i), server: None, position: i })
-            .collect()),
-        Value::Object(members) => flatten_grouped(members),
-        other => Err(Error::new(
-            ErrorCode::InvalidToolbox,
-            format!("toolbox: expected a list of tools or {{tools, servers}}, got {}", kind(&other)),
-        )),
+/// A tool of the toolbox before the passes over the whole toolbox: a def to read, or a tool of an
+/// unchanged server kept as read before, with the format it was read in.
+enum Source {
+    New(Entry),
+    Kept(Tool, Format),
+}
+
+impl Source {
+    fn detected(&self) -> Option<Format> {
+        match self {
+            Source::New(entry) => entry.detected,
+            Source::Kept(_, format) => Some(*format),
+        }
+    }
+
+    fn path(&self) -> String {
+        match self {
+            Source::New(entry) => entry.path(),
+            Source::Kept(tool, _) => tool.path(),
+        }
     }
 }
 
-fn flatten_grouped(members: Vec<(String, Value)>) -> Result<Vec<Entry>, Error> {
-    if let Some((key, _)) = members.iter().find(|(k, _)| k != "tools" && k != "servers") {
-        return Err(Error::new(
-            ErrorCode::InvalidToolbox,
-            format!("toolbox: unknown key \"{key}\" (expected \"tools\" and \"servers\")"),
-        ));
+/// For a server's name, its tools as read before and its list's length, when they are to be kept.
+type Keep<'a> = &'a mut dyn FnMut(&str) -> Option<(Vec<Tool>, usize)>;
+
+/// One list of tool defs in the toolbox: the toolbox itself when it is a list, `tools`, or a
+/// server's list.
+struct List {
+    /// The server whose list it is; `None` for the direct tools.
+    server: Option<String>,
+    /// True for the list that is the whole toolbox (paths `[i]`), false for `tools` and servers.
+    flat: bool,
+    defs: Vec<(Def, Option<Format>)>,
+}
+
+/// The tools to read, in input order, with their positions, and each list's server and length.
+fn sources(lists: Vec<List>, kept: Keep<'_>) -> (Vec<Source>, Vec<(Option<String>, usize)>) {
+    let mut sources = Vec::new();
+    let mut lengths = Vec::with_capacity(lists.len());
+    let mut position = 0;
+    for List { server, flat, defs } in lists {
+        if let Some((tools, length)) = server.as_deref().and_then(&mut *kept) {
+            for mut tool in tools {
+                let Origin::Server(i) = tool.origin else { continue };
+                tool.position = position + i;
+                let format = tool.read_as;
+                sources.push(Source::Kept(tool, format));
+            }
+            lengths.push((server, length));
+            position += length;
+            continue;
+        }
+        let length = defs.len();
+        for (i, (def, detected)) in defs.into_iter().enumerate() {
+            let origin = match (&server, flat) {
+                (Some(_), _) => Origin::Server(i),
+                (None, true) => Origin::List(i),
+                (None, false) => Origin::Tools(i),
+            };
+            sources.push(Source::New(Entry { def, detected, origin, server: server.clone(), position: position + i }));
+        }
+        lengths.push((server, length));
+        position += length;
     }
-    let (mut tools, mut servers) = (Value::Null, Value::Null);
-    for (key, value) in members {
-        if key == "tools" {
-            tools = value;
-        } else {
-            servers = value;
+    (sources, lengths)
+}
+
+/// A tool def as found in the toolbox, read as far as it can be before the toolbox's format is
+/// known; its tree is dropped once read.
+enum Def {
+    /// Read in the format its shape says (or the `format` option names).
+    Read(Box<Reading>),
+    /// A def whose shape says no format, or that is not an object: read once the format is known.
+    Whole(Value),
+}
+
+/// What a tool def gives in one format.
+struct Reading {
+    format: Format,
+    json: Arc<str>,
+    size: usize,
+    /// The trimmed name, when it is a non-empty string.
+    name: Option<String>,
+    description: String,
+    schema_outline: Option<Value>,
+}
+
+impl Def {
+    /// A def of the toolbox, and the format its shape says; `forced` is the `format` option.
+    fn of(def: Value, forced: Option<Format>) -> (Def, Option<Format>) {
+        let detected = Format::detect(&def);
+        match forced.or(detected) {
+            Some(format) if def.is_object() => (Def::Read(Box::new(Reading::of(&def, format))), detected),
+            _ => (Def::Whole(def), detected),
         }
     }
-    let mut entries = Vec::new();
-    match tools {
-        Value::Null => {}
-        Value::Array(list) => {
-            for (i, def) in list.into_iter().enumerate() {
-                entries.push(Entry { def, origin: Origin::Tools(i), server: None, position: entries.len() });
+}
+
+impl Reading {
+    fn of(def: &Value, format: Format) -> Reading {
+        let fields = format.fields(def);
+        let json: Arc<str> = Arc::from(def.to_json());
+        Reading {
+            format,
+            size: json.chars().count(),
+            json,
+            name: fields.name.map(str::trim).filter(|n| !n.is_empty()).map(String::from),
+            description: fields.description.unwrap_or("").to_string(),
+            schema_outline: fields.schema.map(schema_outline),
+        }
+    }
+}
+
+/// The top-level `properties` names (each holding its `description` text, or `null`: the search
+/// indexes both) and the `required` names of a schema.
+fn schema_outline(schema: &Value) -> Value {
+    let mut outline = Vec::new();
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        let described = |p: &Value| p.get("description").and_then(Value::as_str).map_or(Value::Null, Value::str);
+        let names = properties.iter().map(|(name, p)| (name.clone(), described(p)));
+        outline.push((String::from("properties"), Value::Object(names.collect())));
+    }
+    if let Some(required) = schema.get("required").and_then(Value::as_array) {
+        let names = required.iter().filter(|name| name.as_str().is_some()).cloned();
+        outline.push((String::from("required"), Value::Array(names.collect())));
+    }
+    Value::Object(outline)
+}
+
+/// A list of tool defs read, or the value found where a list belongs (for the error).
+type ListOr = Result<Vec<(Def, Option<Format>)>, Value>;
+
+/// The servers of a grouped toolbox, each with its list, or the value found in their place.
+type ServersOr = Result<Vec<(String, ListOr)>, Value>;
+
+/// The toolbox's shape with its tool defs read, before its errors of shape are told in the order
+/// the checks are made ([`Toolbox::into_lists`]).
+enum Toolbox {
+    /// A list of tool defs.
+    Flat(Vec<(Def, Option<Format>)>),
+    /// `{tools, servers}`: the first unknown key, `tools`, and `servers`.
+    Grouped { unknown: Option<String>, tools: Option<ListOr>, servers: Option<ServersOr> },
+    /// Anything else.
+    Other(Value),
+}
+
+impl Toolbox {
+    /// The toolbox given as a value; `forced` is the `format` option.
+    fn of(toolbox: Value, forced: Option<Format>) -> Toolbox {
+        let list = |value: Value| match value {
+            Value::Array(defs) => Ok(defs.into_iter().map(|def| Def::of(def, forced)).collect()),
+            other => Err(other),
+        };
+        match toolbox {
+            Value::Array(defs) => Toolbox::Flat(defs.into_iter().map(|def| Def::of(def, forced)).collect()),
+            Value::Object(members) => {
+                let (mut unknown, mut tools, mut servers) = (None, None, None);
+                for (key, value) in members {
+                    match (key.as_str(), value) {
+                        ("tools", value) => tools = Some(list(value)),
+                        ("servers", Value::Object(lists)) => {
+                            servers = Some(Ok(lists.into_iter().map(|(name, value)| (name, list(value))).collect()))
+                        }
+                        ("servers", value) => servers = Some(Err(value)),
+                        _ => {
+                            unknown.get_or_insert(key);
+                        }
+                    }
+                }
+                Toolbox::Grouped { unknown, tools, servers }
+            }
+            other => Toolbox::Other(other),
+        }
+    }
+
+    /// The lists, or the first error of shape: an unknown key, then `tools`, `servers`, and each
+    /// server in order.
+    fn into_lists(self) -> Result<Vec<List>, Error> {
+        let (unknown, tools, servers) = match self {
+            Toolbox::Flat(defs) => return Ok(alloc::vec![List { server: None, flat: true, defs }]),
+            Toolbox::Other(other) => {
+                return Err(Error::new(
+                    ErrorCode::InvalidToolbox,
+                    format!("toolbox: expected a list of tools or {{tools, servers}}, got {}", other.kind()),
+                ))
+            }
+            Toolbox::Grouped { unknown, tools, servers } => (unknown, tools, servers),
+        };
+        if let Some(key) = unknown {
+            return Err(Error::new(
+                ErrorCode::InvalidToolbox,
+                format!("toolbox: unknown key \"{key}\" (expected \"tools\" and \"servers\")"),
+            ));
+        }
+        let mut lists = Vec::new();
+        match tools {
+            None | Some(Err(Value::Null)) => {}
+            Some(Ok(defs)) => lists.push(List { server: None, flat: false, defs }),
+            Some(Err(other)) => return Err(expected_list("tools", &other)),
+        }
+        let servers = match servers {
+            None | Some(Err(Value::Null)) => Vec::new(),
+            Some(Ok(servers)) => servers,
+            Some(Err(other)) => {
+                let message = format!("servers: expected an object of server name → tools, got {}", other.kind());
+                return Err(Error::new(ErrorCode::InvalidToolbox, message));
+            }
+        };
+        for (server, defs) in servers {
+            if server.is_empty() {
+                return Err(Error::new(ErrorCode::InvalidToolbox, "servers: a server name is empty"));
+            }
+            match defs {
+                Ok(defs) => lists.push(List { server: Some(server), flat: false, defs }),
+                Err(other) => return Err(expected_list(&format!("servers.{server}"), &other)),
             }
         }
-        other => return Err(expected_list("tools", &other)),
+        Ok(lists)
     }
-    let servers = match servers {
-        Value::Null => Vec::new(),
-        Value::Object(servers) => servers,
-        other => {
-            let message = format!("servers: expected an object of server name → tools, got {}", kind(&other));
-            return Err(Error::new(ErrorCode::InvalidToolbox, message));
+}
+
+/// Reads a toolbox's JSON text as [`Toolbox::of`] reads its value, parsing one tool def at a time.
+/// A repeated key keeps its first place and takes the last value, as `JSON.parse` does.
+fn read_toolbox(text: &str, forced: Option<Format>) -> Result<Toolbox, ParseError> {
+    let mut reader = Reader::new(text);
+    let toolbox = match reader.peek() {
+        Some(b'[') => Toolbox::Flat(read_list(&mut reader, 1, forced)?),
+        Some(b'{') => {
+            let (mut unknown, mut tools, mut servers) = (None, None, None);
+            reader.object(1, |reader, key| {
+                match (key.as_str(), reader.peek()) {
+                    ("tools", Some(b'[')) => tools = Some(Ok(read_list(reader, 2, forced)?)),
+                    ("tools", _) => tools = Some(Err(reader.value(1)?)),
+                    ("servers", Some(b'{')) => servers = Some(Ok(read_servers(reader, forced)?)),
+                    ("servers", _) => servers = Some(Err(reader.value(1)?)),
+                    _ => {
+                        reader.value(1)?;
+                        unknown.get_or_insert(key);
+                    }
+                }
+                Ok(())
+            })?;
+            Toolbox::Grouped { unknown, tools, servers }
         }
+        _ => Toolbox::Other(reader.value(0)?),
     };
-    for (server, tools) in servers {
-        if server.is_empty() {
-            return Err(Error::new(ErrorCode::InvalidToolbox, "servers: a server name is empty"));
-        }
-        let Value::Array(list) = tools else {
-            return Err(expected_list(&format!("servers.{server}"), &tools));
+    reader.end()?;
+    Ok(toolbox)
+}
+
+/// The `servers` object at the reader, each server's list read.
+fn read_servers(reader: &mut Reader<'_>, forced: Option<Format>) -> Result<Vec<(String, ListOr)>, ParseError> {
+    let mut lists: Vec<(String, ListOr)> = Vec::new();
+    reader.object(2, |reader, name| {
+        let list = match reader.peek() {
+            Some(b'[') => Ok(read_list(reader, 3, forced)?),
+            _ => Err(reader.value(2)?),
         };
-        for (i, def) in list.into_iter().enumerate() {
-            let origin = Origin::Server(i);
-            entries.push(Entry { def, origin, server: Some(server.clone()), position: entries.len() });
+        match lists.iter_mut().find(|(n, _)| *n == name) {
+            Some(slot) => slot.1 = list,
+            None => lists.push((name, list)),
         }
-    }
-    Ok(entries)
+        Ok(())
+    })?;
+    Ok(lists)
+}
+
+/// The array at the reader (`depth` counting it), each tool def read and its tree dropped.
+fn read_list(
+    reader: &mut Reader<'_>,
+    depth: usize,
+    forced: Option<Format>,
+) -> Result<Vec<(Def, Option<Format>)>, ParseError> {
+    let mut defs = Vec::new();
+    reader.array(depth, |reader| {
+        defs.push(Def::of(reader.value(depth)?, forced));
+        Ok(())
+    })?;
+    Ok(defs)
 }
 
 fn expected_list(path: &str, got: &Value) -> Error {
-    Error::new(ErrorCode::InvalidToolbox, format!("{path}: expected a list of tools, got {}", kind(got)))
+    Error::new(ErrorCode::InvalidToolbox, format!("{path}: expected a list of tools, got {}", got.kind()))
 }
 
-/// A word for the JSON type of `value`, for messages.
-pub fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn detect_format(entries: &[Entry], warnings: &mut Vec<String>) -> Result<Format, Error> {
-    let mut found: Option<(Format, &Entry)> = None;
+fn detect_format(entries: &[Source], warnings: &mut Vec<String>) -> Result<Format, Error> {
+    let mut found: Option<(Format, &Source)> = None;
     for entry in entries {
-        let Some(format) = Format::detect(&entry.def) else {
+        let Some(format) = entry.detected() else {
             continue;
         };
         match found {
@@ -303,43 +604,48 @@ fn detect_format(entries: &[Entry], warnings: &mut Vec<String>) -> Result<Format
 }
 
 fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
-    if !entry.def.is_object() {
-        return Err(Error::new(
-            ErrorCode::InvalidTool,
-            format!("{}: a tool must be an object, got {}", entry.path(), kind(&entry.def)),
-        ));
-    }
-    let fields = format.fields(&entry.def);
-    let name = fields.name.map(str::trim).filter(|n| !n.is_empty()).ok_or_else(|| {
-        Error::new(
-            ErrorCode::InvalidTool,
-            format!("{}: a tool in {} format needs a non-empty string \"name\"", entry.path(), format.as_str()),
-        )
-    })?;
+    let reading = match entry.def {
+        Def::Read(reading) if reading.format == format => *reading,
+        Def::Read(reading) => Reading::of(&crate::json::parse(&reading.json).unwrap_or(Value::Null), format),
+        Def::Whole(def) if !def.is_object() => {
+            let path = entry.origin.path(entry.server.as_deref());
+            return Err(Error::new(
+                ErrorCode::InvalidTool,
+                format!("{path}: a tool must be an object, got {}", def.kind()),
+            ));
+        }
+        Def::Whole(def) => Reading::of(&def, format),
+    };
+    let Some(name) = reading.name else {
+        let path = entry.origin.path(entry.server.as_deref());
+        let message = format!("{path}: a tool in {} format needs a non-empty string \"name\"", format.as_str());
+        return Err(Error::new(ErrorCode::InvalidTool, message));
+    };
     let (server, own_name) = match entry.server {
-        Some(server) => (Some(server), name.to_string()),
-        None => match split_mcp_name(name) {
+        Some(server) => (Some(server), name.clone()),
+        None => match split_mcp_name(&name) {
             Some((server, tool)) => (Some(server.to_string()), tool.to_string()),
-            None => (None, name.to_string()),
+            None => (None, name.clone()),
         },
     };
     // A server's tool is likely to be qualified: room for its qualified name, which `qualify` then
     // writes in place of this one.
     let room = server.as_ref().filter(|_| matches!(entry.origin, Origin::Server(_))).map_or(0, |s| s.len() + 7);
     let mut name_text = String::with_capacity(name.len() + room);
-    name_text.push_str(name);
-    let (name, description) = (name_text, fields.description.unwrap_or("").to_string());
+    name_text.push_str(&name);
     Ok(Tool {
-        name,
+        name: name_text,
         deferred: server.is_some(),
         server,
         own_name,
-        description,
-        size: entry.def.json_code_points(),
-        def: entry.def,
+        description: reading.description,
+        size: reading.size,
+        def_json: reading.json,
+        schema_outline: reading.schema_outline,
         position: entry.position,
         origin: entry.origin,
         renamed: false,
+        read_as: format,
     })
 }
 
@@ -436,11 +742,11 @@ fn push_qualified_name(name: &mut String, server: &str, tool: &str) {
         return;
     }
     // The first 8 of the hash's 16 hex digits: its high 32 bits.
-    let hash = crate::assemble::fnv1a(name.as_bytes()) >> 32;
+    let hash = crate::hash::fnv1a(name.as_bytes()) >> 32;
     // Every character pushed is ASCII, so any length is a char boundary.
     name.truncate(MAX_NAME - 9);
     name.push('_');
-    crate::assemble::push_hex(name, hash, 8);
+    crate::hash::push_hex(name, hash, 8);
 }
 
 /// Pushes `text` with every character but ASCII letters, digits, `-` and `_` written as one `_`:
@@ -559,6 +865,63 @@ mod tests {
         }
         for name in ["", "c", "A", "aa", "é "] {
             assert!(catalog.get(name).is_none(), "{name}");
+        }
+    }
+
+    /// Reading the text one def at a time gives what parsing it whole and reading the value gives:
+    /// the same tools, or the same error (shape errors in the same order, syntax errors first).
+    #[test]
+    #[allow(clippy::useless_format)] // every case written alike
+    fn text_and_value_read_alike() {
+        let def = |name: &str| {
+            format!(
+                r#"{{"type":"function","function":{{"name":"{name}","parameters":{{"type":"object","properties":{{"a":{{}}}},"required":["a",1]}}}}}}"#
+            )
+        };
+        let (a, b) = (def("a"), def("b"));
+        let texts = [
+            format!("[{a},{b}]"),
+            format!(r#"{{"tools":[{a}],"servers":{{"s":[{b}]}}}}"#),
+            format!(r#"{{"servers":{{"s":[{a}],"s":[{b}]}},"tools":[]}}"#),
+            format!(r#"{{"tools":5,"tools":[{a}]}}"#),
+            format!(r#"{{"x":1,"tools":5}}"#),
+            format!(r#"{{"tools":5,"servers":[]}}"#),
+            format!(r#"{{"servers":{{"s":5,"":[]}}}}"#),
+            format!(r#"{{"servers":{{"":[],"s":5}}}}"#),
+            format!(r#"{{"tools":null,"servers":null}}"#),
+            format!(r#"{{"tools":5,"servers":{{"s":[{a}]}} x"#),
+            format!(r#"[{a},5,{{"name":""}}]"#),
+            format!(r#"[{{"name":"g","parameters":{{}}}},{{"name":"h"}}]"#),
+            format!(r#"[{a},{{"name":"x","input_schema":{{}}}}]"#),
+            format!("[{}]", "[".repeat(130) + &"]".repeat(130)),
+            String::from("\"text\""),
+            format!(r#"  {{ "tools" : [ {a} , {b} ] }}  "#),
+        ];
+        for text in &texts {
+            for options in [Options::default(), Options { format: Some(Format::Gemini), ..Options::default() }] {
+                let whole =
+                    parse_input(text, "toolbox", ErrorCode::InvalidToolbox).and_then(|v| Catalog::parse(v, &options));
+                let streamed = Catalog::parse_json(text, &options);
+                match (whole, streamed) {
+                    (Ok(w), Ok(s)) => {
+                        let tools = |c: &Catalog| {
+                            c.tools
+                                .iter()
+                                .map(|t| {
+                                    format!(
+                                        "{}|{:?}|{}|{}|{:?}",
+                                        t.name, t.server, t.def_json, t.size, t.schema_outline
+                                    )
+                                })
+                                .collect::<Vec<_>>()
+                        };
+                        assert_eq!(tools(&w), tools(&s), "{text}");
+                        assert_eq!(w.warnings, s.warnings, "{text}");
+                    }
+                    (Err(w), Err(s)) => assert_eq!(w, s, "{text}"),
+                    (w, s) => panic!("{text}: {:?} against {:?}", w.map(|_| ()), s.map(|_| ())),
+                }
+            }
         }
     }
 

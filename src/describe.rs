@@ -43,7 +43,7 @@ pub fn describe(catalog: &Catalog, name: &str) -> Option<Described> {
         name: tool.name.clone(),
         server: tool.server.clone().unwrap_or_default(),
         description: tool.description.clone(),
-        parameters: tool.schema(catalog.format).cloned().unwrap_or_else(|| Value::Object(Vec::new())),
+        parameters: tool.schema(catalog.format).unwrap_or_else(|| Value::Object(Vec::new())),
     })
 }
 

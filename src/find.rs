@@ -60,20 +60,19 @@ pub fn build_index(catalog: &Catalog) -> (SearchIndex, Vec<usize>) {
 }
 
 fn parameter_names<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {
-    let properties = catalog.format.fields(&tool.def).schema.and_then(|s| s.get("properties"));
+    let properties = catalog.schema_outline(tool).and_then(|s| s.get("properties"));
     properties.and_then(Value::as_object).map_or_else(Vec::new, |p| p.iter().map(|(k, _)| k.as_str()).collect())
 }
 
 /// The `description` of each top-level parameter that has one.
 fn parameter_descriptions<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {
-    let properties = catalog.format.fields(&tool.def).schema.and_then(|s| s.get("properties"));
-    let described = properties.and_then(Value::as_object).map(|p| p.iter().filter_map(|(_, v)| v.get("description")));
-    described.map_or_else(Vec::new, |d| d.filter_map(Value::as_str).collect())
+    let properties = catalog.schema_outline(tool).and_then(|s| s.get("properties"));
+    properties.and_then(Value::as_object).map_or_else(Vec::new, |p| p.iter().filter_map(|(_, v)| v.as_str()).collect())
 }
 
 /// The schema's top-level `required` names.
 pub fn required_names(catalog: &Catalog, tool: &Tool) -> Vec<String> {
-    let required = tool.schema(catalog.format).and_then(|s| s.get("required")).and_then(Value::as_array);
+    let required = catalog.schema_outline(tool).and_then(|s| s.get("required")).and_then(Value::as_array);
     required.map_or_else(Vec::new, |r| r.iter().filter_map(Value::as_str).map(String::from).collect())
 }
 

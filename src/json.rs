@@ -105,6 +105,19 @@ impl Value {
         }
     }
 
+    /// A word for this value's JSON type, for messages: `null`, `a boolean`, `a number`,
+    /// `a string`, `an array`, `an object`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
+    }
+
     /// True for objects.
     pub fn is_object(&self) -> bool {
         matches!(self, Value::Object(_))
@@ -441,6 +454,105 @@ fn push_code_point(out: &mut String, code: u32) {
         None => {
             out.push(SURROGATE_MARK);
             out.push(char::from_u32(SURROGATE_BASE + (code & 0x7FF)).unwrap_or('\u{FFFD}'));
+        }
+    }
+}
+
+/// A cursor over JSON text for a reader that walks the outer containers itself and parses each
+/// value inside them whole, in turn (the toolbox reader parses one tool def at a time and keeps
+/// only what it needs of it). It moves exactly as [`parse`] does, so errors, their offsets and
+/// the depth bound are the same.
+pub struct Reader<'a> {
+    parser: Parser<'a>,
+}
+
+impl<'a> Reader<'a> {
+    /// A cursor at the start of `text`.
+    pub fn new(text: &'a str) -> Reader<'a> {
+        let mut parser = Parser { bytes: text.as_bytes(), text, pos: 0 };
+        parser.skip_ws();
+        Reader { parser }
+    }
+
+    /// The next byte (after whitespace), not consumed.
+    pub fn peek(&mut self) -> Option<u8> {
+        self.parser.skip_ws();
+        self.parser.peek()
+    }
+
+    /// Parses the next value whole; `depth` counts the containers the cursor is inside.
+    pub fn value(&mut self, depth: usize) -> Result<Value, ParseError> {
+        self.parser.skip_ws();
+        self.parser.value(depth)
+    }
+
+    /// Walks the array at the cursor (`depth` counting it), calling `item` with the cursor at
+    /// each element, which `item` must consume (e.g. with [`Reader::value`] at `depth`).
+    pub fn array(
+        &mut self,
+        depth: usize,
+        mut item: impl FnMut(&mut Reader<'a>) -> Result<(), ParseError>,
+    ) -> Result<(), ParseError> {
+        self.parser.check_depth(depth)?;
+        self.parser.pos += 1;
+        if self.peek() == Some(b']') {
+            self.parser.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.parser.skip_ws();
+            item(self)?;
+            match self.peek() {
+                Some(b',') => self.parser.pos += 1,
+                Some(b']') => {
+                    self.parser.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.parser.error("expected ',' or ']'")),
+            }
+        }
+    }
+
+    /// Walks the object at the cursor (`depth` counting it), calling `member` with each key and
+    /// the cursor at its value, which `member` must consume.
+    pub fn object(
+        &mut self,
+        depth: usize,
+        mut member: impl FnMut(&mut Reader<'a>, String) -> Result<(), ParseError>,
+    ) -> Result<(), ParseError> {
+        self.parser.check_depth(depth)?;
+        self.parser.pos += 1;
+        if self.peek() == Some(b'}') {
+            self.parser.pos += 1;
+            return Ok(());
+        }
+        loop {
+            if self.peek() != Some(b'"') {
+                return Err(self.parser.error("expected a string key"));
+            }
+            let key = self.parser.string()?;
+            if self.peek() != Some(b':') {
+                return Err(self.parser.error("expected ':'"));
+            }
+            self.parser.pos += 1;
+            self.parser.skip_ws();
+            member(self, key)?;
+            match self.peek() {
+                Some(b',') => self.parser.pos += 1,
+                Some(b'}') => {
+                    self.parser.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.parser.error("expected ',' or '}'")),
+            }
+        }
+    }
+
+    /// Checks that nothing but whitespace follows.
+    pub fn end(&mut self) -> Result<(), ParseError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => Err(self.parser.error("unexpected text after the JSON value")),
         }
     }
 }

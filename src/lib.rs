@@ -37,6 +37,7 @@ pub mod describe;
 pub mod error;
 pub mod find;
 pub mod format;
+mod hash;
 pub mod json;
 pub mod listing;
 pub mod options;

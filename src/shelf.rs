@@ -26,6 +26,8 @@ type Lazy<T> = core::cell::OnceCell<T>;
 pub struct Shelf {
     catalog: Catalog,
     options: Options,
+    /// The options' repairs; an assembly's warnings are these, then the catalog's.
+    option_warnings: Vec<String>,
     warnings: Vec<String>,
     index: Lazy<(SearchIndex, Vec<usize>)>,
 }
@@ -47,10 +49,57 @@ impl Shelf {
 
     /// Prepares a toolbox (taking it, no copy) with options already built in Rust; `warnings` are
     /// carried into every assembly.
-    pub fn with_options(toolbox: Value, options: Options, mut warnings: Vec<String>) -> Result<Shelf, Error> {
+    pub fn with_options(toolbox: Value, options: Options, warnings: Vec<String>) -> Result<Shelf, Error> {
         let catalog = Catalog::parse(toolbox, &options)?;
+        Ok(Shelf::of(catalog, options, warnings))
+    }
+
+    fn of(catalog: Catalog, options: Options, option_warnings: Vec<String>) -> Shelf {
+        let mut warnings = option_warnings.clone();
         warnings.extend(catalog.warnings.iter().cloned());
-        Ok(Shelf { catalog, options, warnings, index: Lazy::new() })
+        Shelf { catalog, options, option_warnings, warnings, index: Lazy::new() }
+    }
+
+    /// Prepares `toolbox` in place of the shelf's toolbox, with the same options: what
+    /// `Shelf::new(toolbox, options)` gives, byte for byte, but each server whose tool defs equal
+    /// the ones this shelf holds for it keeps its tools as read (only the changed servers are read
+    /// again). The search index is built again on the next search. On error the shelf is unchanged.
+    pub fn update(&mut self, toolbox: &Value) -> Result<(), Error> {
+        let (toolbox, keep) = self.unchanged_servers(toolbox);
+        self.update_keeping(toolbox, &keep)
+    }
+
+    /// As [`Shelf::update`], the caller telling which servers are unchanged: the servers named in
+    /// `keep` keep the tools this shelf holds for them, whatever `toolbox` holds in their place
+    /// (an empty list is enough). For a binding that knows this without comparing the defs (the
+    /// JS `Shelf.update` keeps a server whose list holds the very same objects as before).
+    pub fn update_keeping(&mut self, toolbox: Value, keep: &[String]) -> Result<(), Error> {
+        let catalog = self.catalog.update(toolbox, keep, &self.options)?;
+        let options = core::mem::take(&mut self.options);
+        let option_warnings = core::mem::take(&mut self.option_warnings);
+        *self = Shelf::of(catalog, options, option_warnings);
+        Ok(())
+    }
+
+    /// `toolbox` with the lists of the servers whose defs equal this shelf's emptied, and their names.
+    fn unchanged_servers(&self, toolbox: &Value) -> (Value, Vec<String>) {
+        let Value::Object(members) = toolbox else { return (toolbox.clone(), Vec::new()) };
+        let mut keep = Vec::new();
+        let members = members.iter().map(|(key, value)| match (key.as_str(), value) {
+            ("servers", Value::Object(servers)) => {
+                let servers = servers.iter().map(|(server, list)| match list {
+                    Value::Array(defs) if self.catalog.holds(server, defs) => {
+                        keep.push(server.clone());
+                        (server.clone(), Value::Array(Vec::new()))
+                    }
+                    _ => (server.clone(), list.clone()),
+                });
+                (key.clone(), Value::Object(servers.collect()))
+            }
+            _ => (key.clone(), value.clone()),
+        });
+        let toolbox = Value::Object(members.collect());
+        (toolbox, keep)
     }
 
     /// The parsed toolbox.

@@ -2,7 +2,7 @@
 //! answer (search, describe) or a reject that tells the model how to recover.
 
 use crate::bridge::{MAX_BATCH_NAMES, MAX_BATCH_QUERIES};
-use crate::catalog::{kind, Tool};
+use crate::catalog::Tool;
 use crate::describe::closest_names;
 use crate::error::{Error, ErrorCode};
 use crate::find::batch_model_value;
@@ -31,8 +31,30 @@ pub struct Call {
     pub id: Option<String>,
     /// True when the model went through `tool_call`.
     pub via_bridge: bool,
-    /// True when `arguments` is exactly the object the model sent (JS hands back that very object).
-    pub untouched: bool,
+    /// Where the call held `arguments` when they are exactly the object the model sent (a binding
+    /// hands back that very object); `None` when they were parsed, coerced or made.
+    pub untouched: Option<SentAt>,
+}
+
+/// Where a call holds its arguments: `key` of the call, or of its `function` object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SentAt {
+    /// True when they are in the call's `function` object (OpenAI Chat).
+    pub in_function: bool,
+    /// `arguments`, `input` or `args`.
+    pub key: &'static str,
+}
+
+impl SentAt {
+    /// The keys to follow from the call to the arguments, as a JSON array.
+    pub fn path(self) -> Value {
+        let mut keys = Vec::new();
+        if self.in_function {
+            keys.push(Value::str("function"));
+        }
+        keys.push(Value::str(self.key));
+        Value::Array(keys)
+    }
 }
 
 /// What unwrap makes of one call.
@@ -95,6 +117,8 @@ impl Unwrapped {
 struct Parts<'a> {
     name: Option<&'a str>,
     arguments: Option<&'a Value>,
+    /// Where `arguments` is.
+    sent_at: Option<SentAt>,
     id: Option<String>,
 }
 
@@ -102,18 +126,21 @@ struct Parts<'a> {
 /// `tool_use` block, or Gemini's `{name, args}`.
 fn parts(call: &Value) -> Result<Parts<'_>, Error> {
     if !call.is_object() {
-        let message = format!("call: expected a tool call object, got {}", kind(call));
+        let message = format!("call: expected a tool call object, got {}", call.kind());
         return Err(Error::new(ErrorCode::InvalidCall, message));
     }
     let id_of = |key: &str| call.get(key).and_then(Value::as_str).map(String::from);
-    let holder = call.get("function").filter(|f| f.is_object()).unwrap_or(call);
+    let function = call.get("function").filter(|f| f.is_object());
+    let holder = function.unwrap_or(call);
     let name = holder.get("name").and_then(Value::as_str);
-    let arguments = ["arguments", "input", "args"].iter().find_map(|k| holder.get(k));
+    let found = ["arguments", "input", "args"].into_iter().find_map(|k| Some((k, holder.get(k)?)));
+    let sent_at = found.map(|(key, _)| SentAt { in_function: function.is_some(), key });
+    let arguments = found.map(|(_, value)| value);
     let id = match call.get("type").and_then(Value::as_str) {
         Some("function_call") => id_of("call_id").or_else(|| id_of("id")),
         _ => id_of("id").or_else(|| id_of("call_id")),
     };
-    Ok(Parts { name, arguments, id })
+    Ok(Parts { name, arguments, sent_at, id })
 }
 
 /// Arguments as a JSON object: absent, `null` and blank text count as `{}`; text is parsed.
@@ -133,7 +160,7 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
     };
     let (value, untouched) = parsed;
     if !value.is_object() {
-        return Err(format!("the arguments must be a JSON object, got {}", kind(&value)));
+        return Err(format!("the arguments must be a JSON object, got {}", value.kind()));
     }
     if untouched && value.json_code_points() > MAX_ARGUMENTS_CHARS {
         return Err(format!("the arguments are larger than {MAX_ARGUMENTS_CHARS} code points"));
@@ -161,7 +188,8 @@ pub fn unwrap(shelf: &Shelf, call: &Value) -> Result<Unwrapped, Error> {
     } else if name == names.call {
         through_bridge(shelf, arguments.0)
     } else {
-        direct_call(shelf, name, arguments)
+        let (arguments, untouched) = arguments;
+        direct_call(shelf, name, arguments, parts.sent_at.filter(|_| untouched))
     };
     Ok(match result {
         Outcome::Call(mut call) => {
@@ -180,7 +208,7 @@ enum Outcome {
 }
 
 /// A call by the tool's own name (not through `tool_call`).
-fn direct_call(shelf: &Shelf, name: &str, (arguments, untouched): (Value, bool)) -> Outcome {
+fn direct_call(shelf: &Shelf, name: &str, arguments: Value, untouched: Option<SentAt>) -> Outcome {
     match shelf.catalog().get(name) {
         Some(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
         Some(tool) => Outcome::Call(call_of(tool, arguments, false, untouched)),
@@ -224,7 +252,7 @@ fn unknown(shelf: &Shelf, name: &str) -> Outcome {
 /// A deferred tool's call, after validating (and coercing) its arguments against its schema.
 fn checked_call(shelf: &Shelf, tool: &Tool, mut arguments: Value, via_bridge: bool) -> Outcome {
     if let Some(schema) = tool.schema(shelf.catalog().format) {
-        if let Err(violation) = crate::schema::validate(schema, &mut arguments) {
+        if let Err(violation) = crate::schema::validate(&schema, &mut arguments) {
             let schema_text = violation.schema.to_json();
             let message = texts::invalid_arguments(
                 &tool.name,
@@ -236,10 +264,10 @@ fn checked_call(shelf: &Shelf, tool: &Tool, mut arguments: Value, via_bridge: bo
             return Outcome::Reject(message);
         }
     }
-    Outcome::Call(call_of(tool, arguments, via_bridge, false))
+    Outcome::Call(call_of(tool, arguments, via_bridge, None))
 }
 
-fn call_of(tool: &Tool, arguments: Value, via_bridge: bool, untouched: bool) -> Call {
+fn call_of(tool: &Tool, arguments: Value, via_bridge: bool, untouched: Option<SentAt>) -> Call {
     Call {
         name: tool.name.clone(),
         server: tool.server.clone(),

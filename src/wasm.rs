@@ -1,15 +1,16 @@
 //! The JavaScript binding, and the only module that knows about JS: one class, `ShelfHandle`, whose
-//! methods parse their input (JSON text), call the core, and return JSON text; and two functions
-//! for the stateless `assemble` of `pkg-template/outline.js`, which reads only a toolbox's outline.
-//! The JS layer (`pkg-template/`) turns that text into objects and puts the caller's own tool
-//! objects back in place.
+//! methods parse their input (JSON text), call the core, and return JSON text. It translates and
+//! decides nothing: the JS layer (`pkg-template/`) turns the text into objects and puts the caller's
+//! own objects back where the core says they are (a tool def's place in the toolbox, the key that
+//! held a call's untouched arguments).
 
-use crate::assemble::{Layout, Slot};
-use crate::error::Error;
+use crate::catalog::parse_input;
+use crate::error::{Error, ErrorCode};
 use crate::json::Value;
 use crate::shelf::Shelf;
 use crate::unwrap::Unwrapped;
 use alloc::string::String;
+use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
 /// A JS `Error` named `ToolshelfError` with the stable `code` of SPEC §8.
@@ -20,55 +21,23 @@ fn js_error(error: Error) -> JsValue {
     js.into()
 }
 
-/// The assembly with each tool the caller gave written as its input position (a number), so the
-/// JS side can hand back the very same object.
-fn layout_json(layout: &Layout<'_>) -> String {
-    plan_value(layout).to_json()
-}
-
-fn plan_value(layout: &Layout<'_>) -> Value {
-    let plan = layout.slots.iter().map(|slot| match slot {
-        Slot::Given(tool) => Value::uint(tool.position as u64),
-        Slot::Made(def) => def.clone(),
-    });
-    layout.facts.to_value(Value::Array(plan.collect()))
-}
-
-/// The plan of an outline (a toolbox whose tool defs keep only what assemble reads: `type`,
-/// `name`, `description`, `function`, and the schema keys with a placeholder value): as
-/// [`layout_json`], with `deferredTokens` and `fingerprint` null (sizes and direct tools' bytes are
-/// not in an outline; the JS layer computes both from the caller's objects) and `deferred` added,
-/// the input positions of the deferred tools.
-fn outline_plan_json(shelf: &Shelf) -> String {
-    let layout = shelf.layout();
-    let deferred = shelf.catalog().deferred().map(|tool| Value::uint(tool.position as u64)).collect();
-    let mut plan = plan_value(&layout);
-    if let Value::Object(members) = &mut plan {
-        for (key, value) in members.iter_mut() {
-            if key == "deferredTokens" || key == "fingerprint" {
-                *value = Value::Null;
-            }
-        }
-        members.push(("deferred".into(), Value::Array(deferred)));
-    }
-    plan.to_json()
-}
-
-/// The unwrap result; `untouched: true` marks arguments that are exactly the object the model sent,
-/// which the JS side then hands back by reference.
+/// The unwrap result; for a call whose arguments are exactly what the model sent, `untouched`
+/// holds the keys that lead from the call to them, and the JS side hands back that very object.
 fn unwrapped_json(unwrapped: &Unwrapped) -> String {
     let mut value = unwrapped.to_value();
     if let (Unwrapped::Call(call), Value::Object(members)) = (unwrapped, &mut value) {
-        if call.untouched {
-            members.push(("untouched".into(), Value::Bool(true)));
+        if let Some(at) = call.untouched {
+            members.push(("untouched".into(), at.path()));
         }
     }
     value.to_json()
 }
 
-fn shelf_of(toolbox: &str, options: &str) -> Result<Shelf, JsValue> {
-    reserve_for(toolbox);
-    Shelf::from_json(toolbox, options).map_err(js_error)
+/// Server names as a JSON array of strings (anything else names no server).
+fn server_names(keep: &str) -> Vec<String> {
+    let names = crate::json::parse(keep).ok();
+    let names = names.as_ref().and_then(Value::as_array).unwrap_or_default();
+    names.iter().filter_map(Value::as_str).map(String::from).collect()
 }
 
 /// Heap bytes per byte of JSON text a prepared toolbox and its search index take, about (7–10
@@ -88,25 +57,6 @@ fn reserve_for(text: &str) {
     }
 }
 
-fn parse_call(call: &str) -> Result<Value, JsValue> {
-    reserve_for(call);
-    crate::catalog::parse_input(call, "call", crate::error::ErrorCode::InvalidCall).map_err(js_error)
-}
-
-/// The assembly plan of a toolbox outline (see [`outline_plan_json`]), for a stateless assemble
-/// that never reads the schemas of the tools it defers. Errors as `new ShelfHandle`.
-#[wasm_bindgen(js_name = outlinePlan)]
-pub fn outline_plan(outline: &str, options: &str) -> Result<String, JsValue> {
-    shelf_of(outline, options).map(|shelf| outline_plan_json(&shelf))
-}
-
-/// The fingerprint of SPEC §3.5 (FNV-1a 64, 16 hex digits) of a model-visible tools array's
-/// compact JSON, for assemblies whose direct tools the JS layer wrote.
-#[wasm_bindgen(js_name = fingerprint)]
-pub fn fingerprint_of(tools_json: &str) -> String {
-    crate::assemble::fingerprint(tools_json)
-}
-
 /// A prepared toolbox, held in wasm memory between calls.
 #[wasm_bindgen(js_name = ShelfHandle)]
 pub struct ShelfHandle {
@@ -118,12 +68,21 @@ impl ShelfHandle {
     /// Prepares a toolbox (JSON text) with options (JSON text).
     #[wasm_bindgen(constructor)]
     pub fn new(toolbox: &str, options: &str) -> Result<ShelfHandle, JsValue> {
-        shelf_of(toolbox, options).map(|shelf| ShelfHandle { shelf })
+        reserve_for(toolbox);
+        Shelf::from_json(toolbox, options).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
     }
 
-    /// The assembly plan as JSON text.
+    /// Prepares a new toolbox (JSON text) in place of this one, keeping the servers named in
+    /// `keep` (a JSON array of names) as they are ([`Shelf::update_keeping`]).
+    pub fn update(&mut self, toolbox: &str, keep: &str) -> Result<(), JsValue> {
+        reserve_for(toolbox);
+        let toolbox = parse_input(toolbox, "toolbox", ErrorCode::InvalidToolbox).map_err(js_error)?;
+        self.shelf.update_keeping(toolbox, &server_names(keep)).map_err(js_error)
+    }
+
+    /// The assembly plan as JSON text ([`crate::assemble::Layout::plan`]).
     pub fn assemble(&self) -> String {
-        layout_json(&self.shelf.layout())
+        self.shelf.layout().plan().to_json()
     }
 
     /// The search result as JSON text.
@@ -138,6 +97,8 @@ impl ShelfHandle {
 
     /// The unwrap result as JSON text.
     pub fn unwrap(&self, call: &str) -> Result<String, JsValue> {
-        self.shelf.unwrap(&parse_call(call)?).map(|u| unwrapped_json(&u)).map_err(js_error)
+        reserve_for(call);
+        let call = parse_input(call, "call", ErrorCode::InvalidCall).map_err(js_error)?;
+        self.shelf.unwrap(&call).map(|u| unwrapped_json(&u)).map_err(js_error)
     }
 }

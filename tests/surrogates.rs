@@ -26,7 +26,7 @@ fn the_text_comes_back_byte_for_byte_and_sizes_count_the_escapes() {
     assert_eq!(fixture.json_code_points(), text.chars().count());
     let shelf = Shelf::new(&fixture.get("toolbox").unwrap().clone(), fixture.get("options").unwrap()).unwrap();
     for tool in &shelf.catalog().tools {
-        assert_eq!(tool.size, tool.def.to_json().chars().count(), "{}", tool.def.to_json());
+        assert_eq!(tool.size, tool.def().to_json().chars().count(), "{}", tool.def().to_json());
     }
     let names: Vec<String> = shelf.catalog().names().map(|n| Value::str(n).to_json()).collect();
     assert_eq!(names, [r#""get_\udbffthing""#, r#""list_things""#, r#""read\ud800file""#]);

@@ -84,7 +84,7 @@ test("Node's resolver agrees with the exports map, condition by condition", () =
 
 test("the tarball holds exactly the package's files, README included", () => {
   const files = listFiles(pkgDir).sort();
-  const expected = ["README.md", "api.js", "common.js", "index.d.ts", "node.js", "package.json", "outline.js", "slim.d.ts", "slim.js", "state.js",
+  const expected = ["README.md", "api.js", "common.js", "index.d.ts", "node.js", "package.json", "slim.d.ts", "slim.js", "state.js",
     "types.d.ts", "web.js", "workerd.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm"];
   const licenses = files.filter((f) => /^LICEN[CS]E/i.test(f));
   assert.deepEqual(files.filter((f) => !licenses.includes(f)), expected.sort());

@@ -69,14 +69,6 @@ function assertError(ok, message) {
   if (!ok) throw new Error(message);
 }
 
-/** Freezes `value` and everything inside it (plain data), as a caller would to get the frozen fast path. */
-export function deepFreeze(value) {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 /** The assembly of a new `Shelf` (pass the package's class), which reads every tool def and shares nothing. */
 export function shelfAssembly(Shelf, toolbox, options) {

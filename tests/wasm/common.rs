@@ -9,7 +9,7 @@
 
 use js_sys::Reflect;
 use toolshelf::json::{self, Value};
-use toolshelf::wasm::{fingerprint_of, outline_plan, ShelfHandle};
+use toolshelf::wasm::ShelfHandle;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -28,7 +28,7 @@ const TOOLBOX_SHUFFLED: &str = r#"{"tools":[{"type":"function","function":{"name
 const OPTIONS: &str = r#"{"contextLength":200000}"#;
 
 // One-shot calls through a fresh `ShelfHandle`, the binding's only entry (the JS stateless
-// functions do the same, plus a memo).
+// functions do the same, and free it before returning).
 fn assemble_json(toolbox: &str, options: &str) -> Result<String, JsValue> {
     ShelfHandle::new(toolbox, options).map(|s| s.assemble())
 }
@@ -74,10 +74,10 @@ fn error_code(thrown: JsValue) -> String {
 }
 
 #[wasm_bindgen_test]
-fn assemble_gives_positions_for_given_tools_and_the_bridge() {
+fn assemble_gives_places_for_given_tools_and_the_bridge() {
     let a = parse(&assemble_json(TOOLBOX, OPTIONS).unwrap());
-    // The direct tool comes back as its input position, for the JS side to swap in the caller's object.
-    assert_eq!(at(&a, "tools.0").as_f64(), Some(0.0));
+    // The direct tool comes back as its place in the toolbox, for the JS side to swap in the caller's object.
+    assert_eq!(at(&a, "tools.0").to_json(), "[null,0]");
     let names: Vec<&str> = (1..4).map(|i| text_at(&a, &format!("tools.{i}.function.name"))).collect();
     assert_eq!(names, ["tool_search", "tool_describe", "tool_call"]);
     assert!(text_at(&a, "tools.1.function.description").contains("- create_issue: Create a new issue in Linear."));
@@ -93,30 +93,25 @@ fn assemble_gives_positions_for_given_tools_and_the_bridge() {
     assert!(core.len() == 16 && core.bytes().all(|b| b.is_ascii_hexdigit()));
 }
 
-/// `TOOLBOX` as `pkg-template/outline.js` outlines it: the schemas replaced by `0`.
-const TOOLBOX_OUTLINE: &str = r#"{"tools":[{"type":"function","function":{"name":"read_file","description":"Read a file.","parameters":0}}],
-"servers":{"linear":[
- {"type":"function","function":{"name":"create_issue","description":"Create a new issue in Linear.","parameters":0}},
- {"type":"function","function":{"name":"list_issues","description":"List issues in Linear.","parameters":0}}]}}"#;
-
 #[wasm_bindgen_test]
-fn an_outline_plans_what_the_whole_toolbox_plans_less_sizes_and_bytes() {
-    let whole = parse(&assemble_json(TOOLBOX, OPTIONS).unwrap());
-    let outline = parse(&outline_plan(TOOLBOX_OUTLINE, OPTIONS).unwrap());
-    // The same plan, but for what needs the schemas: left null for the JS side, which also gets the
-    // positions of the deferred tools to sum their sizes.
-    for key in ["tools", "tier", "form", "deferredCount", "budgetTokens", "listingTokens", "servers", "warnings"] {
-        assert_eq!(at(&outline, key), at(&whole, key), "{key}");
-    }
-    assert_eq!(at(&outline, "deferredTokens"), &Value::Null);
-    assert_eq!(at(&outline, "fingerprint"), &Value::Null);
-    assert_eq!(at(&outline, "deferred").to_json(), "[1,2]");
-    // The fingerprint of the model-visible array, written as the JS side writes it.
-    let direct = at(&parse(TOOLBOX), "tools.0").to_json();
-    let bridge: Vec<String> = (1..4).map(|i| at(&whole, &format!("tools.{i}")).to_json()).collect();
-    let visible = format!("[{direct},{}]", bridge.join(","));
-    assert_eq!(fingerprint_of(&visible), text_at(&whole, "fingerprint"));
-    assert_eq!(error_code(outline_plan("[1]", OPTIONS).unwrap_err()), "invalid_tool");
+fn update_keeps_the_named_servers_and_answers_as_a_new_handle() {
+    // Tier 0 (`enabled: off`) shows every tool: each deferred one as its place `[server, i]`.
+    let options = r#"{"enabled":"off"}"#;
+    let mut handle = ShelfHandle::new(TOOLBOX, options).unwrap();
+    let two_servers = TOOLBOX.replace(
+        r#""servers":{"#,
+        r#""servers":{"jira":[{"type":"function","function":{"name":"open_ticket","parameters":{}}}],"#,
+    );
+    // What the JS side sends when `linear` holds the same objects: its list empty, its name kept.
+    let kept = two_servers.split(r#""linear":["#).next().unwrap().to_string() + r#""linear":[]}}"#;
+    handle.update(&kept, r#"["linear"]"#).unwrap();
+    let fresh = ShelfHandle::new(&two_servers, options).unwrap();
+    assert_eq!(handle.assemble(), fresh.assemble());
+    assert_eq!(at(&parse(&handle.assemble()), "tools.2").to_json(), r#"["linear",0]"#);
+    assert_eq!(handle.search("issue", None), fresh.search("issue", None));
+    // A failed update is the same ToolshelfError, and leaves the handle as it was.
+    assert_eq!(error_code(handle.update("[1]", "[]").unwrap_err()), "invalid_tool");
+    assert_eq!(handle.assemble(), fresh.assemble());
 }
 
 #[wasm_bindgen_test]
@@ -153,7 +148,7 @@ fn bridge_tools_come_out_in_each_format() {
 
 /// Options cross as JSON text too: `(options, path, expected JSON of the value there)`.
 const OPTION_CASES: &[(&str, &str, &str)] = &[
-    (r#"{"enabled":"off"}"#, "tools", "[0,1,2]"),
+    (r#"{"enabled":"off"}"#, "tools", r#"[[null,0],["linear",0],["linear",1]]"#),
     (r#"{"enabled":"off"}"#, "tier", "0"),
     (r#"{"bridgeNames":{"call":"invoke_tool"}}"#, "tools.3.function.name", r#""invoke_tool""#),
     (r#"{"bridge_names":["s","d","c"]}"#, "tools.2.function.name", r#""d""#),
@@ -292,7 +287,21 @@ const UNWRAPS: &[UnwrapCase] = &[
         &[("id", r#""r1""#)],
     ),
     // A direct tool with object arguments: untouched, so the JS side hands back the caller's object.
-    (r#"{"name":"read_file","arguments":{"path":"a"}}"#, "call", &[("viaBridge", "false"), ("untouched", "true")]),
+    (
+        r#"{"name":"read_file","arguments":{"path":"a"}}"#,
+        "call",
+        &[("viaBridge", "false"), ("untouched", r#"["arguments"]"#)],
+    ),
+    (
+        r#"{"type":"tool_use","id":"t2","name":"read_file","input":{"path":"a"}}"#,
+        "call",
+        &[("untouched", r#"["input"]"#)],
+    ),
+    (
+        r#"{"id":"c2","type":"function","function":{"name":"read_file","arguments":{"path":"a"}}}"#,
+        "call",
+        &[("untouched", r#"["function","arguments"]"#)],
+    ),
     (r#"{"name":"tool_call","arguments":{"name":"read_file","arguments":{}}}"#, "reject", &[]),
     (r#"{"name":"tool_call","arguments":{"name":"nope","arguments":{}}}"#, "reject", &[]),
     (r#"{"name":""}"#, "reject", &[]),

@@ -1,0 +1,34 @@
+//! FNV-1a, 64 bits: the one hash of the crate (fingerprints, the suffix of long qualified names),
+//! and its hex digits.
+
+use alloc::string::String;
+
+/// FNV-1a, 64 bits, over `bytes`.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.iter().fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
+}
+
+/// Pushes the low `digits` hex digits of `value`, lowercase, most significant first, zero-padded
+/// (`format!("{value:0digits$x}")` when `value` has no more digits than that).
+pub(crate) fn push_hex(out: &mut String, value: u64, digits: u32) {
+    for i in (0..digits.min(16)).rev() {
+        let nibble = (value >> (4 * i)) & 0xf;
+        out.push(char::from_digit(nibble as u32, 16).unwrap_or('0'));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_and_hex_digits() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        let mut short = String::new();
+        push_hex(&mut short, 0x0abc_def0_1234_5678, 8);
+        assert_eq!(short, "12345678");
+    }
+}

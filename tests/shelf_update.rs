@@ -1,0 +1,146 @@
+//! `Shelf::update` (SPEC §9) gives byte for byte what a new `Shelf` of the same toolbox gives, over
+//! the real catalogs: attach a server, detach one, change one tool, rename a server, reorder; and it
+//! reads only the servers that changed (the unchanged ones keep their tools as read).
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use toolshelf::json::Value;
+use toolshelf::Shelf;
+
+/// The queries each comparison searches.
+const QUERIES: [&str; 6] = ["create issue", "list pull requests", "refund a charge", "dns record", "who am I", "x"];
+
+/// Every answer of a shelf, as JSON text: the assembly, searches, describes and unwraps of the
+/// first tools of every server.
+fn answers(shelf: &Shelf) -> Vec<String> {
+    let mut out = vec![shelf.assemble().to_value().to_json()];
+    out.extend(QUERIES.iter().map(|q| shelf.search(q, Some(5)).to_value().to_json()));
+    let names: Vec<String> = shelf
+        .catalog()
+        .servers
+        .iter()
+        .flat_map(|s| s.tools.iter().take(3))
+        .map(|&i| shelf.catalog().tools[i].name.clone())
+        .collect();
+    for name in &names {
+        out.push(shelf.describe(name).map(|d| d.to_value().to_json()).unwrap_or_default());
+        let call = Value::object([
+            ("name", Value::str("tool_call")),
+            ("arguments", Value::object([("name", Value::str(name.as_str()))])),
+        ]);
+        out.push(shelf.unwrap(&call).unwrap().to_value().to_json());
+    }
+    out
+}
+
+/// `toolbox`'s servers, as `(name, list)`.
+fn servers(toolbox: &Value) -> Vec<(String, Value)> {
+    toolbox.get("servers").and_then(Value::as_object).unwrap().to_vec()
+}
+
+fn with_servers(direct: &[Value], servers: Vec<(String, Value)>) -> Value {
+    Value::Object(vec![("tools".into(), Value::Array(direct.to_vec())), ("servers".into(), Value::Object(servers))])
+}
+
+fn direct() -> Vec<Value> {
+    let read = r#"{"type":"function","function":{"name":"read_file","description":"Read a file.","parameters":{"type":"object","properties":{"path":{"type":"string"}}}}}"#;
+    vec![toolshelf::json::parse(read).unwrap()]
+}
+
+/// The toolboxes a session goes through, each from the one before.
+fn steps() -> Vec<(&'static str, Value)> {
+    let start = common::grouped_with(direct(), &["github-mcp-server", "linear-mcp-official"]);
+    let stripe = common::grouped(&["stripe-api-2022-04"]);
+    let base = servers(&start);
+    let mut attached = base.clone();
+    attached.extend(servers(&stripe));
+    let detached: Vec<_> = attached.iter().filter(|(name, _)| name != "linear").cloned().collect();
+    let mut changed = detached.clone();
+    if let Some((_, Value::Array(list))) = changed.iter_mut().find(|(name, _)| name == "github") {
+        if let Some(Value::Object(function)) = list[3].get("function").cloned() {
+            let mut function = function;
+            function.retain(|(k, _)| k != "description");
+            function.push(("description".into(), Value::str("Changed.")));
+            list[3] = Value::object([("type", Value::str("function")), ("function", Value::Object(function))]);
+        }
+    }
+    let renamed: Vec<_> =
+        changed.iter().map(|(n, l)| (if n == "github" { "gh".into() } else { n.clone() }, l.clone())).collect();
+    let mut reordered = renamed.clone();
+    reordered.reverse();
+    vec![
+        ("start", start),
+        ("attach stripe", with_servers(&direct(), attached)),
+        ("detach linear", with_servers(&direct(), detached)),
+        ("change one tool", with_servers(&direct(), changed)),
+        ("rename a server", with_servers(&direct(), renamed)),
+        ("reorder servers", with_servers(&direct(), reordered)),
+        ("flat list", Value::Array(direct())),
+    ]
+}
+
+#[test]
+fn an_updated_shelf_answers_as_a_new_one() {
+    for options in [
+        r#"{"contextLength":200000,"qualify":true}"#,
+        r#"{"contextLength":1000000,"qualify":true}"#,
+        r#"{"enabled":"off","qualify":true,"batch":true}"#,
+    ] {
+        let options = common::options(options);
+        let steps = steps();
+        let mut shelf = Shelf::new(&steps[0].1, &options).unwrap();
+        for (step, toolbox) in &steps[1..] {
+            shelf.update(toolbox).unwrap();
+            let fresh = Shelf::new(toolbox, &options).unwrap();
+            assert_eq!(answers(&shelf), answers(&fresh), "{step}");
+        }
+    }
+}
+
+#[test]
+fn update_keeps_the_unchanged_servers_and_reads_the_others() {
+    let options = common::options(r#"{"qualify":true}"#);
+    let steps = steps();
+    let mut shelf = Shelf::new(&steps[0].1, &options).unwrap();
+    let github_def = |shelf: &Shelf| {
+        let tool = shelf.catalog().tools.iter().find(|t| t.server.as_deref() == Some("github")).unwrap();
+        std::sync::Arc::as_ptr(&tool.def_json)
+    };
+    let before = github_def(&shelf);
+    shelf.update(&steps[1].1).unwrap(); // stripe attached: github is kept, its defs shared
+    assert_eq!(github_def(&shelf), before);
+    shelf.update(&steps[3].1).unwrap(); // one github tool changed: github is read again
+    assert_ne!(github_def(&shelf), before);
+}
+
+#[test]
+fn update_keeping_takes_the_named_servers_from_the_shelf() {
+    let options = common::options(r#"{"qualify":true}"#);
+    let steps = steps();
+    let mut shelf = Shelf::new(&steps[1].1, &options).unwrap();
+    // What a binding sends: the unchanged servers' lists empty, their names in `keep`.
+    let Value::Object(mut members) = steps[3].1.clone() else { unreachable!() };
+    let keep = vec!["stripe".to_string()];
+    if let Some((_, Value::Object(servers))) = members.iter_mut().find(|(k, _)| k == "servers") {
+        for (name, list) in servers.iter_mut() {
+            if keep.contains(name) {
+                *list = Value::Array(vec![]);
+            }
+        }
+    }
+    shelf.update_keeping(Value::Object(members), &keep).unwrap();
+    assert_eq!(answers(&shelf), answers(&Shelf::new(&steps[3].1, &options).unwrap()));
+}
+
+#[test]
+fn a_failed_update_leaves_the_shelf_as_it_was() {
+    let options = common::options(r#"{"qualify":true}"#);
+    let steps = steps();
+    let mut shelf = Shelf::new(&steps[1].1, &options).unwrap();
+    let before = answers(&shelf);
+    let twice = [direct(), direct()].concat(); // read_file twice
+    let error = shelf.update(&with_servers(&twice, servers(&steps[1].1))).unwrap_err();
+    assert_eq!(error.code.as_str(), "duplicate_tool");
+    assert_eq!(answers(&shelf), before);
+}
