@@ -59,6 +59,9 @@ fn all_configs() -> Vec<(&'static str, SearchConfig)> {
         ("name bonus 1", SearchConfig { name_bonus: 1.0, ..d }),
         ("partial only marked (not ranked after)", SearchConfig { full_first: false, ..d }),
         ("distinctive share 0.2", SearchConfig { distinctive_share: 0.2, ..d }),
+        ("no server boost", SearchConfig { server_boost: 0.0, ..d }),
+        ("server boost 0.25", SearchConfig { server_boost: 0.25, ..d }),
+        ("server boost 1", SearchConfig { server_boost: 1.0, ..d }),
         ("plain BM25", SearchConfig::PLAIN_BM25),
     ]
 }

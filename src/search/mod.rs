@@ -112,6 +112,10 @@ pub struct SearchConfig {
     pub name_bonus: f64,
     /// Full matches rank before partial ones (SPEC §4.3). Off, partial matches are only marked.
     pub full_first: bool,
+    /// What a tool gains from its server's best score (times this share): a request that a
+    /// server answers as a whole ("the Reqres API's users and one user by id") lifts that
+    /// server's other tools (0 = off).
+    pub server_boost: f64,
     /// A known query concept held by more than this share of the tools is not distinctive: a
     /// tool may lack it and still be a full match (1.0: every known concept is distinctive).
     pub distinctive_share: f64,
@@ -138,6 +142,7 @@ impl SearchConfig {
         rest_names: false,
         name_bonus: 0.0,
         full_first: false,
+        server_boost: 0.0,
         distinctive_share: 1.0,
     };
 }
@@ -161,6 +166,7 @@ impl Default for SearchConfig {
             rest_names: true,
             name_bonus: 0.5,
             full_first: true,
+            server_boost: 0.5,
             distinctive_share: 1.0,
         }
     }
@@ -687,6 +693,9 @@ impl SearchIndex {
             }
         }
         s.touched.sort_unstable();
+        if self.config.server_boost > 0.0 {
+            self.boost_by_server(&mut s);
+        }
         if self.config.name_bonus > 0.0 {
             for &doc in &s.touched {
                 let cover = self.name_cover(doc, &plan.query_terms);
@@ -696,6 +705,30 @@ impl SearchIndex {
             }
         }
         s
+    }
+
+    /// Adds to each scored tool [`SearchConfig::server_boost`] times its server's best score.
+    fn boost_by_server(&self, s: &mut Scores) {
+        let mut best: Vec<(&str, f64)> = Vec::new();
+        for &doc in &s.touched {
+            let server = self.docs.get(doc).map_or("", |d| d.server.as_str());
+            let score = s.score_of(doc);
+            match best.binary_search_by(|(name, _)| (*name).cmp(server)) {
+                Ok(at) => {
+                    if let Some((_, b)) = best.get_mut(at) {
+                        *b = b.max(score);
+                    }
+                }
+                Err(at) => best.insert(at, (server, score)),
+            }
+        }
+        for &doc in &s.touched {
+            let server = self.docs.get(doc).map_or("", |d| d.server.as_str());
+            let top = best.binary_search_by(|(name, _)| (*name).cmp(server)).ok().and_then(|at| best.get(at));
+            if let (Some((_, top)), Some(score)) = (top, s.score.get_mut(doc)) {
+                *score += self.config.server_boost * top;
+            }
+        }
     }
 
     /// The share of `doc`'s name terms among `query_terms` (sorted).
