@@ -56,24 +56,33 @@ pub fn closest_names<'a>(catalog: &'a Catalog, wanted: &str) -> Vec<&'a str> {
         return Vec::new();
     }
     let limit = (wanted.len() / 3).max(2);
-    let mut scored: Vec<(usize, &str)> = catalog
-        .tools
-        .iter()
-        .filter_map(|tool| {
-            let name = lowercase_prefix(&tool.name);
-            let own = lowercase_prefix(&tool.own_name);
-            let suffix = ends_with(&name, &wanted) || ends_with(&wanted, &own);
-            let distance = if suffix { 0 } else { edit_distance(&wanted, &name, limit) };
-            (distance <= limit).then_some((distance, tool.name.as_str()))
-        })
-        .collect();
+    // Buffers reused for every tool: the comparison allocates nothing per tool.
+    let mut scratch = Scratch::default();
+    let mut scored: Vec<(usize, &str)> = Vec::new();
+    for tool in &catalog.tools {
+        lowercase_prefix_into(&tool.name, &mut scratch.name);
+        lowercase_prefix_into(&tool.own_name, &mut scratch.own);
+        let suffix = ends_with(&scratch.name, &wanted) || ends_with(&wanted, &scratch.own);
+        let distance = if suffix { 0 } else { scratch.edit_distance(&wanted, limit) };
+        if distance <= limit {
+            scored.push((distance, tool.name.as_str()));
+        }
+    }
     scored.sort();
     scored.into_iter().take(MAX_SUGGESTIONS).map(|(_, name)| name).collect()
 }
 
 /// The first [`COMPARE_MAX`] code points, lowercased, as chars.
 fn lowercase_prefix(s: &str) -> Vec<char> {
-    s.chars().take(COMPARE_MAX).flat_map(char::to_lowercase).take(COMPARE_MAX).collect()
+    let mut out = Vec::new();
+    lowercase_prefix_into(s, &mut out);
+    out
+}
+
+/// [`lowercase_prefix`] into `out`, replacing what it held.
+fn lowercase_prefix_into(s: &str, out: &mut Vec<char>) {
+    out.clear();
+    out.extend(s.chars().take(COMPARE_MAX).flat_map(char::to_lowercase).take(COMPARE_MAX));
 }
 
 /// True when `whole` ends with a non-empty `part`.
@@ -81,27 +90,65 @@ fn ends_with(whole: &[char], part: &[char]) -> bool {
     !part.is_empty() && whole.ends_with(part)
 }
 
+/// The buffers of one [`closest_names`] pass: a tool's name and own name, and two rows of the
+/// edit distance table.
+#[derive(Default)]
+struct Scratch {
+    name: Vec<char>,
+    own: Vec<char>,
+    previous: Vec<usize>,
+    current: Vec<usize>,
+}
+
+impl Scratch {
+    /// [`edit_distance`] between `a` and the name in `self.name`, in the reused rows.
+    fn edit_distance(&mut self, a: &[char], limit: usize) -> usize {
+        edit_distance_in(a, &self.name, limit, &mut self.previous, &mut self.current)
+    }
+}
+
 /// Levenshtein distance, giving up (returning `limit + 1`) once every cell of a row exceeds `limit`.
+#[cfg(test)]
 fn edit_distance(a: &[char], b: &[char], limit: usize) -> usize {
+    edit_distance_in(a, b, limit, &mut Vec::new(), &mut Vec::new())
+}
+
+/// [`edit_distance`] with its two rows in `previous` and `current` (any contents).
+fn edit_distance_in(
+    a: &[char],
+    b: &[char],
+    limit: usize,
+    previous: &mut Vec<usize>,
+    current: &mut Vec<usize>,
+) -> usize {
     if a.len().abs_diff(b.len()) > limit {
         return limit + 1;
     }
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = alloc::vec![0; b.len() + 1];
+    previous.clear();
+    previous.extend(0..=b.len());
+    current.clear();
+    current.resize(b.len() + 1, 0);
     for (i, ca) in a.iter().enumerate() {
-        current[0] = i + 1;
-        let mut row_min = current[0];
+        let Some(first) = current.first_mut() else { return limit + 1 };
+        *first = i + 1;
+        let mut row_min = i + 1;
         for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-            row_min = row_min.min(current[j + 1]);
+            let (Some(&diagonal), Some(&above), Some(&left)) = (previous.get(j), previous.get(j + 1), current.get(j))
+            else {
+                return limit + 1;
+            };
+            let cell = (diagonal + usize::from(ca != cb)).min(above + 1).min(left + 1);
+            if let Some(c) = current.get_mut(j + 1) {
+                *c = cell;
+            }
+            row_min = row_min.min(cell);
         }
         if row_min > limit {
             return limit + 1;
         }
-        core::mem::swap(&mut previous, &mut current);
+        core::mem::swap(previous, current);
     }
-    previous[b.len()]
+    previous.get(b.len()).copied().unwrap_or(limit + 1)
 }
 
 #[cfg(test)]
