@@ -35,7 +35,17 @@ fn micros(d: Duration) -> String {
 
 fn main() {
     let tools = load_catalog("rest-apis-flat-3400");
-    let build = || SearchIndex::build(tools.iter().map(Tool::fields), SearchConfig::default());
+    let d = SearchConfig::default();
+    // SPEED_CONFIG picks an ablation, to see what each part of the analysis costs.
+    let config = match std::env::var("SPEED_CONFIG").as_deref() {
+        Ok("no-param-text") => SearchConfig { param_text_weight: 0.0, ..d },
+        Ok("no-html") => SearchConfig { strip_html: false, ..d },
+        Ok("no-rest") => SearchConfig { rest_names: false, ..d },
+        Ok("no-variants") => SearchConfig { variants: false, ..d },
+        Ok("plain") => SearchConfig::PLAIN_BM25,
+        _ => d,
+    };
+    let build = || SearchIndex::build(tools.iter().map(Tool::fields), config);
     let build_times: Vec<Duration> = (0..BUILDS)
         .map(|_| {
             let start = Instant::now();

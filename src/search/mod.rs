@@ -913,9 +913,35 @@ struct Vocabulary {
     terms: Vec<String>,
     /// Reused buffer for the word being looked up.
     buf: String,
+    /// Parameter descriptions already analysed → 1 + an index into `texts`: REST catalogs repeat
+    /// them across hundreds of tools ("Specifies which fields in the response should be
+    /// expanded."), so each distinct one is split and looked up once.
+    seen_texts: intern::StrMap,
+    /// The term numbers of each distinct text of `seen_texts`, in text order.
+    texts: Vec<Vec<u32>>,
+    /// Reused buffer of one tool's term occurrences ([`occurrence`]).
+    found: Vec<u64>,
 }
 
 impl Vocabulary {
+    /// The term numbers of a parameter description's words, analysed the first time it is met.
+    fn text_terms(&mut self, analyzer: &Analyzer, config: &SearchConfig, text: &str) -> &[u32] {
+        let at = match self.seen_texts.get(text) {
+            Some(code) => code.saturating_sub(1) as usize,
+            None => {
+                let stripped = if config.strip_html { tokenize::strip_html(text) } else { Cow::Borrowed(text) };
+                let mut terms = Vec::new();
+                let mut buf = core::mem::take(&mut self.buf);
+                analyzer.document_words(&stripped, true, &mut buf, |word| terms.extend(self.term(analyzer, word)));
+                self.buf = buf;
+                self.texts.push(terms);
+                self.seen_texts.insert(text, self.texts.len() as u32);
+                self.texts.len() - 1
+            }
+        };
+        self.texts.get(at).map_or(&[], Vec::as_slice)
+    }
+
     /// The number of the term of `word` (analysed by `analyzer` the first time), if it has one.
     fn term(&mut self, analyzer: &Analyzer, word: &str) -> Option<u32> {
         if let Some(code) = self.words.get(word) {
@@ -944,12 +970,14 @@ fn field_term_counts(
     vocabulary: &mut Vocabulary,
     fields: &DocFields<'_>,
 ) -> (Vec<(u32, FieldCounts)>, FieldCounts) {
-    let mut found: Vec<(u32, usize)> = Vec::new();
+    // Each occurrence as `term << 8 | field`, one `u64` to sort; the buffer is reused across tools.
+    let mut found = core::mem::take(&mut vocabulary.found);
+    found.clear();
     let mut buf = core::mem::take(&mut vocabulary.buf);
     let mut push = |text: &str, field: usize| {
         analyzer.document_words(text, matches!(field, SUMMARY | DESCRIPTION | PARAM_TEXT), &mut buf, |word| {
             if let Some(term) = vocabulary.term(analyzer, word) {
-                found.push((term, field));
+                found.push(occurrence(term, field));
             }
         });
     };
@@ -967,21 +995,23 @@ fn field_term_counts(
     for param in &fields.params {
         push(param, PARAMS);
     }
+    vocabulary.buf = buf;
     if config.param_text_weight > 0.0 {
         for text in &fields.param_descriptions {
-            push(&if config.strip_html { tokenize::strip_html(text) } else { Cow::Borrowed(*text) }, PARAM_TEXT);
+            let terms = vocabulary.text_terms(analyzer, config, text);
+            found.extend(terms.iter().map(|&term| occurrence(term, PARAM_TEXT)));
         }
     }
-    vocabulary.buf = buf;
     let mut length = FieldCounts::default();
-    for (_, field) in &found {
-        if let Some(n) = length.get_mut(*field) {
+    for &packed in &found {
+        if let Some(n) = length.get_mut((packed & 0xff) as usize) {
             *n = n.saturating_add(1);
         }
     }
     found.sort_unstable();
     let mut counts: Vec<(u32, FieldCounts)> = Vec::new();
-    for (term, field) in found {
+    for &packed in &found {
+        let (term, field) = ((packed >> 8) as u32, (packed & 0xff) as usize);
         if counts.last().is_none_or(|(last, _)| *last != term) {
             counts.push((term, FieldCounts::default()));
         }
@@ -989,7 +1019,13 @@ fn field_term_counts(
             *n = if field == NAME { 1 } else { n.saturating_add(1) };
         }
     }
+    vocabulary.found = found;
     (counts, length)
+}
+
+/// One occurrence of `term` in `field`, packed to sort by term, then field.
+fn occurrence(term: u32, field: usize) -> u64 {
+    (u64::from(term) << 8) | field as u64
 }
 
 /// Whether a tool name reads as a REST read of a whole collection (see
