@@ -209,7 +209,7 @@ pub fn query_words(text: &str, split_camel: bool) -> Vec<(&str, String)> {
 /// Query words that say how a request is phrased, not what it asks for ("what are my zones",
 /// "I need to see ..."): dropped from queries only (a description's "all" or "own" is text).
 /// Pieces of contractions ("what's" → `what` `s`) are here too.
-const FILLER: [&str; 96] = [
+const FILLER: [&str; 94] = [
     "able",
     "actually",
     "additionally",
@@ -288,8 +288,6 @@ const FILLER: [&str; 96] = [
     "there",
     "these",
     "they",
-    "thing",
-    "things",
     "those",
     "up",
     "using",

@@ -216,10 +216,11 @@ fn unreadable_calls_throw_invalid_call() {
 
 /// `(query, limit, expected names of the matches, whether the no-match server list is present)`.
 const SEARCHES: &[(&str, Option<u32>, &[&str], bool)] = &[
-    ("create issue", None, &["create_issue"], false),
+    // Every tool sharing a word is a match (SPEC §4): list_issues comes second, partial.
+    ("create issue", None, &["create_issue", "list_issues"], false),
     ("linear issues", None, &["list_issues", "create_issue"], false),
     ("linear issues", Some(1), &["list_issues"], false),
-    ("CREATE_ISSUE", None, &["create_issue"], false),
+    ("CREATE_ISSUE", None, &["create_issue", "list_issues"], false),
     ("send gmail email", None, &[], true),
     ("read_file", None, &[], true), // direct tools are not on the shelf
 ];
@@ -238,6 +239,10 @@ fn search_finds_deferred_tools_only() {
     }
     let hit = parse(&search_json(TOOLBOX, "create issue", OPTIONS, None).unwrap());
     assert_eq!(at(&hit, "matches.0.required").to_json(), r#"["title"]"#);
+    assert_eq!(at(&hit, "matches.0.partial").to_json(), "false");
+    assert_eq!(at(&hit, "matches.1.partial").to_json(), "true");
+    let absent = parse(&search_json(TOOLBOX, "create jira issue", OPTIONS, None).unwrap());
+    assert_eq!(at(&absent, "unknownWords").to_json(), r#"["jira"]"#);
     assert_eq!(text_at(&hit, "matches.0.server"), "linear");
     assert!(at(&hit, "matches.0.score").as_f64().unwrap() > 0.0);
 }
