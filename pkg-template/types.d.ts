@@ -85,8 +85,13 @@ export interface Options {
   defer?: string[];
   /** Force the toolbox format instead of detecting it. */
   format?: ToolFormat;
-  /** Rename grouped deferred tools to `mcp__<server>__<tool>` (cures name clashes across servers). */
-  qualify?: boolean;
+  /**
+   * Rename grouped deferred tools to `mcp__<server>__<tool>`: `"auto"` (the default) renames the
+   * deferred tools whose name another tool also has (GitHub's and Linear's `list_issues`), with a
+   * warning; `true` renames every one; `false` makes a clash a `duplicate_tool` error. Two direct
+   * tools with one name are always that error. Also `"yes"`/`"no"`/`1`/`0`.
+   */
+  qualify?: "auto" | boolean | "true" | "false" | "yes" | "no" | 0 | 1;
   [snakeCase: string]: unknown;
 }
 
