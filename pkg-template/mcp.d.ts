@@ -1,6 +1,15 @@
 // toolshelf/mcp: connected MCP clients (@modelcontextprotocol/sdk's `Client`, or anything with its
 // listTools/callTool methods) as a toolbox's servers, and an unwrapped call run on the right client.
-import type { McpTool, ToolDef, ToolFormat, Unwrapped } from "./types.js";
+import type { GeminiTool, McpTool, OpenAiTool, ToolFormat, Unwrapped } from "./types.js";
+
+/** The tool def each format gives: what `fromMcpTool` writes (Responses tools with `strict: false`). */
+export interface ToolOfFormat {
+  mcp: McpTool;
+  openai: OpenAiTool & { function: { description: string; parameters: McpTool["inputSchema"] } };
+  responses: { type: "function"; name: string; description: string; parameters: McpTool["inputSchema"]; strict: boolean };
+  anthropic: { name: string; description: string; input_schema: { type: "object"; [key: string]: unknown } };
+  gemini: GeminiTool & { description: string; parameters: McpTool["inputSchema"] };
+}
 
 /** What toolshelf/mcp uses of an MCP SDK `Client` (a connected one is one of these). */
 export interface McpClientLike {
@@ -14,16 +23,16 @@ export interface McpClientLike {
 export declare function listAllTools(client: McpClientLike, options?: { signal?: AbortSignal }): Promise<McpTool[]>;
 
 /** A tools/list item in one of toolshelf's formats (`mcp`, the default, returns it as it is). */
-export declare function fromMcpTool(tool: McpTool, format?: ToolFormat): ToolDef;
+export declare function fromMcpTool<F extends ToolFormat = "mcp">(tool: McpTool, format?: F): ToolOfFormat[F];
 
 /**
  * Connected clients → a toolbox's `servers` (every page of each client's tools, in `format`) and the
  * clients by the same names. A list is named by each server's own name (`getServerVersion().name`).
  */
-export declare function mcpServers<C extends McpClientLike>(
+export declare function mcpServers<C extends McpClientLike, F extends ToolFormat = "mcp">(
   clients: C[] | Record<string, C>,
-  options?: { format?: ToolFormat; signal?: AbortSignal },
-): Promise<{ servers: Record<string, ToolDef[]>; clients: Record<string, C> }>;
+  options?: { format?: F; signal?: AbortSignal },
+): Promise<{ servers: Record<string, ToolOfFormat[F][]>; clients: Record<string, C> }>;
 
 /** An MCP tool result's content as one tool message: text items as they are, other items as JSON. */
 export declare function toolMessage(result: unknown): string;

@@ -23,8 +23,8 @@ export function fromMcpTool(tool, format = "mcp") {
   switch (format) {
     case "mcp": return tool;
     case "openai": return { type: "function", function: { name: tool.name, description, parameters: schema } };
-    case "responses": return { type: "function", name: tool.name, description, parameters: schema };
-    case "anthropic": return { name: tool.name, description, input_schema: schema };
+    case "responses": return { type: "function", name: tool.name, description, parameters: schema, strict: false };
+    case "anthropic": return { name: tool.name, description, input_schema: { type: "object", ...schema } };
     case "gemini": return { name: tool.name, description, parameters: schema };
     default: throw new TypeError(`toolshelf/mcp: unknown format ${JSON.stringify(format)}`);
   }

@@ -14,15 +14,15 @@ export type JsonSchema = { [key: string]: unknown };
 /** OpenAI Chat Completions tool. */
 export interface OpenAiTool {
   type: "function";
-  function: { name: string; description?: string; parameters?: JsonSchema; strict?: boolean };
+  function: { name: string; description?: string; parameters?: JsonSchema; strict?: boolean | null };
 }
 /** OpenAI Responses tool. */
 export interface ResponsesTool {
   type: "function";
   name: string;
-  description?: string;
-  parameters?: JsonSchema;
-  strict?: boolean;
+  description?: string | null;
+  parameters?: JsonSchema | null;
+  strict?: boolean | null;
 }
 /** Anthropic Messages tool. */
 export interface AnthropicTool {
@@ -168,7 +168,9 @@ export type ToolCall =
   | { name: string; arguments?: Record<string, unknown> | string; id?: string }
   | { id: string; type: "function"; function: { name: string; arguments: string } }
   | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "tool_use"; id: string; name: string; input: unknown }
+  /** An OpenAI Chat custom tool call: toolshelf makes no custom tools, so it is a reject. */
+  | { id: string; type: "custom"; custom: { name: string; input: string } }
   | { name: string; args?: Record<string, unknown>; id?: string };
 
 /** What unwrap makes of a tool call. */

@@ -161,9 +161,9 @@ test("OpenAI Responses with the openai client, streamed", async () => {
     const input = [{ role: "user", content: PROMPT }];
     for (;;) {
       const response = await openai.responses.stream({ model: "scripted", input, tools }).finalResponse();
-      input.push(...response.output);
       const calls = response.output.filter((item) => item.type === "function_call");
       if (!calls.length) return response.output_text;
+      input.push(...calls);
       for (const call of calls) {
         const u = shelf.unwrap(call);
         input.push({ type: "function_call_output", call_id: call.call_id, output: u.kind === "call" ? await runReal(clients, u, hooks) : u.content });
