@@ -157,3 +157,15 @@ test("the slim entry throws not_initialized from every function until a loader r
   const every = (code) => ({ assemble: code, search: code, describe: code, unwrap: code, Shelf: code });
   assert.deepEqual(result, { before: every("not_initialized"), isError: true, after: every("no throw") });
 });
+
+test("the core has no runtime dependency: the entries import only the package's own files; `ai` is an optional peer of toolshelf/ai", () => {
+  assert.equal(pkg.dependencies, undefined);
+  assert.deepEqual(pkg.peerDependencies, { ai: ">=7" });
+  assert.deepEqual(pkg.peerDependenciesMeta, { ai: { optional: true } });
+  const bare = (file) => [...readFileSync(join(pkgDir, file), "utf8").matchAll(/(?:\bfrom|^\s*import)\s*["']([^"'.][^"']*)["']/gm)].map((m) => m[1])
+    .filter((specifier) => !specifier.startsWith("node:")); // the runtime's built-ins are no dependency
+  for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".js") && f !== "ai.js")) {
+    assert.deepEqual(bare(file), [], `${file} imports no other package`);
+  }
+  assert.deepEqual(bare("ai.js").sort(), ["ai", "toolshelf"], "toolshelf/ai imports the AI SDK and the package itself");
+});
