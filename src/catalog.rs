@@ -417,16 +417,22 @@ fn qualify_clashes(tools: &mut [Tool], warnings: &mut Vec<String>) {
 /// The indexes of the grouped deferred tools whose name another tool also has, in name order
 /// (one sort: n·log n).
 fn clashing_tools(tools: &[Tool]) -> Vec<usize> {
-    let name = |i: &usize| tools.get(*i).map_or(&[][..], |t| t.name.as_bytes());
-    let mut order: Vec<usize> = (0..tools.len()).collect();
-    order.sort_unstable_by(|a, b| swar::compare(name(a), name(b)).then(a.cmp(b)));
-    order
-        .chunk_by(|a, b| name(a) == name(b))
+    order_by(tools, |t| &t.name, |_| true)
+        .chunk_by(|a, b| a.0 == b.0)
         .filter(|group| group.len() > 1)
         .flatten()
-        .copied()
+        .map(|&(_, i)| i)
         .filter(|&i| tools.get(i).is_some_and(is_qualifiable))
         .collect()
+}
+
+/// `(key, index)` of the tools `keep` admits, in code-point order of keys, ties in input order. Every
+/// order the catalog needs goes through this one sort, so the `.wasm` carries its code once.
+fn order_by(tools: &[Tool], key: fn(&Tool) -> &str, keep: fn(&Tool) -> bool) -> Vec<(&str, usize)> {
+    let mut order: Vec<(&str, usize)> =
+        tools.iter().enumerate().filter(|(_, t)| keep(t)).map(|(i, t)| (key(t), i)).collect();
+    order.sort_unstable_by(|a, b| swar::compare(a.0.as_bytes(), b.0.as_bytes()).then(a.1.cmp(&b.1)));
+    order
 }
 
 /// A deferred tool of the grouped form not already named `mcp__<server>__<tool>`.
@@ -449,11 +455,7 @@ fn rename_qualified(tool: &mut Tool) {
 /// The indexes of the deferred tools whose name is not their own name, in code-point order of own
 /// names.
 fn index_own_names(tools: &[Tool]) -> Vec<usize> {
-    let own = |i: &usize| tools.get(*i).map_or(&[][..], |t| t.own_name.as_bytes());
-    let mut order: Vec<usize> =
-        tools.iter().enumerate().filter(|(_, t)| t.deferred && t.name != t.own_name).map(|(i, _)| i).collect();
-    order.sort_unstable_by(|a, b| swar::compare(own(a), own(b)).then(a.cmp(b)));
-    order
+    order_by(tools, |t| &t.own_name, |t| t.deferred && t.name != t.own_name).into_iter().map(|(_, i)| i).collect()
 }
 
 /// Most code points of a tool name every provider accepts.
@@ -525,8 +527,7 @@ fn safe_prefix_length(text: &str) -> usize {
 /// The indexes of `tools` in code-point order of names, or the error for the first tool (in input
 /// order) whose name an earlier one has.
 fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
-    let mut order: Vec<(&str, usize)> = tools.iter().enumerate().map(|(i, t)| (t.name.as_str(), i)).collect();
-    order.sort_unstable_by(|a, b| swar::compare(a.0.as_bytes(), b.0.as_bytes()).then(a.1.cmp(&b.1)));
+    let order = order_by(tools, |t| &t.name, |_| true);
     // Per name, the second tool is the first to repeat it; the first of those in input order is the error.
     let duplicate = order
         .chunk_by(|a, b| a.0 == b.0)
