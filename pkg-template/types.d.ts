@@ -14,15 +14,15 @@ export type JsonSchema = { [key: string]: unknown };
 /** OpenAI Chat Completions tool. */
 export interface OpenAiTool {
   type: "function";
-  function: { name: string; description?: string; parameters?: JsonSchema; strict?: boolean };
+  function: { name: string; description?: string; parameters?: JsonSchema; strict?: boolean | null };
 }
 /** OpenAI Responses tool. */
 export interface ResponsesTool {
   type: "function";
   name: string;
-  description?: string;
-  parameters?: JsonSchema;
-  strict?: boolean;
+  description?: string | null;
+  parameters?: JsonSchema | null;
+  strict?: boolean | null;
 }
 /** Anthropic Messages tool. */
 export interface AnthropicTool {
@@ -85,8 +85,13 @@ export interface Options {
   defer?: string[];
   /** Force the toolbox format instead of detecting it. */
   format?: ToolFormat;
-  /** Rename grouped deferred tools to `mcp__<server>__<tool>` (cures name clashes across servers). */
-  qualify?: boolean;
+  /**
+   * Rename grouped deferred tools to `mcp__<server>__<tool>`: `"auto"` (the default) renames the
+   * deferred tools whose name another tool also has (GitHub's and Linear's `list_issues`), with a
+   * warning; `true` renames every one; `false` makes a clash a `duplicate_tool` error. Two direct
+   * tools with one name are always that error. Also `"yes"`/`"no"`/`1`/`0`.
+   */
+  qualify?: "auto" | boolean | "true" | "false" | "yes" | "no" | 0 | 1;
   [snakeCase: string]: unknown;
 }
 
@@ -169,7 +174,9 @@ export type ToolCall =
   | { name: string; arguments?: Record<string, unknown> | string; id?: string }
   | { id: string; type: "function"; function: { name: string; arguments: string } }
   | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "tool_use"; id: string; name: string; input: unknown }
+  /** An OpenAI Chat custom tool call: toolshelf makes no custom tools, so it is a reject. */
+  | { id: string; type: "custom"; custom: { name: string; input: string } }
   | { name: string; args?: Record<string, unknown>; id?: string };
 
 /** What unwrap makes of a tool call. */

@@ -14,6 +14,7 @@
 #   3. Chromium and ChromeDriver for `wasm-pack test --headless --chrome`.
 #
 # WASM_TOOLCHAIN_FROM_DEBIAN=1 skips rustup's target and takes the Debian path.
+# WASM_TOOLCHAIN_BUILD_ONLY=1 installs 1 and wasm-bindgen-cli only (scripts/setup --demo).
 # Idempotent: each step is skipped when its result is already there.
 # Prints, last, the line to eval:  export RUSTUP_TOOLCHAIN=...
 # Usage: WASM_BINDGEN_VERSION=0.2.130 bash install-wasm-toolchain.sh
@@ -63,11 +64,15 @@ if [ -z "$toolchain" ]; then
   toolchain=$WASM_TOOLCHAIN
 fi
 
-command -v wasm-pack >/dev/null || { log "cargo install wasm-pack"; cargo install -q wasm-pack >&2; }
 if [ -n "${WASM_BINDGEN_VERSION:-}" ] && ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; then
   log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION"
   cargo install -q --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" >&2
 fi
-apt_install chromium chromium-driver
+# WASM_TOOLCHAIN_BUILD_ONLY=1: only what building needs (the target and wasm-bindgen); the test tools,
+# wasm-pack and Chromium + ChromeDriver, are left out.
+if [ "${WASM_TOOLCHAIN_BUILD_ONLY:-0}" != 1 ]; then
+  command -v wasm-pack >/dev/null || { log "cargo install wasm-pack"; cargo install -q wasm-pack >&2; }
+  apt_install chromium chromium-driver
+fi
 
 echo "export RUSTUP_TOOLCHAIN=$toolchain"

@@ -4,7 +4,7 @@
 use crate::error::{Error, ErrorCode};
 use crate::format::Format;
 use crate::json::{ParseError, Reader, Value};
-use crate::options::Options;
+use crate::options::{Options, Switch};
 use crate::swar;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
@@ -139,6 +139,9 @@ pub struct Catalog {
     /// The toolbox's lists of tool defs in input order: the server (`None` for the direct list) and
     /// how many defs it held (bridge-named ones included), which [`Catalog::update`] needs to keep one.
     lists: Vec<(Option<String>, usize)>,
+    /// Indexes of the deferred tools known under another name than their own (qualified), in
+    /// code-point order of own names: what [`Catalog::lookup`] searches.
+    by_own_name: Vec<usize>,
 }
 
 impl Catalog {
@@ -208,12 +211,15 @@ impl Catalog {
         }
         apply_always_load(&mut tools, &options.always_load, &mut warnings);
         apply_defer(&mut tools, &options.defer, &mut warnings);
-        if options.qualify {
-            qualify(&mut tools);
+        match options.qualify {
+            Switch::On => qualify(&mut tools),
+            Switch::Auto => qualify_clashes(&mut tools, &mut warnings),
+            Switch::Off => {}
         }
         let by_name = index_names(&tools)?;
         let servers = group_servers(&tools, &by_name);
-        Ok(Catalog { format, tools, servers, warnings, by_name, lists })
+        let by_own_name = index_own_names(&tools);
+        Ok(Catalog { format, tools, servers, warnings, by_name, by_own_name, lists })
     }
 
     /// Reads a toolbox from JSON text: what `Catalog::parse` gives for the parsed text (and the
@@ -229,6 +235,21 @@ impl Catalog {
     pub fn get(&self, name: &str) -> Option<&Tool> {
         let found = self.by_name.binary_search_by(|&i| self.tools.get(i).map(|t| t.name.as_str()).cmp(&Some(name)));
         found.ok().and_then(|at| self.by_name.get(at)).and_then(|&i| self.tools.get(i))
+    }
+
+    /// The tool the model knows as `name`, or else the one deferred tool whose own (server-side)
+    /// name is `name` when no other tool has that own name (`create_issue` for a qualified
+    /// `mcp__github__create_issue`).
+    pub fn lookup(&self, name: &str) -> Option<&Tool> {
+        self.get(name).or_else(|| self.unique_own_name(name))
+    }
+
+    fn unique_own_name(&self, own_name: &str) -> Option<&Tool> {
+        let own = |at: usize| self.by_own_name.get(at).and_then(|&i| self.tools.get(i)).map(|t| t.own_name.as_str());
+        let first =
+            self.by_own_name.partition_point(|&i| self.tools.get(i).is_some_and(|t| t.own_name.as_str() < own_name));
+        let unique = own(first) == Some(own_name) && own(first + 1) != Some(own_name);
+        unique.then(|| self.by_own_name.get(first).and_then(|&i| self.tools.get(i))).flatten()
     }
 
     /// Deferred tools, in input order.
@@ -709,15 +730,64 @@ fn sorted_names(names: &[String]) -> Vec<(&str, usize)> {
 
 /// Gives deferred tools of the grouped form the name `mcp__<server>__<tool>` ([`qualified_name`]).
 fn qualify(tools: &mut [Tool]) {
-    for tool in tools.iter_mut().filter(|t| t.deferred && matches!(t.origin, Origin::Server(_))) {
-        if let Some(server) = &tool.server {
-            if split_mcp_name(&tool.name).is_none() {
-                tool.name.clear();
-                push_qualified_name(&mut tool.name, server, &tool.own_name);
-                tool.renamed = true;
-            }
-        }
+    tools.iter_mut().for_each(rename_qualified);
+}
+
+/// `qualify: auto`: qualifies the grouped deferred tools whose name another tool of the toolbox
+/// also has, and says so in one warning.
+fn qualify_clashes(tools: &mut [Tool], warnings: &mut Vec<String>) {
+    let clashing = clashing_tools(tools);
+    if clashing.is_empty() {
+        return;
     }
+    let mut names: Vec<String> = clashing.iter().filter_map(|&i| tools.get(i)).map(|t| t.name.clone()).collect();
+    names.dedup();
+    clashing.iter().for_each(|&i| tools.get_mut(i).into_iter().for_each(rename_qualified));
+    warnings.push(crate::texts::qualified_clashes(&names, clashing.len()));
+}
+
+/// The indexes of the grouped deferred tools whose name another tool also has, in name order
+/// (one sort: n·log n).
+fn clashing_tools(tools: &[Tool]) -> Vec<usize> {
+    order_by(tools, |t| &t.name, |_| true)
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|group| group.len() > 1)
+        .flatten()
+        .map(|&(_, i)| i)
+        .filter(|&i| tools.get(i).is_some_and(is_qualifiable))
+        .collect()
+}
+
+/// `(key, index)` of the tools `keep` admits, in code-point order of keys, ties in input order. Every
+/// order the catalog needs goes through this one sort, so the `.wasm` carries its code once.
+fn order_by(tools: &[Tool], key: fn(&Tool) -> &str, keep: fn(&Tool) -> bool) -> Vec<(&str, usize)> {
+    let mut order: Vec<(&str, usize)> =
+        tools.iter().enumerate().filter(|(_, t)| keep(t)).map(|(i, t)| (key(t), i)).collect();
+    swar::sort_names(&mut order);
+    order
+}
+
+/// A deferred tool of the grouped form not already named `mcp__<server>__<tool>`.
+fn is_qualifiable(tool: &Tool) -> bool {
+    tool.deferred && matches!(tool.origin, Origin::Server(_)) && split_mcp_name(&tool.name).is_none()
+}
+
+/// Renames a qualifiable tool to `mcp__<server>__<tool>`; leaves any other tool as it is.
+fn rename_qualified(tool: &mut Tool) {
+    if !is_qualifiable(tool) {
+        return;
+    }
+    if let Some(server) = &tool.server {
+        tool.name.clear();
+        push_qualified_name(&mut tool.name, server, &tool.own_name);
+        tool.renamed = true;
+    }
+}
+
+/// The indexes of the deferred tools whose name is not their own name, in code-point order of own
+/// names.
+fn index_own_names(tools: &[Tool]) -> Vec<usize> {
+    order_by(tools, |t| &t.own_name, |t| t.deferred && t.name != t.own_name).into_iter().map(|(_, i)| i).collect()
 }
 
 /// Most code points of a tool name every provider accepts.
@@ -789,8 +859,7 @@ fn safe_prefix_length(text: &str) -> usize {
 /// The indexes of `tools` in code-point order of names, or the error for the first tool (in input
 /// order) whose name an earlier one has.
 fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
-    let mut order: Vec<(&str, usize)> = tools.iter().enumerate().map(|(i, t)| (t.name.as_str(), i)).collect();
-    swar::sort_names(&mut order);
+    let order = order_by(tools, |t| &t.name, |_| true);
     // Per name, the second tool is the first to repeat it; the first of those in input order is the error.
     let duplicate = order
         .chunk_by(|a, b| a.0 == b.0)

@@ -38,7 +38,7 @@ impl Described {
 
 /// The deferred tool named `name` (trimmed), or `None` for a direct tool or an unknown name.
 pub fn describe(catalog: &Catalog, name: &str) -> Option<Described> {
-    let tool = catalog.get(name.trim()).filter(|t| t.deferred)?;
+    let tool = catalog.lookup(name.trim()).filter(|t| t.deferred)?;
     Some(Described {
         name: tool.name.clone(),
         server: tool.server.clone().unwrap_or_default(),

@@ -81,8 +81,9 @@ pub struct Options {
     pub defer: Vec<String>,
     /// The toolbox format, when forced; detected otherwise.
     pub format: Option<Format>,
-    /// Rename grouped deferred tools to `mcp__<server>__<tool>`.
-    pub qualify: bool,
+    /// Rename grouped deferred tools to `mcp__<server>__<tool>`: `On` all of them, `Auto` those whose
+    /// name another tool of the toolbox also has, `Off` none (a duplicate is then an error).
+    pub qualify: Switch,
 }
 
 impl Default for Options {
@@ -100,7 +101,7 @@ impl Default for Options {
             always_load: Vec::new(),
             defer: Vec::new(),
             format: None,
-            qualify: false,
+            qualify: Switch::Auto,
         }
     }
 }
@@ -180,7 +181,7 @@ impl Reader<'_> {
             always_load: self.names("alwaysLoad"),
             defer: self.names("defer"),
             format: self.format(),
-            qualify: self.boolean("qualify").unwrap_or(defaults.qualify),
+            qualify: self.switch("qualify").unwrap_or(defaults.qualify),
         }
     }
 
@@ -387,7 +388,15 @@ mod tests {
         check(r#"{"listing":"off"}"#, |o| o.listing == Switch::Off, 0);
         check(r#"{"batch":"yes"}"#, |o| o.batch, 0);
         check(r#"{"batch":"auto"}"#, |o| !o.batch, 1);
-        check(r#"{"qualify":true,"format":"Anthropic"}"#, |o| o.qualify && o.format == Some(Format::Anthropic), 0);
+        check(
+            r#"{"qualify":true,"format":"Anthropic"}"#,
+            |o| o.qualify == Switch::On && o.format == Some(Format::Anthropic),
+            0,
+        );
+        check(r#"{"qualify":"no"}"#, |o| o.qualify == Switch::Off, 0);
+        check(r#"{"qualify":0}"#, |o| o.qualify == Switch::Off, 0);
+        check(r#"{"qualify":"AUTO"}"#, |o| o.qualify == Switch::Auto, 0);
+        check(r#"{"qualify":"sometimes"}"#, |o| o.qualify == Switch::Auto, 1);
         check(r#"{"format":"xml"}"#, |o| o.format.is_none(), 1);
         check(r#"{"format":"auto"}"#, |o| o.format.is_none(), 0);
         check(r#"{"alwaysLoad":["a",1,"b"]}"#, |o| o.always_load == ["a", "b"], 1);

@@ -173,3 +173,19 @@ pub fn invalid_arguments(tool: &str, path: &str, message: &str, keyword: &str, s
 pub fn bridge_usage(bridge: &str, usage: &str) -> String {
     format!("{bridge} needs {usage}. Nothing was run.")
 }
+
+/// The warning when `qualify: auto` renamed the deferred tools whose name another tool also has
+/// (`names`, in order, each once; `renamed` tools in all).
+pub fn qualified_clashes(names: &[String], renamed: usize) -> String {
+    const SHOWN: usize = 5;
+    let shares = if renamed == 1 { "deferred tool shares its" } else { "deferred tools share their" };
+    let mut text = format!("qualify: {renamed} {shares} name with another tool (");
+    for (i, name) in names.iter().take(SHOWN).enumerate() {
+        let _ = write!(text, "{}\"{name}\"", if i > 0 { ", " } else { "" });
+    }
+    if names.len() > SHOWN {
+        let _ = write!(text, " and {} more", names.len() - SHOWN);
+    }
+    text.push_str("), so they are named mcp__<server>__<tool> (the name the model sees); qualify: false makes this an error, true qualifies every deferred tool");
+    text
+}

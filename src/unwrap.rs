@@ -209,7 +209,7 @@ enum Outcome {
 
 /// A call by the tool's own name (not through `tool_call`).
 fn direct_call(shelf: &Shelf, name: &str, arguments: Value, untouched: Option<SentAt>) -> Outcome {
-    match shelf.catalog().get(name) {
+    match shelf.catalog().lookup(name) {
         Some(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
         Some(tool) => Outcome::Call(call_of(tool, arguments, false, untouched)),
         None => unknown(shelf, name),
@@ -237,7 +237,7 @@ fn through_bridge(shelf: &Shelf, mut outer: Value) -> Outcome {
         Ok((arguments, _)) => arguments,
         Err(reason) => return Outcome::Reject(texts::bad_arguments(&inner, &reason)),
     };
-    match shelf.catalog().get(&inner) {
+    match shelf.catalog().lookup(&inner) {
         Some(tool) if tool.deferred => checked_call(shelf, tool, arguments, true),
         Some(_) => Outcome::Reject(texts::direct_through_call(&inner, names)),
         None => unknown(shelf, &inner),

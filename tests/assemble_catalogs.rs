@@ -36,11 +36,116 @@ fn the_ladder_of_real_catalogs() {
 }
 
 #[test]
-fn same_tool_name_on_two_servers_needs_qualify() {
-    let err = Shelf::new(&grouped(&["github-mcp-server", "linear-mcp-official"]), &Value::Null).unwrap_err();
-    assert_eq!(err.code.as_str(), "duplicate_tool");
-    assert!(err.message.contains("servers.linear[") && err.message.contains("servers.github["), "{}", err.message);
-    assert!(err.message.contains("\"list_issues\""), "{}", err.message);
+fn same_tool_name_on_two_servers_is_an_error_with_qualify_false() {
+    let toolbox = grouped(&["github-mcp-server", "linear-mcp-official"]);
+    for off in [r#"{"qualify":false}"#, r#"{"qualify":"no"}"#, r#"{"qualify":0}"#] {
+        let err = Shelf::new(&toolbox, &options(off)).unwrap_err();
+        assert_eq!(err.code.as_str(), "duplicate_tool", "{off}");
+        assert!(err.message.contains("servers.linear[") && err.message.contains("servers.github["), "{}", err.message);
+        assert!(err.message.contains("\"list_issues\""), "{}", err.message);
+    }
+}
+
+/// The names two or more tools of the toolbox share, each once, in order.
+fn shared_names(toolbox: &Value) -> Vec<String> {
+    let mut names: Vec<String> = toolbox
+        .get("servers")
+        .and_then(Value::as_object)
+        .unwrap()
+        .iter()
+        .flat_map(|(_, tools)| tools.as_array().unwrap().iter().map(|t| openai_name(t).to_string()))
+        .collect();
+    names.sort();
+    let mut shared: Vec<String> = names.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0].clone()).collect();
+    shared.dedup();
+    shared
+}
+
+/// `qualify: auto` (the default): GitHub and Linear both offer `list_issues`; attached together
+/// they assemble, the clashing tools (and only they) are named `mcp__<server>__<tool>`, one
+/// warning says so, and every call reaches the right server under its own name.
+#[test]
+fn github_and_linear_assemble_without_options() {
+    let toolbox = grouped(&["github-mcp-server", "linear-mcp-official"]);
+    let shared = shared_names(&toolbox);
+    assert!(shared.contains(&"list_issues".to_string()), "{shared:?}");
+    let shelf = Shelf::new(&toolbox, &Value::Null).unwrap();
+    let a = shelf.assemble();
+    let warning: Vec<&String> = a.facts.warnings.iter().filter(|w| w.starts_with("qualify: ")).collect();
+    assert_eq!(warning.len(), 1, "{:?}", a.facts.warnings);
+    assert!(warning[0].contains("\"list_issues\"") && warning[0].contains("qualify: false"), "{}", warning[0]);
+    let catalog = shelf.catalog();
+    for tool in &catalog.tools {
+        let clashed = shared.contains(&tool.own_name);
+        assert_eq!(tool.renamed, clashed, "{}", tool.name);
+        let server = tool.server.as_deref().unwrap();
+        let expected = if clashed { format!("mcp__{server}__{}", tool.own_name) } else { tool.own_name.clone() };
+        assert_eq!(tool.name, expected);
+        // Through the bridge, under the name the model sees: the real tool, on its server.
+        let call =
+            json::parse(&format!(r#"{{"name":"tool_call","arguments":{{"name":"{}","arguments":{{}}}}}}"#, tool.name))
+                .unwrap();
+        match shelf.unwrap(&call).unwrap() {
+            toolshelf::unwrap::Unwrapped::Call(c) => {
+                assert_eq!((c.server.as_deref(), c.tool.as_deref()), (Some(server), Some(tool.own_name.as_str())));
+            }
+            toolshelf::unwrap::Unwrapped::Reject { content, .. } => {
+                assert!(content.contains("not invoked"), "{content}")
+            }
+            other => panic!("{}: {other:?}", tool.name),
+        }
+    }
+    // The shared own name is ambiguous: a reject that offers both qualified names.
+    let ambiguous = json::parse(r#"{"name":"tool_call","arguments":{"name":"list_issues","arguments":{}}}"#).unwrap();
+    let toolshelf::unwrap::Unwrapped::Reject { content, .. } = shelf.unwrap(&ambiguous).unwrap() else {
+        panic!("an ambiguous own name must be rejected")
+    };
+    assert!(content.contains("mcp__github__list_issues") && content.contains("mcp__linear__list_issues"), "{content}");
+}
+
+/// `qualify: true` renames every grouped deferred tool; a tool's own name, when no other tool
+/// has it, still reaches it (through the bridge, called directly, and described).
+#[test]
+fn a_qualified_tool_answers_to_its_own_name_when_unambiguous() {
+    let shelf = Shelf::new(&grouped(&["linear-mcp-official"]), &options(r#"{"qualify":true}"#)).unwrap();
+    assert!(shelf.assemble().facts.warnings.is_empty());
+    for tool in &shelf.catalog().tools {
+        assert!(tool.renamed && tool.name.starts_with("mcp__linear__"), "{}", tool.name);
+        let via_bridge =
+            format!(r#"{{"name":"tool_call","arguments":{{"name":"{}","arguments":{{}}}}}}"#, tool.own_name);
+        let direct = format!(r#"{{"name":"{}","arguments":{{}}}}"#, tool.own_name);
+        for call in [via_bridge, direct] {
+            match shelf.unwrap(&json::parse(&call).unwrap()).unwrap() {
+                toolshelf::unwrap::Unwrapped::Call(c) => {
+                    assert_eq!((c.name.as_str(), c.tool.as_deref()), (tool.name.as_str(), Some(tool.own_name.as_str())))
+                }
+                toolshelf::unwrap::Unwrapped::Reject { content, .. } => {
+                    assert!(content.contains(&tool.name) && content.contains("not invoked"), "{content}")
+                }
+                other => panic!("{call}: {other:?}"),
+            }
+        }
+        assert_eq!(shelf.describe(&tool.own_name).map(|d| d.name), Some(tool.name.clone()));
+    }
+}
+
+#[test]
+fn auto_qualifies_a_deferred_tool_that_a_direct_tool_shadows_and_never_two_direct_tools() {
+    let linear = common::catalog("linear-mcp-official");
+    let (_, first) = &linear[0];
+    let name = openai_name(first).to_string();
+    let shelf =
+        Shelf::new(&grouped_with(vec![openai_tool(&name, "Mine.")], &["linear-mcp-official"]), &Value::Null).unwrap();
+    let names: Vec<&str> = shelf.catalog().tools.iter().map(|t| t.name.as_str()).collect();
+    assert!(names.contains(&name.as_str()) && names.contains(&format!("mcp__linear__{name}").as_str()));
+    assert_eq!(names.iter().filter(|n| n.starts_with("mcp__")).count(), 1, "only the clashing tool is renamed");
+    let direct = json::parse(&format!(r#"{{"name":"{name}","arguments":{{}}}}"#)).unwrap();
+    let toolshelf::unwrap::Unwrapped::Call(call) = shelf.unwrap(&direct).unwrap() else { panic!() };
+    assert!(!call.via_bridge && call.server.is_none(), "the name itself is the direct tool's: {call:?}");
+    for qualify in ["null", r#"{"qualify":true}"#, r#"{"qualify":"auto"}"#] {
+        let two = grouped_with(vec![openai_tool("a", "One."), openai_tool("a", "Two.")], &["linear-mcp-official"]);
+        assert_eq!(Shelf::new(&two, &options(qualify)).unwrap_err().code.as_str(), "duplicate_tool", "{qualify}");
+    }
 }
 
 #[test]

@@ -57,8 +57,26 @@ fn invalid_tool() {
 fn duplicate_tool() {
     check(&format!(r#"[{T},{T}]"#), "", "duplicate_tool", r#"[1]: duplicate tool name "a", also at [0]"#);
     let grouped = format!(r#"{{"tools":[{T}],"servers":{{"s":[{T}]}}}}"#);
-    check(&grouped, "", "duplicate_tool", "servers.s[0]: duplicate tool name \"a\", also at tools[0]");
+    check(
+        &grouped,
+        r#"{"qualify":false}"#,
+        "duplicate_tool",
+        "servers.s[0]: duplicate tool name \"a\", also at tools[0]",
+    );
     assert!(Shelf::from_json(&grouped, r#"{"qualify":true}"#).is_ok(), "qualify cures the clash");
+    assert!(Shelf::from_json(&grouped, "").is_ok(), "qualify: auto (the default) cures the clash");
+    let two_servers = format!(r#"{{"servers":{{"x":[{T}],"y":[{T}]}}}}"#);
+    check(
+        &two_servers,
+        r#"{"qualify":false}"#,
+        "duplicate_tool",
+        "servers.y[0]: duplicate tool name \"a\", also at servers.x[0]",
+    );
+    // A name qualify makes can still clash with a tool already so named: an error, never a silent pick.
+    let made = format!(
+        r#"{{"tools":[{T}, {{"type":"function","function":{{"name":"mcp__s__a"}}}}],"servers":{{"s":[{T}]}}}}"#
+    );
+    check(&made, "", "duplicate_tool", "duplicate tool name \"mcp__s__a\"");
 }
 
 #[test]

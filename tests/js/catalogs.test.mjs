@@ -71,7 +71,9 @@ test("describe gives every deferred tool whole, and the bridge answers the same"
   const saveIssue = describe(toolbox, "mcp__linear__save_issue", QUALIFIED);
   assert.equal(saveIssue?.server, "linear");
   assert.deepEqual(saveIssue, shelf.describe("mcp__linear__save_issue"), "the stateless form agrees");
-  for (const name of ["read_file", "create_issue", "mcp__github__nope", ""]) assert.equal(shelf.describe(name), null, name);
+  // A qualified tool's own name finds it when no other tool has it (SPEC §2.2); list_issues is both servers'.
+  assert.deepEqual(shelf.describe("create_issue"), shelf.describe("mcp__github__create_issue"));
+  for (const name of ["read_file", "list_issues", "mcp__github__nope", ""]) assert.equal(shelf.describe(name), null, name);
 });
 
 // One bridge call in each provider's shape: [shape, make(name, args, id), id carried back].

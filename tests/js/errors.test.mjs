@@ -27,7 +27,8 @@ const TOOLBOX_ERRORS = [
   ["a tool not an object", { tools: [5] }, "invalid_tool", /^tools\[0\]: a tool must be an object/],
   ["a tool without a name", { servers: { github: [tool("a"), { type: "function", function: {} }] } }, "invalid_tool", /^servers\.github\[1\]/],
   ["a duplicate name", [tool("a"), tool("a")], "duplicate_tool", /^\[1\]: duplicate tool name "a", also at \[0\]/],
-  ["a duplicate across servers", { servers: { x: [tool("a")], y: [tool("a")] } }, "duplicate_tool", /servers\.y\[0\].*qualify/],
+  ["a duplicate qualify: auto makes", { tools: [tool("mcp__y__a")], servers: { x: [tool("a")], y: [tool("a")] } }, "duplicate_tool",
+    /^servers\.y\[0\]: duplicate tool name "mcp__y__a", also at tools\[0\].*qualify/],
   ["mixed formats", [{ name: "a", input_schema: {} }, { name: "b", inputSchema: {} }], "mixed_formats", /^\[1\]: a tool in mcp format/],
   ["nesting deeper than 128", [{ name: "a", parameters: { default: nested(200) } }], "too_large", /deeper than 128/],
   ["more than 100,000 tools", Array.from({ length: 100_001 }, (_, i) => ({ name: `t${i}`, parameters: {} })), "too_large", /100001 tools, more than 100000/],
@@ -48,6 +49,19 @@ test("a bad toolbox throws the same ToolshelfError from every function", () => {
     const takers = toolbox?.length > 100_000 ? TAKERS.slice(0, 1) : TAKERS;
     for (const [name, take] of takers) assert.throws(() => take(toolbox), toolshelfError(ToolshelfError, code, message), `${what} → ${name}`);
   }
+});
+
+test("qualify: false makes a name two servers share a duplicate_tool from every function; auto qualifies it", () => {
+  const toolbox = { servers: { x: [tool("a")], y: [tool("a")] } };
+  const off = { qualify: false };
+  const takers = [
+    () => assemble(toolbox, off), () => search(toolbox, "a", off), () => describe(toolbox, "a", off),
+    () => unwrap(toolbox, { name: "a", arguments: {} }, off), () => new Shelf(toolbox, off),
+  ];
+  for (const take of takers) assert.throws(take, toolshelfError(ToolshelfError, "duplicate_tool", /^servers\.y\[0\].*also at servers\.x\[0\]/));
+  const auto = assemble(toolbox);
+  assert.match(auto.warnings.join("\n"), /^qualify: 2 deferred tools share their name with another tool \("a"\)/);
+  assert.equal(describe(toolbox, "mcp__y__a")?.server, "y");
 });
 
 test("50,000 tools are accepted (SPEC §8's floor)", () => {

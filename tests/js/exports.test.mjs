@@ -57,6 +57,10 @@ const RESOLUTIONS = [
   ["the .wasm for custom loaders", "toolshelf/toolshelf_bg.wasm", ["browser", "import"], "./wasm/toolshelf_bg.wasm"],
   ["TypeScript", "toolshelf", ["types", "import"], "./index.d.ts"],
   ["TypeScript, slim", "toolshelf/slim", ["types", "import"], "./slim.d.ts"],
+  ["the AI SDK adapter, any runtime", "toolshelf/ai", ["workerd", "worker", "browser", "import"], "./ai.js"],
+  ["the MCP SDK adapter, any runtime", "toolshelf/mcp", ["node", "import"], "./mcp.js"],
+  ["TypeScript, toolshelf/ai", "toolshelf/ai", ["types", "import"], "./ai.d.ts"],
+  ["TypeScript, toolshelf/mcp", "toolshelf/mcp", ["types", "import"], "./mcp.d.ts"],
 ];
 
 test("each runtime's conditions resolve to its entry", () => {
@@ -73,6 +77,8 @@ test("Node's resolver agrees with the exports map, condition by condition", () =
     ["toolshelf", ["workerd"], "./workerd.js"],
     ["toolshelf", ["worker"], "./workerd.js"],
     ["toolshelf/slim", [], "./slim.js"],
+    ["toolshelf/ai", [], "./ai.js"],
+    ["toolshelf/mcp", ["workerd"], "./mcp.js"],
     ["toolshelf/toolshelf_bg.wasm", [], "./wasm/toolshelf_bg.wasm"],
     ["toolshelf/package.json", [], "./package.json"],
   ];
@@ -84,7 +90,7 @@ test("Node's resolver agrees with the exports map, condition by condition", () =
 
 test("the tarball holds exactly the package's files, README included", () => {
   const files = listFiles(pkgDir).sort();
-  const expected = ["README.md", "api.js", "common.js", "index.d.ts", "node.js", "package.json", "slim.d.ts", "slim.js", "state.js",
+  const expected = ["README.md", "ai.d.ts", "ai.js", "mcp.d.ts", "mcp.js", "api.js", "common.js", "index.d.ts", "node.js", "package.json", "slim.d.ts", "slim.js", "state.js",
     "types.d.ts", "web.js", "workerd.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm"];
   const licenses = files.filter((f) => /^LICEN[CS]E/i.test(f));
   assert.deepEqual(files.filter((f) => !licenses.includes(f)), expected.sort());
@@ -150,4 +156,16 @@ test("the slim entry throws not_initialized from every function until a loader r
     print({ before, isError, after });`);
   const every = (code) => ({ assemble: code, search: code, describe: code, unwrap: code, Shelf: code });
   assert.deepEqual(result, { before: every("not_initialized"), isError: true, after: every("no throw") });
+});
+
+test("the core has no runtime dependency: the entries import only the package's own files; `ai` is an optional peer of toolshelf/ai", () => {
+  assert.equal(pkg.dependencies, undefined);
+  assert.deepEqual(pkg.peerDependencies, { ai: ">=7" });
+  assert.deepEqual(pkg.peerDependenciesMeta, { ai: { optional: true } });
+  const bare = (file) => [...readFileSync(join(pkgDir, file), "utf8").matchAll(/(?:\bfrom|^\s*import)\s*["']([^"'.][^"']*)["']/gm)].map((m) => m[1])
+    .filter((specifier) => !specifier.startsWith("node:")); // the runtime's built-ins are no dependency
+  for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".js") && f !== "ai.js")) {
+    assert.deepEqual(bare(file), [], `${file} imports no other package`);
+  }
+  assert.deepEqual(bare("ai.js").sort(), ["ai", "toolshelf"], "toolshelf/ai imports the AI SDK and the package itself");
 });

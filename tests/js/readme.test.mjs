@@ -15,24 +15,28 @@ import { catalog, repoDir, toolshelfError } from "./support.mjs";
 const ts = createRequire(join(repoDir, "package.json"))("typescript");
 const readmePath = new URL(import.meta.resolve("toolshelf/package.json").replace(/package\.json$/, "README.md"));
 
-/** The ```ts blocks of a Markdown text that import the package. */
+/**
+ * The ```ts blocks of a Markdown text that import the package. Blocks that import an adapter
+ * (toolshelf/ai, toolshelf/mcp) need real clients and servers: e2e.test.mjs runs those loops and
+ * types.test.mjs type-checks the blocks as written.
+ */
 function examples(markdown) {
-  return [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((code) => code.includes('from "toolshelf"'));
+  return [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1])
+    .filter((code) => code.includes('from "toolshelf"') && !code.includes('from "toolshelf/'));
 }
 
 /** Tool lists from the real catalogs, by server. */
 const servers = (name) => catalog(name).map((e) => e.tool);
 
-// What the examples leave undefined. GitHub's and Linear's real servers both have `list_issues`, a
-// duplicate_tool error without `qualify` (see the test below); for an example that does not pass
-// `qualify: true` (SPEC §0), Linear's stand-in leaves that one tool out.
+// What the examples leave undefined. GitHub's and Linear's real servers both have `list_issues`:
+// `qualify: auto` (the default) names those two `mcp__<server>__list_issues` (see the test below).
 const PRELUDE = `
 import { catalog as __catalog } from "./support.mjs";
 const __tools = (name) => __catalog(name).map((e) => e.tool);
 const __tool = (name) => ({ type: "function", function: { name, description: name + " tool", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } } });
 const coreTools = [__tool("read_file"), __tool("write_file")];
 const githubTools = __tools("github-mcp-server");
-const linearTools = __tools("linear-mcp-official").filter((t) => __qualified || t.function.name !== "list_issues");
+const linearTools = __tools("linear-mcp-official");
 const model = "stand-in";
 const messages = [{ role: "user", content: "Open an issue for the crash." }];
 const __call = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
@@ -54,7 +58,7 @@ const runTool = async (server, tool, args) => { record.runs.push({ server, tool,
 let fileNumber = 0;
 /** Transpiles one example, writes it beside the tests (so "toolshelf" resolves), runs it, returns its record. */
 async function run(code) {
-  const prelude = `const __qualified = ${code.includes("qualify: true")};` + PRELUDE;
+  const prelude = PRELUDE;
   const js = ts.transpileModule(prelude + code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
   const file = join(process.cwd(), `example-${process.pid}-${fileNumber++}.mjs`);
   writeFileSync(file, js);
@@ -95,10 +99,18 @@ test("the contract's §0 agent loop runs: real calls reach runTool, bridge calls
   assert.match(replies.c5, /create_issue was not invoked: .*title/);
 });
 
-test("the examples' toolbox with the real GitHub and Linear servers needs `qualify`", () => {
+test("the examples' toolbox with the real GitHub and Linear servers: qualify auto, true and false", () => {
   const toolbox = { servers: { github: servers("github-mcp-server"), linear: servers("linear-mcp-official") } };
-  assert.throws(() => assemble(toolbox, { contextLength: 200_000 }), toolshelfError(ToolshelfError, "duplicate_tool", /list_issues/));
+  assert.throws(() => assemble(toolbox, { contextLength: 200_000, qualify: false }), toolshelfError(ToolshelfError, "duplicate_tool", /list_issues/));
+  const auto = assemble(toolbox, { contextLength: 200_000 });
+  assert.equal(auto.deferredCount, 117 + 38);
+  assert.match(auto.warnings.join("\n"), /^qualify: 2 deferred tools share their name with another tool \("list_issues"\)/m);
+  const listing = auto.tools[0].function.description;
+  assert.match(listing, /mcp__github__list_issues/);
+  assert.match(listing, /mcp__linear__list_issues/);
+  assert.match(listing, /\n- create_issue:/, "a name no other tool has stays as it is");
   const qualified = assemble(toolbox, { contextLength: 200_000, qualify: true });
   assert.equal(qualified.deferredCount, 117 + 38);
-  assert.match(qualified.tools[0].function.description, /mcp__linear__list_issues/);
+  assert.match(qualified.tools[0].function.description, /mcp__linear__save_issue/);
+  assert.deepEqual(qualified.warnings, []);
 });

@@ -1,0 +1,52 @@
+// toolshelf/ai: the Vercel AI SDK (`ai` 7, a peer dependency).
+import type { ToolExecutionOptions, ToolSet } from "ai";
+import type { Assembly, McpTool, Options, Shelf } from "./types.js";
+
+/** A real call about to run: where it goes, under the tool's own name, with validated arguments. */
+export interface RealCall {
+  /** The name the model knows (qualified when two tools shared it). */
+  name: string;
+  /** The server it belongs to; undefined for a direct tool. */
+  server?: string;
+  /** The tool's own name: the key of its ToolSet. */
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface ToolshelfInput {
+  /** Direct tools: the model always sees them, as they are. */
+  tools?: ToolSet;
+  /** Deferred tools by server (e.g. `await mcpClient.tools()` from @ai-sdk/mcp), or a function read before every step. */
+  servers?: Record<string, ToolSet> | (() => Record<string, ToolSet>);
+  /** toolshelf's options (contextLength, thresholdPct, qualify, bridgeNames, …); `format` is set for you. */
+  options?: Options;
+  /**
+   * Called before a real tool runs, with the real tool (never the bridge): hooks, approvals, logs.
+   * Return a string to decline: it goes back to the model as the tool result and nothing runs.
+   */
+  onCall?: (call: RealCall, execution: ToolExecutionOptions<unknown>) => unknown;
+}
+
+export interface Toolshelf {
+  /** For generateText/streamText: the direct tools (your objects) and the bridge tools. Updated in place. */
+  readonly tools: ToolSet;
+  /** For generateText/streamText: re-assembles before a step when `servers` (a function) changed. */
+  prepareStep: () => undefined;
+  /** The prepared toolbox (search, describe, unwrap for programs). */
+  readonly shelf: Shelf<McpTool>;
+  /** The current assembly's facts (tier, listing, warnings, fingerprint). */
+  readonly assembly: Assembly<McpTool>;
+  /** Re-assembles with other servers. */
+  update(servers: Record<string, ToolSet> | (() => Record<string, ToolSet>)): void;
+}
+
+export declare function createToolshelf(input?: ToolshelfInput): Toolshelf;
+
+/** The AI SDK's `toolSearch({ search })` callback shape. */
+export type ToolSearchCallback = (options: { query: string; tools: Array<{ name: string; description?: string }> }) => string[];
+
+/**
+ * toolshelf's ranking as the `search` of the AI SDK's `toolSearch({ search })` (tools marked
+ * `deferLoading: true`). With `tools` (the ToolSet), parameter names count too.
+ */
+export declare function toolshelfSearch(options?: { tools?: ToolSet; limit?: number; server?: string }): ToolSearchCallback;

@@ -1,0 +1,48 @@
+// toolshelf/mcp: connected MCP clients (@modelcontextprotocol/sdk's `Client`, or anything with its
+// listTools/callTool methods) as a toolbox's servers, and an unwrapped call run on the right client.
+import type { GeminiTool, McpTool, OpenAiTool, ToolFormat, Unwrapped } from "./types.js";
+
+/** The tool def each format gives: what `fromMcpTool` writes (Responses tools with `strict: false`). */
+export interface ToolOfFormat {
+  mcp: McpTool;
+  openai: OpenAiTool & { function: { description: string; parameters: McpTool["inputSchema"] } };
+  responses: { type: "function"; name: string; description: string; parameters: McpTool["inputSchema"]; strict: boolean };
+  anthropic: { name: string; description: string; input_schema: { type: "object"; [key: string]: unknown } };
+  gemini: GeminiTool & { description: string; parameters: McpTool["inputSchema"] };
+}
+
+/** What toolshelf/mcp uses of an MCP SDK `Client` (a connected one is one of these). */
+export interface McpClientLike {
+  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignal }): Promise<{ tools: McpTool[]; nextCursor?: string }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: undefined, options?: { signal?: AbortSignal }): Promise<unknown>;
+  /** The server's name from initialize; used when clients are given as a list. */
+  getServerVersion?(): { name: string } | undefined;
+}
+
+/** Every tool a client lists, following `nextCursor` through all pages. */
+export declare function listAllTools(client: McpClientLike, options?: { signal?: AbortSignal }): Promise<McpTool[]>;
+
+/** A tools/list item in one of toolshelf's formats (`mcp`, the default, returns it as it is). */
+export declare function fromMcpTool<F extends ToolFormat = "mcp">(tool: McpTool, format?: F): ToolOfFormat[F];
+
+/**
+ * Connected clients → a toolbox's `servers` (every page of each client's tools, in `format`) and the
+ * clients by the same names. A list is named by each server's own name (`getServerVersion().name`).
+ */
+export declare function mcpServers<C extends McpClientLike, F extends ToolFormat = "mcp">(
+  clients: C[] | Record<string, C>,
+  options?: { format?: F; signal?: AbortSignal },
+): Promise<{ servers: Record<string, ToolOfFormat[F][]>; clients: Record<string, C> }>;
+
+/** An MCP tool result's content as one tool message: text items as they are, other items as JSON. */
+export declare function toolMessage(result: unknown): string;
+
+/**
+ * Runs an unwrapped call (kind "call" with a server) through `callTool` on its server's client,
+ * under the tool's own (server-side) name. `content` is the tool message to send back.
+ */
+export declare function callMcpTool(
+  clients: Record<string, McpClientLike>,
+  call: Extract<Unwrapped, { kind: "call" }>,
+  options?: { signal?: AbortSignal },
+): Promise<{ content: string; result: unknown; isError: boolean }>;

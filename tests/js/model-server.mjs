@@ -1,0 +1,143 @@
+// A scripted model server on 127.0.0.1 speaking OpenAI Chat Completions (/v1/chat/completions),
+// OpenAI Responses (/v1/responses) and Anthropic Messages (/v1/messages), each with and without
+// streaming (SSE in each provider's own event format). It replays a script: the reply to a request
+// is step N of the script, N being the number of tool results the request carries (so one script
+// drives a whole agent loop, whatever the client). Every request is recorded, normalized: the
+// tools offered, the tool results the model was given, whether it streamed.
+// Shared by tests/js/e2e.test.mjs and examples/worker (whose test starts it from Node).
+import { createServer } from "node:http";
+
+/** The tool results a request carries, as `{ id, content }` (content as text), per provider. */
+function toolResults(provider, body) {
+  const text = (c) => (typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => p.text ?? JSON.stringify(p)).join("\n") : JSON.stringify(c));
+  if (provider === "chat") {
+    return (body.messages ?? []).filter((m) => m.role === "tool").map((m) => ({ id: m.tool_call_id, content: text(m.content) }));
+  }
+  if (provider === "responses") {
+    const input = Array.isArray(body.input) ? body.input : [];
+    return input.filter((i) => i.type === "function_call_output").map((i) => ({ id: i.call_id, content: text(i.output) }));
+  }
+  return (body.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    .filter((b) => b.type === "tool_result").map((b) => ({ id: b.tool_use_id, content: text(b.content) }));
+}
+
+/** The tool names a request offers the model. */
+function toolNames(provider, body) {
+  return (body.tools ?? []).map((t) => (provider === "chat" ? t.function?.name : t.name));
+}
+
+const usage = { chat: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } };
+
+/** One step as a non-streamed reply body. */
+function replyBody(provider, step, n, model) {
+  const id = `call_${n}`;
+  const args = JSON.stringify(step.arguments ?? {});
+  if (provider === "chat") {
+    const message = step.tool
+      ? { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: step.tool, arguments: args } }] }
+      : { role: "assistant", content: step.text };
+    return { id: `chatcmpl_${n}`, object: "chat.completion", created: 1, model, choices: [{ index: 0, message, finish_reason: step.tool ? "tool_calls" : "stop" }], usage: usage.chat };
+  }
+  if (provider === "responses") {
+    const item = step.tool
+      ? { type: "function_call", id: `fc_${n}`, call_id: id, name: step.tool, arguments: args, status: "completed" }
+      : { type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: step.text, annotations: [] }] };
+    return responseObject(n, model, [item], "completed");
+  }
+  const block = step.tool ? { type: "tool_use", id: `toolu_${n}`, name: step.tool, input: step.arguments ?? {} } : { type: "text", text: step.text };
+  return { id: `msg_${n}`, type: "message", role: "assistant", model, content: [block], stop_reason: step.tool ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
+}
+
+function responseObject(n, model, output, status) {
+  return { id: `resp_${n}`, object: "response", created_at: 1, status, model, output, error: null, incomplete_details: null,
+    usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } };
+}
+
+/** One step as SSE events `[event name or null, data]`, in the provider's streaming format. */
+function streamEvents(provider, step, n, model) {
+  const id = `call_${n}`;
+  const args = JSON.stringify(step.arguments ?? {});
+  const half = Math.floor(args.length / 2); // arguments arrive in two deltas, as real servers split them
+  if (provider === "chat") {
+    const chunk = (delta, finish = null, extra = {}) => [null, { id: `chatcmpl_${n}`, object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra }];
+    const body = step.tool
+      ? [chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id, type: "function", function: { name: step.tool, arguments: "" } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, half) } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] })]
+      : [chunk({ role: "assistant", content: "" }), chunk({ content: step.text })];
+    return [...body, chunk({}, step.tool ? "tool_calls" : "stop"), [null, { id: `chatcmpl_${n}`, object: "chat.completion.chunk", created: 1, model, choices: [], usage: usage.chat }], [null, "[DONE]"]];
+  }
+  if (provider === "responses") {
+    const done = replyBody("responses", step, n, model).output[0];
+    const started = step.tool ? { ...done, arguments: "", status: "in_progress" } : { ...done, content: [], status: "in_progress" };
+    const events = [["response.created", { type: "response.created", response: responseObject(n, model, [], "in_progress") }],
+      ["response.output_item.added", { type: "response.output_item.added", output_index: 0, item: started }]];
+    if (step.tool) {
+      for (const delta of [args.slice(0, half), args.slice(half)]) {
+        events.push(["response.function_call_arguments.delta", { type: "response.function_call_arguments.delta", item_id: done.id, output_index: 0, delta }]);
+      }
+      events.push(["response.function_call_arguments.done", { type: "response.function_call_arguments.done", item_id: done.id, output_index: 0, arguments: args }]);
+    } else {
+      const part = { type: "output_text", text: "", annotations: [] };
+      events.push(["response.content_part.added", { type: "response.content_part.added", item_id: done.id, output_index: 0, content_index: 0, part }],
+        ["response.output_text.delta", { type: "response.output_text.delta", item_id: done.id, output_index: 0, content_index: 0, delta: step.text, logprobs: [] }],
+        ["response.output_text.done", { type: "response.output_text.done", item_id: done.id, output_index: 0, content_index: 0, text: step.text, logprobs: [] }],
+        ["response.content_part.done", { type: "response.content_part.done", item_id: done.id, output_index: 0, content_index: 0, part: { ...part, text: step.text } }]);
+    }
+    events.push(["response.output_item.done", { type: "response.output_item.done", output_index: 0, item: done }],
+      ["response.completed", { type: "response.completed", response: responseObject(n, model, [done], "completed") }]);
+    return events.map(([name, data], i) => [name, { ...data, sequence_number: i }]);
+  }
+  const message = { id: `msg_${n}`, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } };
+  const block = step.tool ? { type: "tool_use", id: `toolu_${n}`, name: step.tool, input: {} } : { type: "text", text: "" };
+  const deltas = step.tool
+    ? [args.slice(0, half), args.slice(half)].map((partial_json) => ({ type: "input_json_delta", partial_json }))
+    : [{ type: "text_delta", text: step.text }];
+  return [["message_start", { type: "message_start", message }],
+    ["content_block_start", { type: "content_block_start", index: 0, content_block: block }],
+    ...deltas.map((delta) => ["content_block_delta", { type: "content_block_delta", index: 0, delta }]),
+    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    ["message_delta", { type: "message_delta", delta: { stop_reason: step.tool ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } }],
+    ["message_stop", { type: "message_stop" }]];
+}
+
+const ROUTES = { "/v1/chat/completions": "chat", "/v1/responses": "responses", "/v1/messages": "anthropic" };
+
+/**
+ * Starts the server on 127.0.0.1 (a free port). `script`: steps `{ tool, arguments }` (a tool call)
+ * or `{ text }` (the answer). Returns `{ url, requests, close }`; `requests` grows per request.
+ */
+export async function startModelServer(script) {
+  const requests = [];
+  const server = createServer(async (req, res) => {
+    const provider = ROUTES[new URL(req.url, "http://x").pathname];
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    if (!provider || req.method !== "POST") {
+      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+      return;
+    }
+    const body = JSON.parse(raw);
+    const results = toolResults(provider, body);
+    const n = results.length;
+    requests.push({ provider, stream: body.stream === true, tools: toolNames(provider, body), results, body });
+    const step = script[n];
+    if (!step) {
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { type: "invalid_request_error", message: `the script has no step ${n}` } }));
+      return;
+    }
+    const model = body.model ?? "scripted";
+    if (body.stream !== true) {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(replyBody(provider, step, n, model)));
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    for (const [event, data] of streamEvents(provider, step, n, model)) {
+      res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+    }
+    res.end();
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return { url, requests, close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }) };
+}
