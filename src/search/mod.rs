@@ -439,7 +439,7 @@ impl SearchIndex {
         let mut hits: Vec<(bool, Hit)> =
             exact.iter().map(|&doc| (true, Hit { doc, score: scores.score_of(doc), partial: false })).collect();
         for &doc in &scores.touched {
-            if !exact.contains(&doc) {
+            if exact.binary_search(&doc).is_err() {
                 hits.push((false, Hit { doc, score: scores.score_of(doc), partial: partial(doc) }));
             }
         }
@@ -748,7 +748,7 @@ impl SearchIndex {
         let Some(meta) = self.docs.get(doc) else {
             return Verdict::NoSuchDoc;
         };
-        if self.exact_matches(&plan.query).contains(&doc) {
+        if self.exact_matches(&plan.query).binary_search(&doc).is_ok() {
             return Verdict::ExactName;
         }
         if plan.concepts.is_empty() && !name_contains_query(&meta.lower_name, &plan.query) {
