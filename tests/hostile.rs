@@ -6,7 +6,7 @@
 //! `describe`, `unwrap`, `validate`). Ratios of timings taken in this process, the best of several
 //! repetitions, never an absolute time: a case's growth is divided by that of a linear yardstick
 //! (parsing as many bytes of JSON) measured alongside, which the machine's load and caches slow as
-//! much; n·log n comes out near 1, quadratic near 10, and the bound is 3. The same shapes through
+//! much; n·log n comes out near 1, quadratic near 5–10, and the bound is 4. The same shapes through
 //! the npm package, against `JSON.parse`: `scripts/bench --hostile` (bench/hostile.mjs);
 //! docs/hostile.md.
 // Native only, as every test here but tests/wasm_*.rs.
@@ -17,8 +17,9 @@ use toolshelf::json::{self, Value};
 use toolshelf::{schema, Shelf};
 
 /// Most a case may grow from n to 10n, over the growth of the yardstick (parsing as many bytes of
-/// JSON, linear) on the same machine at the same time: n·log n gives about 1.2; quadratic, 10.
-const MAX_EXCESS: f64 = 3.0;
+/// JSON, linear) on the same machine at the same time: n·log n gives about 1 (up to 3 where
+/// sorting strings scattered over a large heap misses the caches); quadratic, 5 to 10.
+const MAX_EXCESS: f64 = 4.0;
 
 /// A case: makes its input at size n (not timed) and returns the work to time.
 type Case = (&'static str, usize, fn(usize) -> Work);
