@@ -204,6 +204,25 @@ const CASES: &[Case] = &[
     }),
 ];
 
+/// Search shapes, not run by default: src/search/ is being rewritten by the lead, and the first one
+/// is quadratic there (docs/hostile.md, "Left to the search rewrite"). Run with `--ignored`.
+const SEARCH_CASES: &[Case] = &[
+    ("search: a query equal to the own name of n qualified tools (n servers)", 2_000, |n| {
+        let servers: Vec<String> =
+            (0..n).map(|i| format!(r#""server{i}":[{}]"#, tool("list_issues", "List issues.", "{}"))).collect();
+        let toolbox = format!(r#"{{"servers":{{{}}}}}"#, servers.join(","));
+        let shelf = Shelf::from_json(&toolbox, r#"{"qualify":true}"#).unwrap();
+        shelf.search("warm the index", None);
+        work(toolbox.len(), move || drop(std::hint::black_box(shelf.search("list_issues", None))))
+    }),
+    ("search: a word every one of n tools holds", 5_000, |n| {
+        let toolbox = many_tools(n);
+        let shelf = Shelf::from_json(&toolbox, "").unwrap();
+        shelf.search("warm the index", None);
+        work(toolbox.len(), move || drop(std::hint::black_box(shelf.search("number", None))))
+    }),
+];
+
 /// The best of `reps` timings of `work`.
 fn best(work: &mut dyn FnMut(), reps: usize) -> Duration {
     (0..reps)
@@ -246,8 +265,18 @@ fn growth(make: fn(usize) -> Work, n: usize) -> (f64, f64, Duration, Duration) {
 
 #[test]
 fn every_shape_grows_at_most_n_log_n() {
+    check_growth(CASES);
+}
+
+#[test]
+#[ignore = "src/search/ is the lead's: SearchIndex::search scans the exact-name hits once per scored tool (n² when n tools share an own name); run after that is fixed"]
+fn search_shapes_grow_at_most_n_log_n() {
+    check_growth(SEARCH_CASES);
+}
+
+fn check_growth(cases: &[Case]) {
     let mut failures = Vec::new();
-    for (name, n, make) in CASES {
+    for (name, n, make) in cases {
         // A growth over the bound is measured again (twice at most): the machine is shared.
         let mut measured: Vec<(f64, f64, f64, Duration, Duration)> = Vec::new();
         while measured.len() < 3 && measured.last().is_none_or(|(excess, ..)| *excess > MAX_EXCESS) {
