@@ -36,6 +36,11 @@ impl StrMap {
         }
     }
 
+    /// How many keys it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     /// Maps `key` to `value`; callers `get` first, so `key` is not present yet.
     pub(crate) fn insert(&mut self, key: &str, value: u32) {
         if (self.entries.len() + 1) * 2 > self.slots.len() {

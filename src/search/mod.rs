@@ -283,6 +283,10 @@ pub struct SearchIndex {
     /// `name_terms[name_starts[d]..name_starts[d + 1]]`.
     name_terms: Vec<u32>,
     name_starts: Vec<u32>,
+    /// Each tool's server as a number (servers numbered in order of first appearance), and how
+    /// many servers there are: the server boost groups tools by it.
+    server_of: Vec<u32>,
+    servers: usize,
     /// The variant table analysed: a query term and the term lists it also finds.
     variants: Vec<(String, Vec<Vec<String>>)>,
 }
@@ -345,14 +349,23 @@ impl Plan<'_> {
     }
 }
 
-/// Per-tool accumulators of one query, filled from the occurrence lists only.
+/// Per-tool accumulators of one query, filled from the occurrence lists only: one record per tool
+/// (one allocation, 24 bytes a tool), and the tools touched.
 struct Scores {
-    score: Vec<f64>,
-    /// Distinctive concepts held.
-    covered: Vec<u32>,
-    /// Whether the tool holds any concept; `touched` lists those that do.
-    seen: Vec<bool>,
+    acc: Vec<Acc>,
     touched: Vec<usize>,
+}
+
+/// One tool's accumulator.
+#[derive(Clone, Copy)]
+struct Acc {
+    score: f64,
+    /// The best alternative's score for the concept at hand (-1: not met yet).
+    best: f64,
+    /// Distinctive concepts held.
+    covered: u16,
+    /// Whether the tool holds any concept.
+    seen: bool,
 }
 
 impl SearchIndex {
@@ -365,6 +378,8 @@ impl SearchIndex {
         let mut lengths: Vec<FieldCounts> = Vec::new();
         let mut name_numbers: Vec<u32> = Vec::new();
         let mut name_starts: Vec<u32> = alloc::vec![0];
+        let mut server_numbers = intern::StrMap::default();
+        let mut server_of: Vec<u32> = Vec::new();
         for (doc, fields) in docs.into_iter().enumerate() {
             let (counts, length) = field_term_counts(&analyzer, &config, &mut vocabulary, &fields);
             for (term, in_fields) in counts {
@@ -380,6 +395,7 @@ impl SearchIndex {
                 }
             }
             name_starts.push(name_numbers.len() as u32);
+            server_of.push(number_of(&mut server_numbers, fields.server));
             lengths.push(length);
             metas.push(Doc {
                 name: fields.name.to_string(),
@@ -417,7 +433,20 @@ impl SearchIndex {
             .unzip();
         let names = sorted_names(&metas);
         let variants = if config.variants { analysed_variants(&analyzer) } else { Vec::new() };
-        SearchIndex { analyzer, config, docs: metas, terms, postings, names, name_terms, name_starts, variants }
+        let servers = server_of.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
+        SearchIndex {
+            analyzer,
+            config,
+            docs: metas,
+            terms,
+            postings,
+            names,
+            name_terms,
+            name_starts,
+            server_of,
+            servers,
+            variants,
+        }
     }
 
     /// The best `limit` tools for `query`, best first (see the module docs for the order).
@@ -454,10 +483,16 @@ impl SearchIndex {
         Ranked { hits, unknown_words }
     }
 
-    /// The first `limit` of `hits` in rank order.
+    /// The first `limit` of `hits` in rank order: the best `limit` selected (linear), then only
+    /// those sorted, so a word every tool holds costs no sort of the whole catalog.
     fn best(&self, mut hits: Vec<(bool, Hit)>, limit: usize) -> Vec<Hit> {
-        hits.sort_by(|a, b| self.rank_order(a, b));
-        hits.into_iter().take(limit).map(|(_, hit)| hit).collect()
+        let order = |a: &(bool, Hit), b: &(bool, Hit)| self.rank_order(a, b);
+        if hits.len() > limit {
+            hits.select_nth_unstable_by(limit.saturating_sub(1), order);
+            hits.truncate(limit);
+        }
+        hits.sort_unstable_by(order);
+        hits.into_iter().map(|(_, hit)| hit).collect()
     }
 
     /// Which query concepts `doc` holds, what each adds, and whether and why it is a hit.
@@ -662,34 +697,24 @@ impl SearchIndex {
     /// Sums, over the query's concepts, the best alternative's BM25 contribution into the tools
     /// that hold it, counts the distinctive concepts each tool holds, then applies the name bonus.
     fn score(&self, plan: &Plan<'_>) -> Scores {
-        let n = self.docs.len();
-        let mut s = Scores {
-            score: alloc::vec![0.0; n],
-            covered: alloc::vec![0; n],
-            seen: alloc::vec![false; n],
-            touched: Vec::new(),
-        };
-        // The best alternative's score per tool for the concept at hand (-1: not met yet).
-        let mut best = alloc::vec![-1.0f64; n];
+        let unmet = Acc { score: 0.0, best: -1.0, covered: 0, seen: false };
+        let mut s = Scores { acc: alloc::vec![unmet; self.docs.len()], touched: Vec::new() };
         let mut in_concept: Vec<usize> = Vec::new();
         for concept in &plan.concepts {
             for alternative in &concept.alternatives {
                 for posting in alternative.postings.iter() {
                     let doc = posting.doc as usize;
                     let score = alternative.weight * term_score(alternative.idf, f64::from(posting.term_freq));
-                    if let Some(b) = best.get_mut(doc) {
-                        if *b < 0.0 {
+                    if let Some(a) = s.acc.get_mut(doc) {
+                        if a.best < 0.0 {
                             in_concept.push(doc);
                         }
-                        if score > *b {
-                            *b = score;
-                        }
+                        a.best = a.best.max(score);
                     }
                 }
             }
             for doc in in_concept.drain(..) {
-                let Some(b) = best.get_mut(doc) else { continue };
-                s.add(doc, core::mem::replace(b, -1.0), concept.distinctive);
+                s.add(doc, concept.distinctive);
             }
         }
         s.touched.sort_unstable();
@@ -699,8 +724,8 @@ impl SearchIndex {
         if self.config.name_bonus > 0.0 {
             for &doc in &s.touched {
                 let cover = self.name_cover(doc, &plan.query_terms);
-                if let Some(score) = s.score.get_mut(doc) {
-                    *score *= 1.0 + self.config.name_bonus * cover * cover;
+                if let Some(a) = s.acc.get_mut(doc) {
+                    a.score *= 1.0 + self.config.name_bonus * cover * cover;
                 }
             }
         }
@@ -709,24 +734,16 @@ impl SearchIndex {
 
     /// Adds to each scored tool [`SearchConfig::server_boost`] times its server's best score.
     fn boost_by_server(&self, s: &mut Scores) {
-        let mut best: Vec<(&str, f64)> = Vec::new();
+        let mut best = alloc::vec![0.0f64; self.servers];
+        let server = |doc: usize| self.server_of.get(doc).map_or(0, |&n| n as usize);
         for &doc in &s.touched {
-            let server = self.docs.get(doc).map_or("", |d| d.server.as_str());
-            let score = s.score_of(doc);
-            match best.binary_search_by(|(name, _)| (*name).cmp(server)) {
-                Ok(at) => {
-                    if let Some((_, b)) = best.get_mut(at) {
-                        *b = b.max(score);
-                    }
-                }
-                Err(at) => best.insert(at, (server, score)),
+            if let Some(b) = best.get_mut(server(doc)) {
+                *b = b.max(s.score_of(doc));
             }
         }
         for &doc in &s.touched {
-            let server = self.docs.get(doc).map_or("", |d| d.server.as_str());
-            let top = best.binary_search_by(|(name, _)| (*name).cmp(server)).ok().and_then(|at| best.get(at));
-            if let (Some((_, top)), Some(score)) = (top, s.score.get_mut(doc)) {
-                *score += self.config.server_boost * top;
+            if let (Some(top), Some(a)) = (best.get(server(doc)), s.acc.get_mut(doc)) {
+                a.score += self.config.server_boost * top;
             }
         }
     }
@@ -846,26 +863,26 @@ impl SearchIndex {
 }
 
 impl Scores {
-    fn add(&mut self, doc: usize, score: f64, distinctive: bool) {
-        let (Some(s), Some(c), Some(seen)) =
-            (self.score.get_mut(doc), self.covered.get_mut(doc), self.seen.get_mut(doc))
-        else {
+    /// Adds the concept at hand's best alternative score into `doc` and resets it.
+    fn add(&mut self, doc: usize, distinctive: bool) {
+        let Some(a) = self.acc.get_mut(doc) else {
             return;
         };
-        if !*seen {
-            *seen = true;
+        if !a.seen {
+            a.seen = true;
             self.touched.push(doc);
         }
-        *s += score;
-        *c += u32::from(distinctive);
+        a.score += a.best.max(0.0);
+        a.covered = a.covered.saturating_add(u16::from(distinctive));
+        a.best = -1.0;
     }
 
     fn score_of(&self, doc: usize) -> f64 {
-        self.score.get(doc).copied().unwrap_or(0.0)
+        self.acc.get(doc).map_or(0.0, |a| a.score)
     }
 
     fn covered_of(&self, doc: usize) -> usize {
-        self.covered.get(doc).copied().unwrap_or(0) as usize
+        self.acc.get(doc).map_or(0, |a| usize::from(a.covered))
     }
 }
 
@@ -1026,6 +1043,18 @@ fn field_term_counts(
 /// One occurrence of `term` in `field`, packed to sort by term, then field.
 fn occurrence(term: u32, field: usize) -> u64 {
     (u64::from(term) << 8) | field as u64
+}
+
+/// The number of `name` in `numbers`, numbering it next if it is new.
+fn number_of(numbers: &mut intern::StrMap, name: &str) -> u32 {
+    match numbers.get(name) {
+        Some(n) => n,
+        None => {
+            let n = numbers.len() as u32;
+            numbers.insert(name, n);
+            n
+        }
+    }
 }
 
 /// Whether a tool name reads as a REST read of a whole collection (see
