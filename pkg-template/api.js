@@ -37,7 +37,7 @@ function hydrate(text, lists) {
 function unwrapped(text, toolCall) {
   const result = JSON.parse(text);
   if (result.untouched) {
-    result.arguments = result.untouched.reduce((holder, key) => holder[key], toolCall);
+    result.arguments = result.untouched.split(".").reduce((holder, key) => holder[key], toolCall);
     delete result.untouched;
   }
   return result;
@@ -51,8 +51,14 @@ function splitLimit(options) {
   return [rest, Number.isFinite(n) ? Math.min(Math.max(n, 0), 1000) : undefined];
 }
 
+/** The toolbox's JSON as UTF-8 bytes: what the core takes (copied into wasm memory at its size). */
+function toolboxBytes(toolbox) {
+  return new TextEncoder().encode(toJson(toolbox, "toolbox"));
+}
+
 function prepare(toolbox, options) {
-  return call(() => new ShelfHandle(toJson(toolbox, "toolbox"), toJson(options, "options")));
+  const bytes = toolboxBytes(toolbox);
+  return call(() => new ShelfHandle(bytes, toJson(options, "options")));
 }
 
 /** Prepares the toolbox, runs `use` on it, and frees it before returning (or throwing). */
@@ -113,18 +119,16 @@ export class Shelf {
   update(toolbox) {
     const lists = listsOf(toolbox);
     const keep = [...lists.servers.keys()].filter((name) => sameObjects(lists.servers.get(name), this.#lists.servers.get(name)));
-    let text;
-    if (keep.length === 0) {
-      text = toJson(toolbox, "toolbox");
-    } else {
+    let partial = toolbox;
+    if (keep.length > 0) {
       // The toolbox with the kept servers' lists left empty: the core takes those from the shelf.
       const servers = Object.create(null); // a server named "__proto__" stays a server
       for (const [name, list] of lists.servers) servers[name] = keep.includes(name) ? [] : list;
-      const partial = {};
+      partial = {};
       for (const key of Object.keys(toolbox)) partial[key] = key === "servers" ? servers : toolbox[key];
-      text = toJson(partial, "toolbox");
     }
-    call(() => this.#handle.update(text, JSON.stringify(keep)));
+    const bytes = toolboxBytes(partial);
+    call(() => this.#handle.update(bytes, JSON.stringify(keep)));
     this.#lists = snapshot(lists);
     this.#assembly = undefined;
   }

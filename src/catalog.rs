@@ -33,7 +33,7 @@ pub struct Tool {
     pub description: String,
     /// The tool def as given, as compact JSON (what `JSON.stringify` writes for it), shared: a
     /// [`Catalog::update`] keeps an unchanged server's tools. [`Tool::def`] parses it.
-    pub def_json: Arc<str>,
+    pub def_json: DefText,
     /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]).
     schema_outline: Option<Value>,
     /// Code points of the def's compact JSON (SPEC §2.1).
@@ -48,6 +48,61 @@ pub struct Tool {
     pub renamed: bool,
     /// The format it was read in.
     read_as: Format,
+}
+
+/// A tool def's compact JSON: a range of the toolbox's text when that text holds it as compact
+/// JSON already (what `JSON.stringify` writes, as the JS binding sends it), so the toolbox's text
+/// is the one copy; or a text of its own. Shared by clones (an updated shelf keeps a server's).
+#[derive(Clone, Debug)]
+pub struct DefText {
+    source: Arc<String>,
+    start: usize,
+    end: usize,
+}
+
+impl DefText {
+    /// A text of its own.
+    fn own(text: String) -> DefText {
+        let end = text.len();
+        DefText { source: Arc::new(text), start: 0, end }
+    }
+
+    /// The compact JSON.
+    pub fn as_str(&self) -> &str {
+        self.source.get(self.start..self.end).unwrap_or_default()
+    }
+}
+
+impl core::ops::Deref for DefText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+/// Gives every tool whose text is a range of a toolbox text that is mostly not in use (less than
+/// half of it) a text of its own, so that an update never keeps an old toolbox's text alive for
+/// the few tools still read from it.
+fn compact(tools: &mut [Tool]) {
+    // Per shared text (a text of its own is all in use): its address and the bytes in use. Few:
+    // the toolbox texts of the updates whose tools are still held.
+    let shared = |text: &DefText| (text.len() < text.source.len()).then(|| Arc::as_ptr(&text.source) as usize);
+    let mut used: Vec<(usize, usize)> = Vec::new();
+    for text in tools.iter().map(|tool| &tool.def_json) {
+        let Some(at) = shared(text) else { continue };
+        match used.iter_mut().find(|(a, _)| *a == at) {
+            Some((_, bytes)) => *bytes += text.len(),
+            None => used.push((at, text.len())),
+        }
+    }
+    for tool in tools.iter_mut() {
+        let Some(at) = shared(&tool.def_json) else { continue };
+        let in_use = used.iter().find(|(a, _)| *a == at).map_or(0, |(_, bytes)| *bytes);
+        if in_use * 2 < tool.def_json.source.len() {
+            tool.def_json = DefText::own(tool.def_json.as_str().to_string());
+        }
+    }
 }
 
 /// Where a tool was in the toolbox: what [`Tool::path`] writes in messages.
@@ -155,9 +210,18 @@ impl Catalog {
     /// those of `Catalog::parse` of the whole toolbox. `options` must be those this catalog was
     /// read with.
     pub fn update(&self, toolbox: Value, keep: &[String], options: &Options) -> Result<Catalog, Error> {
-        Catalog::read(Toolbox::of(toolbox, options.format).into_lists()?, options, &mut |server| {
-            keep.iter().any(|k| k == server).then(|| self.as_read(server)).flatten()
-        })
+        self.updated(Toolbox::of(toolbox, options.format), keep, options)
+    }
+
+    fn updated(&self, toolbox: Toolbox, keep: &[String], options: &Options) -> Result<Catalog, Error> {
+        let mut catalog = Catalog::read(toolbox.into_lists()?, options, &mut |server| self.kept(server, keep))?;
+        compact(&mut catalog.tools);
+        Ok(catalog)
+    }
+
+    /// `server`'s tools as read and its list's length, when `keep` names it.
+    fn kept(&self, server: &str, keep: &[String]) -> Option<(Vec<Tool>, usize)> {
+        keep.iter().any(|k| k == server).then(|| self.as_read(server)).flatten()
     }
 
     /// Whether `server`'s list in this catalog is `defs`, every def read (none dropped as a bridge name).
@@ -220,9 +284,21 @@ impl Catalog {
     /// same errors), but each tool def is parsed, read and dropped in turn, so the text and the
     /// tools' compact JSON are all it holds at once.
     pub fn parse_json(text: &str, options: &Options) -> Result<Catalog, Error> {
-        let toolbox =
-            read_toolbox(text, options.format).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
+        let with = TextReading { forced: options.format, source: None };
+        let toolbox = read_toolbox(text, &with).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
         Catalog::read(toolbox.into_lists()?, options, &mut |_| None)
+    }
+
+    /// As [`Catalog::parse_json`], keeping the text: each tool's compact JSON is a range of it
+    /// when the text holds it so (as `JSON.stringify` writes a toolbox), and the text is then the
+    /// one copy of the toolbox the catalog holds.
+    pub fn parse_text(text: String, options: &Options) -> Result<Catalog, Error> {
+        read_text(text, options, None)
+    }
+
+    /// As [`Catalog::update`], from the toolbox's text (kept as [`Catalog::parse_text`] keeps it).
+    pub fn update_text(&self, text: String, keep: &[String], options: &Options) -> Result<Catalog, Error> {
+        read_text(text, options, Some((self, keep)))
     }
 
     /// The tool the model knows as `name`.
@@ -363,7 +439,7 @@ enum Def {
 /// What a tool def gives in one format.
 struct Reading {
     format: Format,
-    json: Arc<str>,
+    json: DefText,
     size: usize,
     /// The trimmed name, when it is a non-empty string.
     name: Option<String>,
@@ -373,19 +449,27 @@ struct Reading {
 
 impl Def {
     /// A def of the toolbox, and the format its shape says; `forced` is the `format` option.
-    fn of(def: Value, forced: Option<Format>) -> (Def, Option<Format>) {
+    /// `text` is the def's range of the toolbox's text, when the toolbox came as text.
+    #[inline(never)]
+    fn of(def: Value, forced: Option<Format>, text: Option<DefText>) -> (Def, Option<Format>) {
         let detected = Format::detect(&def);
         match forced.or(detected) {
-            Some(format) if def.is_object() => (Def::Read(Box::new(Reading::of(&def, format))), detected),
+            Some(format) if def.is_object() => (Def::Read(Box::new(Reading::of(&def, format, text))), detected),
             _ => (Def::Whole(def), detected),
         }
     }
 }
 
 impl Reading {
-    fn of(def: &Value, format: Format) -> Reading {
+    /// `text`: the def's range of the toolbox's text, used when it is the def's compact JSON.
+    #[inline(never)] // one copy for the three ways a def is read
+    fn of(def: &Value, format: Format, text: Option<DefText>) -> Reading {
         let fields = format.fields(def);
-        let json: Arc<str> = Arc::from(def.to_json());
+        let compact = def.to_json();
+        let json = match text {
+            Some(text) if *text == *compact => text,
+            _ => DefText::own(compact),
+        };
         Reading {
             format,
             size: json.chars().count(),
@@ -432,11 +516,11 @@ impl Toolbox {
     /// The toolbox given as a value; `forced` is the `format` option.
     fn of(toolbox: Value, forced: Option<Format>) -> Toolbox {
         let list = |value: Value| match value {
-            Value::Array(defs) => Ok(defs.into_iter().map(|def| Def::of(def, forced)).collect()),
+            Value::Array(defs) => Ok(defs.into_iter().map(|def| Def::of(def, forced, None)).collect()),
             other => Err(other),
         };
         match toolbox {
-            Value::Array(defs) => Toolbox::Flat(defs.into_iter().map(|def| Def::of(def, forced)).collect()),
+            Value::Array(defs) => Toolbox::Flat(defs.into_iter().map(|def| Def::of(def, forced, None)).collect()),
             Value::Object(members) => {
                 let (mut unknown, mut tools, mut servers) = (None, None, None);
                 for (key, value) in members {
@@ -503,27 +587,48 @@ impl Toolbox {
     }
 }
 
+/// The catalog of a toolbox's text, kept ([`Catalog::parse_text`]); with a catalog and server
+/// names, those servers' tools taken from it ([`Catalog::update_text`]).
+fn read_text(text: String, options: &Options, update: Option<(&Catalog, &[String])>) -> Result<Catalog, Error> {
+    let source = Arc::new(text);
+    let with = TextReading { forced: options.format, source: Some(&source) };
+    let toolbox = read_toolbox(&source, &with).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
+    let Some((previous, keep)) = update else {
+        return Catalog::read(toolbox.into_lists()?, options, &mut |_| None);
+    };
+    previous.updated(toolbox, keep, options)
+}
+
+/// How a toolbox's text is read: the `format` option, and the text shared by the tools (when the
+/// text is the caller's to keep).
+struct TextReading<'a> {
+    forced: Option<Format>,
+    source: Option<&'a Arc<String>>,
+}
+
 /// Reads a toolbox's JSON text as [`Toolbox::of`] reads its value, parsing one tool def at a time.
 /// A repeated key keeps its first place and takes the last value, as `JSON.parse` does.
-fn read_toolbox(text: &str, forced: Option<Format>) -> Result<Toolbox, ParseError> {
+fn read_toolbox(text: &str, with: &TextReading<'_>) -> Result<Toolbox, ParseError> {
     let mut reader = Reader::new(text);
     let toolbox = match reader.peek() {
-        Some(b'[') => Toolbox::Flat(read_list(&mut reader, 1, forced)?),
+        Some(b'[') => Toolbox::Flat(read_list(&mut reader, 1, with)?),
         Some(b'{') => {
             let (mut unknown, mut tools, mut servers) = (None, None, None);
-            reader.object(1, |reader, key| {
+            let mut more = reader.enter(1, b'}')?;
+            while more {
+                let key = reader.key()?;
                 match (key.as_str(), reader.peek()) {
-                    ("tools", Some(b'[')) => tools = Some(Ok(read_list(reader, 2, forced)?)),
+                    ("tools", Some(b'[')) => tools = Some(Ok(read_list(&mut reader, 2, with)?)),
                     ("tools", _) => tools = Some(Err(reader.value(1)?)),
-                    ("servers", Some(b'{')) => servers = Some(Ok(read_servers(reader, forced)?)),
+                    ("servers", Some(b'{')) => servers = Some(Ok(read_servers(&mut reader, with)?)),
                     ("servers", _) => servers = Some(Err(reader.value(1)?)),
                     _ => {
                         reader.value(1)?;
                         unknown.get_or_insert(key);
                     }
                 }
-                Ok(())
-            })?;
+                more = reader.next(b'}')?;
+            }
             Toolbox::Grouped { unknown, tools, servers }
         }
         _ => Toolbox::Other(reader.value(0)?),
@@ -533,33 +638,40 @@ fn read_toolbox(text: &str, forced: Option<Format>) -> Result<Toolbox, ParseErro
 }
 
 /// The `servers` object at the reader, each server's list read.
-fn read_servers(reader: &mut Reader<'_>, forced: Option<Format>) -> Result<Vec<(String, ListOr)>, ParseError> {
+fn read_servers(reader: &mut Reader<'_>, with: &TextReading<'_>) -> Result<Vec<(String, ListOr)>, ParseError> {
     let mut lists: Vec<(String, ListOr)> = Vec::new();
-    reader.object(2, |reader, name| {
+    let mut more = reader.enter(2, b'}')?;
+    while more {
+        let name = reader.key()?;
         let list = match reader.peek() {
-            Some(b'[') => Ok(read_list(reader, 3, forced)?),
+            Some(b'[') => Ok(read_list(reader, 3, with)?),
             _ => Err(reader.value(2)?),
         };
         match lists.iter_mut().find(|(n, _)| *n == name) {
             Some(slot) => slot.1 = list,
             None => lists.push((name, list)),
         }
-        Ok(())
-    })?;
+        more = reader.next(b'}')?;
+    }
     Ok(lists)
 }
 
 /// The array at the reader (`depth` counting it), each tool def read and its tree dropped.
+#[inline(never)] // one copy for its three callers
 fn read_list(
     reader: &mut Reader<'_>,
     depth: usize,
-    forced: Option<Format>,
+    with: &TextReading<'_>,
 ) -> Result<Vec<(Def, Option<Format>)>, ParseError> {
     let mut defs = Vec::new();
-    reader.array(depth, |reader| {
-        defs.push(Def::of(reader.value(depth)?, forced));
-        Ok(())
-    })?;
+    let mut more = reader.enter(depth, b']')?;
+    while more {
+        let start = reader.offset();
+        let def = reader.value(depth)?;
+        let text = with.source.map(|source| DefText { source: source.clone(), start, end: reader.offset() });
+        defs.push(Def::of(def, with.forced, text));
+        more = reader.next(b']')?;
+    }
     Ok(defs)
 }
 
@@ -601,10 +713,11 @@ fn detect_format(entries: &[Source], warnings: &mut Vec<String>) -> Result<Forma
     }
 }
 
+#[inline(never)]
 fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
     let reading = match entry.def {
         Def::Read(reading) if reading.format == format => *reading,
-        Def::Read(reading) => Reading::of(&crate::json::parse(&reading.json).unwrap_or(Value::Null), format),
+        Def::Read(reading) => Reading::of(&crate::json::parse(&reading.json).unwrap_or(Value::Null), format, None),
         Def::Whole(def) if !def.is_object() => {
             let path = entry.origin.path(entry.server.as_deref());
             return Err(Error::new(
@@ -612,7 +725,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
                 format!("{path}: a tool must be an object, got {}", def.kind()),
             ));
         }
-        Def::Whole(def) => Reading::of(&def, format),
+        Def::Whole(def) => Reading::of(&def, format, None),
     };
     let Some(name) = reading.name else {
         let path = entry.origin.path(entry.server.as_deref());
@@ -874,6 +987,12 @@ mod tests {
                 let whole =
                     parse_input(text, "toolbox", ErrorCode::InvalidToolbox).and_then(|v| Catalog::parse(v, &options));
                 let streamed = Catalog::parse_json(text, &options);
+                let kept = Catalog::parse_text(text.clone(), &options);
+                assert_eq!(streamed.as_ref().err(), kept.as_ref().err(), "{text}");
+                if let (Ok(streamed), Ok(kept)) = (&streamed, &kept) {
+                    let texts = |c: &Catalog| c.tools.iter().map(|t| t.def_json.to_string()).collect::<Vec<_>>();
+                    assert_eq!(texts(streamed), texts(kept), "{text}");
+                }
                 match (whole, streamed) {
                     (Ok(w), Ok(s)) => {
                         let tools = |c: &Catalog| {
@@ -882,7 +1001,11 @@ mod tests {
                                 .map(|t| {
                                     format!(
                                         "{}|{:?}|{}|{}|{:?}",
-                                        t.name, t.server, t.def_json, t.size, t.schema_outline
+                                        t.name,
+                                        t.server,
+                                        t.def_json.as_str(),
+                                        t.size,
+                                        t.schema_outline
                                     )
                                 })
                                 .collect::<Vec<_>>()

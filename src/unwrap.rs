@@ -46,14 +46,14 @@ pub struct SentAt {
 }
 
 impl SentAt {
-    /// The keys to follow from the call to the arguments, as a JSON array.
-    pub fn path(self) -> Value {
-        let mut keys = Vec::new();
-        if self.in_function {
-            keys.push(Value::str("function"));
+    /// The keys to follow from the call to the arguments, joined by `.`: `function.arguments`.
+    pub fn path(self) -> &'static str {
+        match (self.in_function, self.key) {
+            (true, "input") => "function.input",
+            (true, "args") => "function.args",
+            (true, _) => "function.arguments",
+            (false, key) => key,
         }
-        keys.push(Value::str(self.key));
-        Value::Array(keys)
     }
 }
 

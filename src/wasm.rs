@@ -22,15 +22,21 @@ fn js_error(error: Error) -> JsValue {
 }
 
 /// The unwrap result; for a call whose arguments are exactly what the model sent, `untouched`
-/// holds the keys that lead from the call to them, and the JS side hands back that very object.
+/// holds the keys that lead from the call to them (`function.arguments`), and the JS side hands
+/// back that very object.
 fn unwrapped_json(unwrapped: &Unwrapped) -> String {
     let mut value = unwrapped.to_value();
     if let (Unwrapped::Call(call), Value::Object(members)) = (unwrapped, &mut value) {
         if let Some(at) = call.untouched {
-            members.push(("untouched".into(), at.path()));
+            members.push(("untouched".into(), Value::str(at.path())));
         }
     }
     value.to_json()
+}
+
+/// The toolbox's text from its UTF-8 bytes (`TextEncoder` writes nothing else).
+fn toolbox_text(bytes: Vec<u8>) -> Result<String, JsValue> {
+    String::from_utf8(bytes).map_err(|_| js_error(Error::new(ErrorCode::InvalidToolbox, "toolbox: not UTF-8")))
 }
 
 /// Server names as a JSON array of strings (anything else names no server).
@@ -48,17 +54,18 @@ pub struct ShelfHandle {
 
 #[wasm_bindgen(js_class = ShelfHandle)]
 impl ShelfHandle {
-    /// Prepares a toolbox (JSON text) with options (JSON text).
+    /// Prepares a toolbox (JSON text as UTF-8 bytes, taken without a copy: a string passed as
+    /// `&str` would be copied in at up to three bytes per UTF-16 unit, the peak of wasm memory)
+    /// with options (JSON text).
     #[wasm_bindgen(constructor)]
-    pub fn new(toolbox: &str, options: &str) -> Result<ShelfHandle, JsValue> {
-        Shelf::from_json(toolbox, options).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
+    pub fn new(toolbox: Vec<u8>, options: &str) -> Result<ShelfHandle, JsValue> {
+        Shelf::from_json_text(toolbox_text(toolbox)?, options).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
     }
 
-    /// Prepares a new toolbox (JSON text) in place of this one, keeping the servers named in
-    /// `keep` (a JSON array of names) as they are ([`Shelf::update_keeping`]).
-    pub fn update(&mut self, toolbox: &str, keep: &str) -> Result<(), JsValue> {
-        let toolbox = parse_input(toolbox, "toolbox", ErrorCode::InvalidToolbox).map_err(js_error)?;
-        self.shelf.update_keeping(toolbox, &server_names(keep)).map_err(js_error)
+    /// Prepares a new toolbox (JSON text as UTF-8 bytes) in place of this one, keeping the servers
+    /// named in `keep` (a JSON array of names) as they are ([`Shelf::update_keeping`]).
+    pub fn update(&mut self, toolbox: Vec<u8>, keep: &str) -> Result<(), JsValue> {
+        self.shelf.update_keeping_text(toolbox_text(toolbox)?, &server_names(keep)).map_err(js_error)
     }
 
     /// The assembly plan as JSON text ([`crate::assemble::Layout::plan`]).

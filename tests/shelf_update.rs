@@ -105,7 +105,7 @@ fn update_keeps_the_unchanged_servers_and_reads_the_others() {
     let mut shelf = Shelf::new(&steps[0].1, &options).unwrap();
     let github_def = |shelf: &Shelf| {
         let tool = shelf.catalog().tools.iter().find(|t| t.server.as_deref() == Some("github")).unwrap();
-        std::sync::Arc::as_ptr(&tool.def_json)
+        tool.def_json.as_ptr()
     };
     let before = github_def(&shelf);
     shelf.update(&steps[1].1).unwrap(); // stripe attached: github is kept, its defs shared
@@ -143,4 +143,31 @@ fn a_failed_update_leaves_the_shelf_as_it_was() {
     let error = shelf.update(&with_servers(&twice, servers(&steps[1].1))).unwrap_err();
     assert_eq!(error.code.as_str(), "duplicate_tool");
     assert_eq!(answers(&shelf), before);
+}
+
+#[test]
+fn updates_from_text_share_the_text_and_never_keep_an_old_one_for_a_few_tools() {
+    let options = r#"{"qualify":true}"#;
+    let steps = steps();
+    let text = |step: usize| steps[step].1.to_json();
+    let mut shelf = Shelf::from_json_text(text(1), options).unwrap();
+    assert_eq!(answers(&shelf), answers(&Shelf::from_json(&text(1), options).unwrap()));
+    // stripe kept, github and linear read again from the new text: stripe's tools (most of the
+    // old text) still share it.
+    let stripe = |shelf: &Shelf| {
+        shelf.catalog().tools.iter().find(|t| t.server.as_deref() == Some("stripe")).unwrap().def_json.as_ptr()
+    };
+    let before = stripe(&shelf);
+    shelf.update_keeping_text(text(3), &["stripe".into()]).unwrap();
+    assert_eq!(stripe(&shelf), before);
+    assert_eq!(answers(&shelf), answers(&Shelf::from_json(&text(3), options).unwrap()));
+    // Only linear kept (a small part of the text it came in): it gets its own copy.
+    let linear = |shelf: &Shelf| {
+        shelf.catalog().tools.iter().find(|t| t.server.as_deref() == Some("linear")).unwrap().def_json.as_ptr()
+    };
+    let mut shelf = Shelf::from_json_text(text(1), options).unwrap();
+    let before = linear(&shelf);
+    shelf.update_keeping_text(text(1), &["linear".into()]).unwrap();
+    assert_ne!(linear(&shelf), before);
+    assert_eq!(answers(&shelf), answers(&Shelf::from_json(&text(1), options).unwrap()));
 }
