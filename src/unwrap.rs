@@ -13,7 +13,8 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-/// Largest arguments accepted, in code points of their JSON (SPEC §8).
+/// Largest arguments accepted, in code points of their JSON (SPEC §8): of the text as sent, or of
+/// the compact JSON of an object. One unit both ways, so a call is judged alike in either shape.
 pub const MAX_ARGUMENTS_CHARS: usize = 4 << 20;
 
 /// The real call an agent runs.
@@ -149,8 +150,9 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
         None | Some(Value::Null) => return Ok((Value::Object(Vec::new()), false)),
         Some(Value::String(text)) if text.trim().is_empty() => return Ok((Value::Object(Vec::new()), false)),
         Some(Value::String(text)) => {
-            if text.len() > MAX_ARGUMENTS_CHARS {
-                return Err(format!("the arguments are larger than {MAX_ARGUMENTS_CHARS} bytes"));
+            // No more code points than bytes: count them only when the bytes are over.
+            if text.len() > MAX_ARGUMENTS_CHARS && text.chars().count() > MAX_ARGUMENTS_CHARS {
+                return Err(format!("the arguments are larger than {MAX_ARGUMENTS_CHARS} code points"));
             }
             let value = json::parse(text)
                 .map_err(|e| format!("the arguments are not valid JSON ({} at byte {})", e.message, e.offset))?;
@@ -362,4 +364,25 @@ fn describe_batch(shelf: &Shelf, wanted: &[&str]) -> Value {
         ("not_found", Value::Array(not_found)),
         ("errors", Value::Array(errors)),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arguments' bound counts code points whether they come as text or as an object.
+    #[test]
+    fn the_arguments_bound_counts_code_points_both_ways() {
+        let text = |inner: &str| Value::String(format!(r#"{{"a":"{inner}"}}"#));
+        let object = |inner: &str| Value::object([("a", Value::str(inner))]);
+        let fits = "é".repeat(MAX_ARGUMENTS_CHARS - 8); // 8 code points of `{"a":""}` around it
+        let over = "é".repeat(MAX_ARGUMENTS_CHARS - 7);
+        assert!(fits.len() > MAX_ARGUMENTS_CHARS, "more bytes than the bound: counted as code points");
+        assert!(arguments_object(Some(&text(&fits))).is_ok());
+        assert!(arguments_object(Some(&object(&fits))).is_ok());
+        for raw in [text(&over), object(&over)] {
+            let error = arguments_object(Some(&raw)).unwrap_err();
+            assert!(error.ends_with("code points"), "{error}");
+        }
+    }
 }
