@@ -163,6 +163,24 @@ impl Shelf {
     }
 }
 
+impl crate::unwrap::Prepared for Shelf {
+    fn catalog(&self) -> &Catalog {
+        Shelf::catalog(self)
+    }
+
+    fn options(&self) -> &Options {
+        Shelf::options(self)
+    }
+
+    fn search(&self, query: &str, limit: Option<usize>) -> SearchResult {
+        Shelf::search(self, query, limit)
+    }
+
+    fn describe(&self, name: &str) -> Option<Described> {
+        Shelf::describe(self, name)
+    }
+}
+
 /// Stateless assemble: `Shelf::new(toolbox, options)?.assemble()`.
 pub fn assemble(toolbox: &Value, options: &Value) -> Result<Assembly, Error> {
     Ok(Shelf::new(toolbox, options)?.assemble())

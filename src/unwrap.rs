@@ -2,12 +2,15 @@
 //! answer (search, describe) or a reject that tells the model how to recover.
 
 use crate::bridge::{MAX_BATCH_NAMES, MAX_BATCH_QUERIES};
+use crate::catalog::Catalog;
 use crate::catalog::Tool;
 use crate::describe::closest_names;
+use crate::describe::Described;
 use crate::error::{Error, ErrorCode};
 use crate::find::batch_model_value;
+use crate::find::SearchResult;
 use crate::json::{self, Value};
-use crate::shelf::Shelf;
+use crate::options::Options;
 use crate::texts;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -16,6 +19,19 @@ use alloc::vec::Vec;
 /// Largest arguments accepted, in code points of their JSON (SPEC §8): of the text as sent, or of
 /// the compact JSON of an object. One unit both ways, so a call is judged alike in either shape.
 pub const MAX_ARGUMENTS_CHARS: usize = 4 << 20;
+
+/// What unwrap reads of a prepared toolbox (a [`crate::Shelf`] is one): unwrap knows no more of
+/// the shelf, and the shelf knows unwrap only as the function it calls.
+pub trait Prepared {
+    /// The toolbox read.
+    fn catalog(&self) -> &Catalog;
+    /// The options in force.
+    fn options(&self) -> &Options;
+    /// A search of the deferred tools (SPEC §4).
+    fn search(&self, query: &str, limit: Option<usize>) -> SearchResult;
+    /// A deferred tool described (SPEC §5).
+    fn describe(&self, name: &str) -> Option<Described>;
+}
 
 /// The real call an agent runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -171,7 +187,7 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
 }
 
 /// Unwraps one call against the shelf's toolbox.
-pub fn unwrap(shelf: &Shelf, call: &Value) -> Result<Unwrapped, Error> {
+pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
     let parts = parts(call)?;
     let id = parts.id.clone();
     let reject = |content: String| Unwrapped::Reject { content, id: id.clone() };
@@ -210,7 +226,7 @@ enum Outcome {
 }
 
 /// A call by the tool's own name (not through `tool_call`).
-fn direct_call(shelf: &Shelf, name: &str, arguments: Value, untouched: Option<SentAt>) -> Outcome {
+fn direct_call(shelf: &dyn Prepared, name: &str, arguments: Value, untouched: Option<SentAt>) -> Outcome {
     match shelf.catalog().get(name) {
         Some(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
         Some(tool) => Outcome::Call(call_of(tool, arguments, false, untouched)),
@@ -219,7 +235,7 @@ fn direct_call(shelf: &Shelf, name: &str, arguments: Value, untouched: Option<Se
 }
 
 /// `tool_call {name, arguments}`. Arguments sent flat beside `name` are accepted too.
-fn through_bridge(shelf: &Shelf, mut outer: Value) -> Outcome {
+fn through_bridge(shelf: &dyn Prepared, mut outer: Value) -> Outcome {
     let names = &shelf.options().bridge_names;
     let Some(inner) = outer.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty()) else {
         return Outcome::Reject(texts::bridge_usage(&names.call, "{\"name\": <tool name>, \"arguments\": {...}}"));
@@ -246,13 +262,13 @@ fn through_bridge(shelf: &Shelf, mut outer: Value) -> Outcome {
     }
 }
 
-fn unknown(shelf: &Shelf, name: &str) -> Outcome {
+fn unknown(shelf: &dyn Prepared, name: &str) -> Outcome {
     let closest = closest_names(shelf.catalog(), name);
     Outcome::Reject(texts::unknown_tool(name, &closest, &shelf.options().bridge_names))
 }
 
 /// A deferred tool's call, after validating (and coercing) its arguments against its schema.
-fn checked_call(shelf: &Shelf, tool: &Tool, mut arguments: Value, via_bridge: bool) -> Outcome {
+fn checked_call(shelf: &dyn Prepared, tool: &Tool, mut arguments: Value, via_bridge: bool) -> Outcome {
     if let Some(schema) = tool.schema(shelf.catalog().format) {
         if let Err(violation) = crate::schema::validate(&schema, &mut arguments) {
             let schema_text = violation.schema.to_json();
@@ -292,7 +308,7 @@ fn requested_limit(arguments: &Value) -> Option<usize> {
 }
 
 /// `tool_search {query}` or `{queries: [...]}`, answered locally.
-fn answer_search(shelf: &Shelf, arguments: &Value) -> Outcome {
+fn answer_search(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
     let limit = requested_limit(arguments);
     let queries = arguments.get("queries").or_else(|| arguments.get("query").filter(|q| q.as_array().is_some()));
     if let Some(queries) = queries.and_then(Value::as_array) {
@@ -313,7 +329,7 @@ fn answer_search(shelf: &Shelf, arguments: &Value) -> Outcome {
 }
 
 /// `tool_describe {name}` or `{names: [...]}`, answered locally.
-fn answer_describe(shelf: &Shelf, arguments: &Value) -> Outcome {
+fn answer_describe(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
     let names = &shelf.options().bridge_names;
     let batch = arguments.get("names").or_else(|| arguments.get("name").filter(|n| n.as_array().is_some()));
     if let Some(list) = batch.and_then(Value::as_array) {
@@ -334,7 +350,7 @@ fn answer_describe(shelf: &Shelf, arguments: &Value) -> Outcome {
 }
 
 /// One name's describe: the tool as JSON, or why not.
-fn describe_one(shelf: &Shelf, name: &str) -> Result<Value, String> {
+fn describe_one(shelf: &dyn Prepared, name: &str) -> Result<Value, String> {
     if let Some(described) = shelf.describe(name) {
         return Ok(described.to_value());
     }
@@ -346,7 +362,7 @@ fn describe_one(shelf: &Shelf, name: &str) -> Result<Value, String> {
 }
 
 /// `{tools: [...found], not_found: [names], errors: [{name, error}]}`.
-fn describe_batch(shelf: &Shelf, wanted: &[&str]) -> Value {
+fn describe_batch(shelf: &dyn Prepared, wanted: &[&str]) -> Value {
     let (mut found, mut not_found, mut errors) = (Vec::new(), Vec::new(), Vec::new());
     for name in wanted {
         match describe_one(shelf, name.trim()) {
