@@ -87,7 +87,7 @@ impl core::ops::Deref for DefText {
 fn compact(tools: &mut [Tool]) {
     // Per shared text (a text of its own is all in use): its address and the bytes in use. Few:
     // the toolbox texts of the updates whose tools are still held.
-    let shared = |text: &DefText| (text.len() < text.source.len()).then(|| Arc::as_ptr(&text.source) as usize);
+    let shared = |text: &DefText| (text.len() < text.source.len()).then_some(Arc::as_ptr(&text.source) as usize);
     let mut used: Vec<(usize, usize)> = Vec::new();
     for text in tools.iter().map(|tool| &tool.def_json) {
         let Some(at) = shared(text) else { continue };

@@ -131,7 +131,9 @@ fn odd_numbers_and_strings_do_not_panic() {
             // a keyword of the schema.
             match bounded(&parse(schema), &mut value, 100) {
                 Ok(()) => {}
-                Err(violation) => assert!(schema.contains(&format!("\"{}\"", violation.keyword)), "{schema} on {text}: {violation}"),
+                Err(violation) => {
+                    assert!(schema.contains(&format!("\"{}\"", violation.keyword)), "{schema} on {text}: {violation}")
+                }
             }
         }
     }
