@@ -390,8 +390,8 @@ async function stateCases() {
   const identical = Object.fromEntries(cases.filter((c) => c[3]).map((c) => [c[0], c[3]()]));
   // Where a stateless assemble of a new toolbox spends its time, stage by stage.
   const stages = {
-    "JSON.stringify(toolbox)": [],
-    "new ShelfHandle(text): copy in, parse, catalog (wasm)": [],
+    "JSON.stringify(toolbox), TextEncoder": [],
+    "new ShelfHandle(bytes): copy in, read one def at a time, catalog (wasm)": [],
     "assemble(): layout, plan JSON (wasm); JSON.parse, the caller's objects put back": [],
     "free()": [],
   };
@@ -400,9 +400,9 @@ async function stateCases() {
     const toolbox = changedToolbox(structuredClone(plain), `stage${rep}`);
     await settle();
     const t0 = now();
-    const text = JSON.stringify(toolbox);
+    const bytes = new TextEncoder().encode(JSON.stringify(toolbox));
     const t1 = now();
-    const handle = new ShelfHandle(text, optionsText);
+    const handle = new ShelfHandle(bytes, optionsText);
     const t2 = now();
     const plan = JSON.parse(handle.assemble());
     plan.tools = plan.tools.map((t) => (Array.isArray(t) ? toolbox.servers[t[0]]?.[t[1]] : t));
