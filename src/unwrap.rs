@@ -168,20 +168,19 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
         Some(Value::String(text)) => {
             // No more code points than bytes: count them only when the bytes are over.
             if text.len() > MAX_ARGUMENTS_CHARS && text.chars().count() > MAX_ARGUMENTS_CHARS {
-                return Err(format!("the arguments are larger than {MAX_ARGUMENTS_CHARS} code points"));
+                return Err(texts::arguments_too_large(MAX_ARGUMENTS_CHARS));
             }
-            let value = json::parse(text)
-                .map_err(|e| format!("the arguments are not valid JSON ({} at byte {})", e.message, e.offset))?;
+            let value = json::parse(text).map_err(|e| texts::arguments_not_json(&e.message, e.offset))?;
             (value, false)
         }
         Some(value) => (value.clone(), true),
     };
     let (value, untouched) = parsed;
     if !value.is_object() {
-        return Err(format!("the arguments must be a JSON object, got {}", value.kind()));
+        return Err(texts::arguments_not_object(value.kind()));
     }
     if untouched && value.json_code_points() > MAX_ARGUMENTS_CHARS {
-        return Err(format!("the arguments are larger than {MAX_ARGUMENTS_CHARS} code points"));
+        return Err(texts::arguments_too_large(MAX_ARGUMENTS_CHARS));
     }
     Ok((value, untouched))
 }
@@ -314,7 +313,7 @@ fn answer_search(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
     if let Some(queries) = queries.and_then(Value::as_array) {
         let texts: Vec<&str> = queries.iter().filter_map(Value::as_str).filter(|q| !q.trim().is_empty()).collect();
         if texts.is_empty() {
-            let usage = format!("{{\"queries\": [<keywords>, ...]}} with 1 to {MAX_BATCH_QUERIES} non-empty queries");
+            let usage = texts::batch_queries_usage(MAX_BATCH_QUERIES);
             return Outcome::Reject(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
         }
         let results: Vec<_> = texts.iter().take(MAX_BATCH_QUERIES as usize).map(|q| shelf.search(q, limit)).collect();
@@ -335,7 +334,7 @@ fn answer_describe(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
     if let Some(list) = batch.and_then(Value::as_array) {
         let wanted: Vec<&str> = list.iter().filter_map(Value::as_str).take(MAX_BATCH_NAMES as usize).collect();
         if wanted.is_empty() {
-            let usage = format!("{{\"names\": [<tool name>, ...]}} with 1 to {MAX_BATCH_NAMES} names");
+            let usage = texts::batch_names_usage(MAX_BATCH_NAMES);
             return Outcome::Reject(texts::bridge_usage(&names.describe, &usage));
         }
         return Outcome::Answer(describe_batch(shelf, &wanted).to_json());
