@@ -48,6 +48,8 @@ pub struct Tool {
     pub renamed: bool,
     /// The format it was read in.
     read_as: Format,
+    /// The format its def's own shape says ([`Format::detect`]), for the detection of an update.
+    detected: Option<Format>,
 }
 
 /// A tool def's compact JSON: a range of the toolbox's text when that text holds it as compact
@@ -117,6 +119,13 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// The index in its list.
+    fn index(self) -> usize {
+        match self {
+            Origin::List(i) | Origin::Tools(i) | Origin::Server(i) => i,
+        }
+    }
+
     /// The path for messages, `server` being the server of a [`Origin::Server`] tool.
     fn path(self, server: Option<&str>) -> String {
         match self {
@@ -199,7 +208,7 @@ pub struct Catalog {
 impl Catalog {
     /// Reads a toolbox: a list of tool defs, or `{tools, servers}`.
     pub fn parse(toolbox: Value, options: &Options) -> Result<Catalog, Error> {
-        Catalog::read(Toolbox::of(toolbox, options.format).into_lists()?, options, &mut |_| None)
+        Catalog::read(Toolbox::of(toolbox, options.format).into_lists()?, options, &mut |_| None, &|_, _| None)
     }
 
     /// The catalog of `toolbox` under `options`, as [`Catalog::parse`] reads it, taking the tools
@@ -214,9 +223,27 @@ impl Catalog {
     }
 
     fn updated(&self, toolbox: Toolbox, keep: &[String], options: &Options) -> Result<Catalog, Error> {
-        let mut catalog = Catalog::read(toolbox.into_lists()?, options, &mut |server| self.kept(server, keep))?;
+        let runs = self.server_runs();
+        let kept_one = |server: &str, at: usize| {
+            let run = runs.get(server)?;
+            let found = run.binary_search_by_key(&at, |&i| self.tools.get(i).map_or(0, |t| t.origin.index()));
+            found.ok().and_then(|p| run.get(p)).and_then(|&i| self.tools.get(i)).map(Tool::as_read)
+        };
+        let mut catalog =
+            Catalog::read(toolbox.into_lists()?, options, &mut |server| self.kept(server, keep), &kept_one)?;
         compact(&mut catalog.tools);
         Ok(catalog)
+    }
+
+    /// Per server, the indexes into `tools` of its list's tools, in list order.
+    fn server_runs(&self) -> BTreeMap<&str, Vec<usize>> {
+        let mut runs: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (i, tool) in self.tools.iter().enumerate() {
+            if let (Origin::Server(_), Some(server)) = (tool.origin, &tool.server) {
+                runs.entry(server).or_default().push(i);
+            }
+        }
+        runs
     }
 
     /// `server`'s tools as read and its list's length, when `keep` names it.
@@ -248,8 +275,8 @@ impl Catalog {
 
     /// Reads the lists of a toolbox into a catalog; `kept` gives, for a server, its tools as read
     /// before and its list's length, to be used instead of the list's defs.
-    fn read(lists: Vec<List>, options: &Options, kept: Keep<'_>) -> Result<Catalog, Error> {
-        let (sources, lists) = sources(lists, kept);
+    fn read(lists: Vec<List>, options: &Options, kept: Keep<'_>, kept_one: KeepOne<'_>) -> Result<Catalog, Error> {
+        let (sources, lists) = sources(lists, kept, kept_one);
         let count: usize = lists.iter().map(|(_, length)| length).sum();
         if count > MAX_TOOLS {
             return Err(Error::new(ErrorCode::TooLarge, format!("toolbox: {count} tools, more than {MAX_TOOLS}")));
@@ -284,9 +311,9 @@ impl Catalog {
     /// same errors), but each tool def is parsed, read and dropped in turn, so the text and the
     /// tools' compact JSON are all it holds at once.
     pub fn parse_json(text: &str, options: &Options) -> Result<Catalog, Error> {
-        let with = TextReading { forced: options.format, source: None };
+        let with = TextReading { forced: options.format, source: None, refs: false };
         let toolbox = read_toolbox(text, &with).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
-        Catalog::read(toolbox.into_lists()?, options, &mut |_| None)
+        Catalog::read(toolbox.into_lists()?, options, &mut |_| None, &|_, _| None)
     }
 
     /// As [`Catalog::parse_json`], keeping the text: each tool's compact JSON is a range of it
@@ -296,9 +323,12 @@ impl Catalog {
         read_text(text, options, None)
     }
 
-    /// As [`Catalog::update`], from the toolbox's text (kept as [`Catalog::parse_text`] keeps it).
-    pub fn update_text(&self, text: String, keep: &[String], options: &Options) -> Result<Catalog, Error> {
-        read_text(text, options, Some((self, keep)))
+    /// As [`Catalog::update`], from the toolbox's text (kept as [`Catalog::parse_text`] keeps it),
+    /// in which a number in a server's list stands for the tool at that index of the same server's
+    /// list in this catalog, unchanged (a def that is a number is never a tool). With no `keep`,
+    /// the text is read as [`Catalog::parse_text`] reads it: nothing is kept, numbers are numbers.
+    pub fn update_text(&self, text: String, keep: Option<&[String]>, options: &Options) -> Result<Catalog, Error> {
+        read_text(text, options, keep.map(|keep| (self, keep)))
     }
 
     /// The tool the model knows as `name`.
@@ -370,7 +400,7 @@ impl Source {
     fn detected(&self) -> Option<Format> {
         match self {
             Source::New(entry) => entry.detected,
-            Source::Kept(_, format) => Some(*format),
+            Source::Kept(tool, _) => tool.detected,
         }
     }
 
@@ -385,6 +415,9 @@ impl Source {
 /// For a server's name, its tools as read before and its list's length, when they are to be kept.
 type Keep<'a> = &'a mut dyn FnMut(&str) -> Option<(Vec<Tool>, usize)>;
 
+/// For a server's name and an index into its list in the catalog being updated, that tool as read.
+type KeepOne<'a> = &'a dyn Fn(&str, usize) -> Option<Tool>;
+
 /// One list of tool defs in the toolbox: the toolbox itself when it is a list, `tools`, or a
 /// server's list.
 struct List {
@@ -396,7 +429,7 @@ struct List {
 }
 
 /// The tools to read, in input order, with their positions, and each list's server and length.
-fn sources(lists: Vec<List>, kept: Keep<'_>) -> (Vec<Source>, Vec<(Option<String>, usize)>) {
+fn sources(lists: Vec<List>, kept: Keep<'_>, kept_one: KeepOne<'_>) -> (Vec<Source>, Vec<(Option<String>, usize)>) {
     let mut sources = Vec::new();
     let mut lengths = Vec::with_capacity(lists.len());
     let mut position = 0;
@@ -419,6 +452,21 @@ fn sources(lists: Vec<List>, kept: Keep<'_>) -> (Vec<Source>, Vec<(Option<String
                 (None, true) => Origin::List(i),
                 (None, false) => Origin::Tools(i),
             };
+            let def = match (def, server.as_deref()) {
+                (Def::Ref(at), Some(name)) => match kept_one(name, at) {
+                    Some(mut tool) => {
+                        (tool.origin, tool.position) = (origin, position + i);
+                        let format = tool.read_as;
+                        sources.push(Source::Kept(tool, format));
+                        continue;
+                    }
+                    // Not a tool the shelf read (none there, or a bridge name it dropped): read
+                    // the number as the def, as a new shelf would (and drop or reject it alike).
+                    None => Def::Whole(Value::uint(at as u64)),
+                },
+                (Def::Ref(at), None) => Def::Whole(Value::uint(at as u64)),
+                (def, _) => def,
+            };
             sources.push(Source::New(Entry { def, detected, origin, server: server.clone(), position: position + i }));
         }
         lengths.push((server, length));
@@ -434,6 +482,9 @@ enum Def {
     Read(Box<Reading>),
     /// A def whose shape says no format, or that is not an object: read once the format is known.
     Whole(Value),
+    /// In the text of an update: the tool at this index of the same server's list in the catalog
+    /// being updated, unchanged ([`Catalog::update_text`]).
+    Ref(usize),
 }
 
 /// What a tool def gives in one format.
@@ -591,10 +642,10 @@ impl Toolbox {
 /// names, those servers' tools taken from it ([`Catalog::update_text`]).
 fn read_text(text: String, options: &Options, update: Option<(&Catalog, &[String])>) -> Result<Catalog, Error> {
     let source = Arc::new(text);
-    let with = TextReading { forced: options.format, source: Some(&source) };
+    let with = TextReading { forced: options.format, source: Some(&source), refs: update.is_some() };
     let toolbox = read_toolbox(&source, &with).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
     let Some((previous, keep)) = update else {
-        return Catalog::read(toolbox.into_lists()?, options, &mut |_| None);
+        return Catalog::read(toolbox.into_lists()?, options, &mut |_| None, &|_, _| None);
     };
     previous.updated(toolbox, keep, options)
 }
@@ -604,6 +655,8 @@ fn read_text(text: String, options: &Options, update: Option<(&Catalog, &[String
 struct TextReading<'a> {
     forced: Option<Format>,
     source: Option<&'a Arc<String>>,
+    /// In a server's list, a number is a [`Def::Ref`] (the text of an update).
+    refs: bool,
 }
 
 /// Reads a toolbox's JSON text as [`Toolbox::of`] reads its value, parsing one tool def at a time.
@@ -668,8 +721,16 @@ fn read_list(
     while more {
         let start = reader.offset();
         let def = reader.value(depth)?;
-        let text = with.source.map(|source| DefText { source: source.clone(), start, end: reader.offset() });
-        defs.push(Def::of(def, with.forced, text));
+        let at = match &def {
+            Value::Number(n) if with.refs => n.parse::<usize>().ok(),
+            _ => None,
+        };
+        if let Some(at) = at {
+            defs.push((Def::Ref(at), None));
+        } else {
+            let text = with.source.map(|source| DefText { source: source.clone(), start, end: reader.offset() });
+            defs.push(Def::of(def, with.forced, text));
+        }
         more = reader.next(b']')?;
     }
     Ok(defs)
@@ -716,6 +777,8 @@ fn detect_format(entries: &[Source], warnings: &mut Vec<String>) -> Result<Forma
 #[inline(never)]
 fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
     let reading = match entry.def {
+        // `sources` resolves every reference; one left is read as the number it is.
+        Def::Ref(at) => return Err(not_a_tool(&entry.origin.path(entry.server.as_deref()), &Value::uint(at as u64))),
         Def::Read(reading) if reading.format == format => *reading,
         Def::Read(reading) => Reading::of(&crate::json::parse(&reading.json).unwrap_or(Value::Null), format, None),
         Def::Whole(def) if !def.is_object() => {
@@ -757,7 +820,13 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         origin: entry.origin,
         renamed: false,
         read_as: format,
+        detected: entry.detected,
     })
+}
+
+/// The error for a def at `path` that is not an object.
+fn not_a_tool(path: &str, def: &Value) -> Error {
+    Error::new(ErrorCode::InvalidTool, format!("{path}: a tool must be an object, got {}", def.kind()))
 }
 
 /// `mcp__<server>__<tool>` → `(server, tool)`, both non-empty.

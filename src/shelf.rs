@@ -80,8 +80,10 @@ impl Shelf {
     }
 
     /// As [`Shelf::update_keeping`], with the toolbox as JSON text it takes (kept as
-    /// [`Shelf::from_json_text`] keeps it).
-    pub fn update_keeping_text(&mut self, toolbox: String, keep: &[String]) -> Result<(), Error> {
+    /// [`Shelf::from_json_text`] keeps it), in which a number in a server's list stands for the
+    /// tool at that index of the server's list in this shelf, unchanged
+    /// ([`crate::catalog::Catalog::update_text`]). With no `keep`, nothing is kept.
+    pub fn update_keeping_text(&mut self, toolbox: String, keep: Option<&[String]>) -> Result<(), Error> {
         let catalog = self.catalog.update_text(toolbox, keep, &self.options)?;
         let options = core::mem::take(&mut self.options);
         let option_warnings = core::mem::take(&mut self.option_warnings);

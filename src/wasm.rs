@@ -39,11 +39,10 @@ fn toolbox_text(bytes: Vec<u8>) -> Result<String, JsValue> {
     String::from_utf8(bytes).map_err(|_| js_error(Error::new(ErrorCode::InvalidToolbox, "toolbox: not UTF-8")))
 }
 
-/// Server names as a JSON array of strings (anything else names no server).
-fn server_names(keep: &str) -> Vec<String> {
-    let names = crate::json::parse(keep).ok();
-    let names = names.as_ref().and_then(Value::as_array).unwrap_or_default();
-    names.iter().filter_map(Value::as_str).map(String::from).collect()
+/// Server names as a JSON array of strings; anything else (`null`) is no update of what is kept.
+fn server_names(keep: &str) -> Option<Vec<String>> {
+    let names = crate::json::parse(keep).ok()?;
+    Some(names.as_array()?.iter().filter_map(Value::as_str).map(String::from).collect())
 }
 
 /// A prepared toolbox, held in wasm memory between calls.
@@ -63,9 +62,11 @@ impl ShelfHandle {
     }
 
     /// Prepares a new toolbox (JSON text as UTF-8 bytes) in place of this one, keeping the servers
-    /// named in `keep` (a JSON array of names) as they are ([`Shelf::update_keeping`]).
+    /// named in `keep` (a JSON array of names) and the tools its server lists name by number
+    /// ([`Shelf::update_keeping_text`]); `keep` `null`: the text is a whole toolbox, nothing kept.
     pub fn update(&mut self, toolbox: Vec<u8>, keep: &str) -> Result<(), JsValue> {
-        self.shelf.update_keeping_text(toolbox_text(toolbox)?, &server_names(keep)).map_err(js_error)
+        let keep = server_names(keep);
+        self.shelf.update_keeping_text(toolbox_text(toolbox)?, keep.as_deref()).map_err(js_error)
     }
 
     /// The assembly plan as JSON text ([`crate::assemble::Layout::plan`]).
