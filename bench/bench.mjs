@@ -461,7 +461,7 @@ function printTargets() {
   }
   const rest3400 = results.ladder.find((r) => r.tools === 3397);
   if (rest3400?.memory) {
-    const mib = rest3400.memory.toolshelf.wasm + rest3400.memory.toolshelf.heap;
+    const mib = (rest3400.memory.toolshelf.wasm + rest3400.memory.toolshelf.heap) / 2 ** 20;
     lines.push(`- prepared Shelf of 3,397 tools: ${mib.toFixed(1)} MiB (wasm memory growth + JS heap; target ≤ 12): ${mark(mib <= 12)}`);
   }
   if (lines.length) console.log(`\n### Targets\n\n${lines.join("\n")}`);
