@@ -390,8 +390,8 @@ async function stateCases() {
   const identical = Object.fromEntries(cases.filter((c) => c[3]).map((c) => [c[0], c[3]()]));
   // Where a stateless assemble of a new toolbox spends its time, stage by stage.
   const stages = {
-    "JSON.stringify(toolbox)": [],
-    "new ShelfHandle(text): copy in, parse, catalog (wasm)": [],
+    "JSON.stringify(toolbox), TextEncoder": [],
+    "new ShelfHandle(bytes): copy in, read one def at a time, catalog (wasm)": [],
     "assemble(): layout, plan JSON (wasm); JSON.parse, the caller's objects put back": [],
     "free()": [],
   };
@@ -400,9 +400,9 @@ async function stateCases() {
     const toolbox = changedToolbox(structuredClone(plain), `stage${rep}`);
     await settle();
     const t0 = now();
-    const text = JSON.stringify(toolbox);
+    const bytes = new TextEncoder().encode(JSON.stringify(toolbox));
     const t1 = now();
-    const handle = new ShelfHandle(text, optionsText);
+    const handle = new ShelfHandle(bytes, optionsText);
     const t2 = now();
     const plan = JSON.parse(handle.assemble());
     plan.tools = plan.tools.map((t) => (Array.isArray(t) ? toolbox.servers[t[0]]?.[t[1]] : t));
@@ -461,7 +461,7 @@ function printTargets() {
   }
   const rest3400 = results.ladder.find((r) => r.tools === 3397);
   if (rest3400?.memory) {
-    const mib = rest3400.memory.toolshelf.wasm + rest3400.memory.toolshelf.heap;
+    const mib = (rest3400.memory.toolshelf.wasm + rest3400.memory.toolshelf.heap) / 2 ** 20;
     lines.push(`- prepared Shelf of 3,397 tools: ${mib.toFixed(1)} MiB (wasm memory growth + JS heap; target ≤ 12): ${mark(mib <= 12)}`);
   }
   if (lines.length) console.log(`\n### Targets\n\n${lines.join("\n")}`);

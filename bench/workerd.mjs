@@ -114,7 +114,7 @@ export default {
   },
 };`,
   })),
-  ...[false].map(() => ({
+  {
     key: "stateless",
     label: "stateless: assemble(toolbox) + search(toolbox, q)",
     toolshelf: true,
@@ -130,7 +130,7 @@ export default {
     return answer(search(toolbox, queryOf(url), { ...options, limit: ${LIMIT} }), a);
   },
 };`,
-  })),
+  },
 ];
 
 // ---------------------------------------------------------------- helpers

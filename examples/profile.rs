@@ -11,10 +11,10 @@
 //! `cargo build --release --example profile` then e.g.
 //! `valgrind --tool=callgrind target/release/examples/profile build` and `callgrind_annotate`.
 
-#[path = "../tests/common/catalogs.rs"]
-mod catalogs;
 #[path = "../tests/common/mod.rs"]
 mod common;
+
+use common::catalogs;
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -37,7 +37,7 @@ function hydrate(text, lists) {
 function unwrapped(text, toolCall) {
   const result = JSON.parse(text);
   if (result.untouched) {
-    result.arguments = result.untouched.reduce((holder, key) => holder[key], toolCall);
+    result.arguments = result.untouched.split(".").reduce((holder, key) => holder[key], toolCall);
     delete result.untouched;
   }
   return result;
@@ -51,8 +51,14 @@ function splitLimit(options) {
   return [rest, Number.isFinite(n) ? Math.min(Math.max(n, 0), 1000) : undefined];
 }
 
+/** The toolbox's JSON as UTF-8 bytes: what the core takes (copied into wasm memory at its size). */
+function toolboxBytes(toolbox) {
+  return new TextEncoder().encode(toJson(toolbox, "toolbox"));
+}
+
 function prepare(toolbox, options) {
-  return call(() => new ShelfHandle(toJson(toolbox, "toolbox"), toJson(options, "options")));
+  const bytes = toolboxBytes(toolbox);
+  return call(() => new ShelfHandle(bytes, toJson(options, "options")));
 }
 
 /** Prepares the toolbox, runs `use` on it, and frees it before returning (or throwing). */
@@ -87,6 +93,20 @@ export function unwrap(toolbox, toolCall, options) {
   return once(toolbox, options, (handle) => unwrapped(call(() => handle.unwrap(toJson(toolCall, "call"))), toolCall));
 }
 
+/**
+ * Whether the toolbox's server lists may be written with references (a def's index in the last
+ * list): a plain `{tools, servers}` object whose server lists hold plain objects only, so that no
+ * number in them is the caller's (a def that is a number is an error a new Shelf must report).
+ */
+function referable(toolbox, lists) {
+  if (Array.isArray(toolbox) || typeof toolbox?.toJSON === "function" || typeof toolbox?.servers?.toJSON === "function") return false;
+  for (const list of lists.servers.values()) {
+    if (!Array.isArray(list) || typeof list.toJSON === "function") return false;
+    for (const def of list) if (def === null || typeof def !== "object" || Array.isArray(def) || typeof def.toJSON === "function") return false;
+  }
+  return true;
+}
+
 /** Whether two lists hold the very same tool objects in the same order. */
 function sameObjects(a, b) {
   return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((def, i) => def === b[i]);
@@ -106,25 +126,37 @@ export class Shelf {
 
   /**
    * Prepares `toolbox` in place of this shelf's toolbox, with the same options; the result is
-   * that of a new Shelf. A server whose list holds the very same tool objects as before, in the
-   * same order, is kept as prepared (its defs are not written again); every other list is read
-   * anew. A tool def changed in place is not seen: give a changed tool as a new object.
+   * that of a new Shelf. A tool def that is the very same object as in the shelf's last toolbox,
+   * in the same server's list, is kept as prepared (a server whose list holds only such objects,
+   * in the same order, is not even written as JSON); every other def is read anew. A tool def
+   * changed in place is not seen: give a changed tool as a new object.
    */
   update(toolbox) {
     const lists = listsOf(toolbox);
-    const keep = [...lists.servers.keys()].filter((name) => sameObjects(lists.servers.get(name), this.#lists.servers.get(name)));
-    let text;
-    if (keep.length === 0) {
-      text = toJson(toolbox, "toolbox");
-    } else {
-      // The toolbox with the kept servers' lists left empty: the core takes those from the shelf.
+    let partial = toolbox;
+    let keep = null; // null: the text is the whole toolbox, nothing kept
+    if (referable(toolbox, lists)) {
+      // The toolbox with each kept def written as its index in the server's last list, and the
+      // lists kept whole left empty: the core takes those tools from the shelf.
+      keep = [];
       const servers = Object.create(null); // a server named "__proto__" stays a server
-      for (const [name, list] of lists.servers) servers[name] = keep.includes(name) ? [] : list;
-      const partial = {};
+      for (const [name, list] of lists.servers) {
+        const last = this.#lists.servers.get(name);
+        if (sameObjects(list, last)) {
+          keep.push(name);
+          servers[name] = [];
+        } else if (Array.isArray(last)) {
+          const at = new Map(last.map((def, i) => [def, i]));
+          servers[name] = list.map((def) => at.get(def) ?? def);
+        } else {
+          servers[name] = list;
+        }
+      }
+      partial = {};
       for (const key of Object.keys(toolbox)) partial[key] = key === "servers" ? servers : toolbox[key];
-      text = toJson(partial, "toolbox");
     }
-    call(() => this.#handle.update(text, JSON.stringify(keep)));
+    const bytes = toolboxBytes(partial);
+    call(() => this.#handle.update(bytes, JSON.stringify(keep)));
     this.#lists = snapshot(lists);
     this.#assembly = undefined;
   }

@@ -222,9 +222,9 @@ export declare class Shelf<T extends ToolDef = ToolDef> {
   unwrap(call: ToolCall): Unwrapped;
   /**
    * Prepares `toolbox` in place of this shelf's toolbox, with the same options: the results are a
-   * new Shelf's. A server whose list holds the very same tool objects as before, in the same
-   * order, is kept as prepared; the other lists are read anew (give a changed tool as a new
-   * object: a def changed in place is not seen). On error the shelf is unchanged.
+   * new Shelf's. A tool def that is the very same object as in the shelf's last toolbox, in the
+   * same server's list, is kept as prepared; every other def is read anew (give a changed tool as
+   * a new object: a def changed in place is not seen). On error the shelf is unchanged.
    */
   update(toolbox: Toolbox<T>): void;
   /** Releases the wasm memory now rather than at garbage collection. */

@@ -33,7 +33,7 @@ pub struct Tool {
     pub description: String,
     /// The tool def as given, as compact JSON (what `JSON.stringify` writes for it), shared: a
     /// [`Catalog::update`] keeps an unchanged server's tools. [`Tool::def`] parses it.
-    pub def_json: Arc<str>,
+    pub def_json: DefText,
     /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]).
     schema_outline: Option<Value>,
     /// Code points of the def's compact JSON (SPEC §2.1).
@@ -48,6 +48,63 @@ pub struct Tool {
     pub renamed: bool,
     /// The format it was read in.
     read_as: Format,
+    /// The format its def's own shape says ([`Format::detect`]), for the detection of an update.
+    detected: Option<Format>,
+}
+
+/// A tool def's compact JSON: a range of the toolbox's text when that text holds it as compact
+/// JSON already (what `JSON.stringify` writes, as the JS binding sends it), so the toolbox's text
+/// is the one copy; or a text of its own. Shared by clones (an updated shelf keeps a server's).
+#[derive(Clone, Debug)]
+pub struct DefText {
+    source: Arc<String>,
+    start: usize,
+    end: usize,
+}
+
+impl DefText {
+    /// A text of its own.
+    fn own(text: String) -> DefText {
+        let end = text.len();
+        DefText { source: Arc::new(text), start: 0, end }
+    }
+
+    /// The compact JSON.
+    pub fn as_str(&self) -> &str {
+        self.source.get(self.start..self.end).unwrap_or_default()
+    }
+}
+
+impl core::ops::Deref for DefText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+/// Gives every tool whose text is a range of a toolbox text that is mostly not in use (less than
+/// half of it) a text of its own, so that an update never keeps an old toolbox's text alive for
+/// the few tools still read from it.
+fn compact(tools: &mut [Tool]) {
+    // Per shared text (a text of its own is all in use): its address and the bytes in use. Few:
+    // the toolbox texts of the updates whose tools are still held.
+    let shared = |text: &DefText| (text.len() < text.source.len()).then_some(Arc::as_ptr(&text.source) as usize);
+    let mut used: Vec<(usize, usize)> = Vec::new();
+    for text in tools.iter().map(|tool| &tool.def_json) {
+        let Some(at) = shared(text) else { continue };
+        match used.iter_mut().find(|(a, _)| *a == at) {
+            Some((_, bytes)) => *bytes += text.len(),
+            None => used.push((at, text.len())),
+        }
+    }
+    for tool in tools.iter_mut() {
+        let Some(at) = shared(&tool.def_json) else { continue };
+        let in_use = used.iter().find(|(a, _)| *a == at).map_or(0, |(_, bytes)| *bytes);
+        if in_use * 2 < tool.def_json.source.len() {
+            tool.def_json = DefText::own(tool.def_json.as_str().to_string());
+        }
+    }
 }
 
 /// Where a tool was in the toolbox: what [`Tool::path`] writes in messages.
@@ -62,6 +119,13 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// The index in its list.
+    fn index(self) -> usize {
+        match self {
+            Origin::List(i) | Origin::Tools(i) | Origin::Server(i) => i,
+        }
+    }
+
     /// The path for messages, `server` being the server of a [`Origin::Server`] tool.
     fn path(self, server: Option<&str>) -> String {
         match self {
@@ -147,7 +211,7 @@ pub struct Catalog {
 impl Catalog {
     /// Reads a toolbox: a list of tool defs, or `{tools, servers}`.
     pub fn parse(toolbox: Value, options: &Options) -> Result<Catalog, Error> {
-        Catalog::read(Toolbox::of(toolbox, options.format).into_lists()?, options, &mut |_| None)
+        Catalog::read(Toolbox::of(toolbox, options.format).into_lists()?, options, &mut |_| None, &|_, _| None)
     }
 
     /// The catalog of `toolbox` under `options`, as [`Catalog::parse`] reads it, taking the tools
@@ -158,9 +222,36 @@ impl Catalog {
     /// those of `Catalog::parse` of the whole toolbox. `options` must be those this catalog was
     /// read with.
     pub fn update(&self, toolbox: Value, keep: &[String], options: &Options) -> Result<Catalog, Error> {
-        Catalog::read(Toolbox::of(toolbox, options.format).into_lists()?, options, &mut |server| {
-            keep.iter().any(|k| k == server).then(|| self.as_read(server)).flatten()
-        })
+        self.updated(Toolbox::of(toolbox, options.format), keep, options)
+    }
+
+    fn updated(&self, toolbox: Toolbox, keep: &[String], options: &Options) -> Result<Catalog, Error> {
+        let runs = self.server_runs();
+        let kept_one = |server: &str, at: usize| {
+            let run = runs.get(server)?;
+            let found = run.binary_search_by_key(&at, |&i| self.tools.get(i).map_or(0, |t| t.origin.index()));
+            found.ok().and_then(|p| run.get(p)).and_then(|&i| self.tools.get(i)).map(Tool::as_read)
+        };
+        let mut catalog =
+            Catalog::read(toolbox.into_lists()?, options, &mut |server| self.kept(server, keep), &kept_one)?;
+        compact(&mut catalog.tools);
+        Ok(catalog)
+    }
+
+    /// Per server, the indexes into `tools` of its list's tools, in list order.
+    fn server_runs(&self) -> BTreeMap<&str, Vec<usize>> {
+        let mut runs: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (i, tool) in self.tools.iter().enumerate() {
+            if let (Origin::Server(_), Some(server)) = (tool.origin, &tool.server) {
+                runs.entry(server).or_default().push(i);
+            }
+        }
+        runs
+    }
+
+    /// `server`'s tools as read and its list's length, when `keep` names it.
+    fn kept(&self, server: &str, keep: &[String]) -> Option<(Vec<Tool>, usize)> {
+        keep.iter().any(|k| k == server).then(|| self.as_read(server)).flatten()
     }
 
     /// Whether `server`'s list in this catalog is `defs`, every def read (none dropped as a bridge name).
@@ -187,8 +278,8 @@ impl Catalog {
 
     /// Reads the lists of a toolbox into a catalog; `kept` gives, for a server, its tools as read
     /// before and its list's length, to be used instead of the list's defs.
-    fn read(lists: Vec<List>, options: &Options, kept: Keep<'_>) -> Result<Catalog, Error> {
-        let (sources, lists) = sources(lists, kept);
+    fn read(lists: Vec<List>, options: &Options, kept: Keep<'_>, kept_one: KeepOne<'_>) -> Result<Catalog, Error> {
+        let (sources, lists) = sources(lists, kept, kept_one);
         let count: usize = lists.iter().map(|(_, length)| length).sum();
         if count > MAX_TOOLS {
             return Err(Error::new(ErrorCode::TooLarge, format!("toolbox: {count} tools, more than {MAX_TOOLS}")));
@@ -226,9 +317,24 @@ impl Catalog {
     /// same errors), but each tool def is parsed, read and dropped in turn, so the text and the
     /// tools' compact JSON are all it holds at once.
     pub fn parse_json(text: &str, options: &Options) -> Result<Catalog, Error> {
-        let toolbox =
-            read_toolbox(text, options.format).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
-        Catalog::read(toolbox.into_lists()?, options, &mut |_| None)
+        let with = TextReading { forced: options.format, source: None, refs: false };
+        let toolbox = read_toolbox(text, &with).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
+        Catalog::read(toolbox.into_lists()?, options, &mut |_| None, &|_, _| None)
+    }
+
+    /// As [`Catalog::parse_json`], keeping the text: each tool's compact JSON is a range of it
+    /// when the text holds it so (as `JSON.stringify` writes a toolbox), and the text is then the
+    /// one copy of the toolbox the catalog holds.
+    pub fn parse_text(text: String, options: &Options) -> Result<Catalog, Error> {
+        read_text(text, options, None)
+    }
+
+    /// As [`Catalog::update`], from the toolbox's text (kept as [`Catalog::parse_text`] keeps it),
+    /// in which a number in a server's list stands for the tool at that index of the same server's
+    /// list in this catalog, unchanged (a def that is a number is never a tool). With no `keep`,
+    /// the text is read as [`Catalog::parse_text`] reads it: nothing is kept, numbers are numbers.
+    pub fn update_text(&self, text: String, keep: Option<&[String]>, options: &Options) -> Result<Catalog, Error> {
+        read_text(text, options, keep.map(|keep| (self, keep)))
     }
 
     /// The tool the model knows as `name`.
@@ -315,7 +421,7 @@ impl Source {
     fn detected(&self) -> Option<Format> {
         match self {
             Source::New(entry) => entry.detected,
-            Source::Kept(_, format) => Some(*format),
+            Source::Kept(tool, _) => tool.detected,
         }
     }
 
@@ -330,6 +436,9 @@ impl Source {
 /// For a server's name, its tools as read before and its list's length, when they are to be kept.
 type Keep<'a> = &'a mut dyn FnMut(&str) -> Option<(Vec<Tool>, usize)>;
 
+/// For a server's name and an index into its list in the catalog being updated, that tool as read.
+type KeepOne<'a> = &'a dyn Fn(&str, usize) -> Option<Tool>;
+
 /// One list of tool defs in the toolbox: the toolbox itself when it is a list, `tools`, or a
 /// server's list.
 struct List {
@@ -341,7 +450,7 @@ struct List {
 }
 
 /// The tools to read, in input order, with their positions, and each list's server and length.
-fn sources(lists: Vec<List>, kept: Keep<'_>) -> (Vec<Source>, Vec<(Option<String>, usize)>) {
+fn sources(lists: Vec<List>, kept: Keep<'_>, kept_one: KeepOne<'_>) -> (Vec<Source>, Vec<(Option<String>, usize)>) {
     let mut sources = Vec::new();
     let mut lengths = Vec::with_capacity(lists.len());
     let mut position = 0;
@@ -364,6 +473,21 @@ fn sources(lists: Vec<List>, kept: Keep<'_>) -> (Vec<Source>, Vec<(Option<String
                 (None, true) => Origin::List(i),
                 (None, false) => Origin::Tools(i),
             };
+            let def = match (def, server.as_deref()) {
+                (Def::Ref(at), Some(name)) => match kept_one(name, at) {
+                    Some(mut tool) => {
+                        (tool.origin, tool.position) = (origin, position + i);
+                        let format = tool.read_as;
+                        sources.push(Source::Kept(tool, format));
+                        continue;
+                    }
+                    // Not a tool the shelf read (none there, or a bridge name it dropped): read
+                    // the number as the def, as a new shelf would (and drop or reject it alike).
+                    None => Def::Whole(Value::uint(at as u64)),
+                },
+                (Def::Ref(at), None) => Def::Whole(Value::uint(at as u64)),
+                (def, _) => def,
+            };
             sources.push(Source::New(Entry { def, detected, origin, server: server.clone(), position: position + i }));
         }
         lengths.push((server, length));
@@ -379,12 +503,15 @@ enum Def {
     Read(Box<Reading>),
     /// A def whose shape says no format, or that is not an object: read once the format is known.
     Whole(Value),
+    /// In the text of an update: the tool at this index of the same server's list in the catalog
+    /// being updated, unchanged ([`Catalog::update_text`]).
+    Ref(usize),
 }
 
 /// What a tool def gives in one format.
 struct Reading {
     format: Format,
-    json: Arc<str>,
+    json: DefText,
     size: usize,
     /// The trimmed name, when it is a non-empty string.
     name: Option<String>,
@@ -394,19 +521,27 @@ struct Reading {
 
 impl Def {
     /// A def of the toolbox, and the format its shape says; `forced` is the `format` option.
-    fn of(def: Value, forced: Option<Format>) -> (Def, Option<Format>) {
+    /// `text` is the def's range of the toolbox's text, when the toolbox came as text.
+    #[inline(never)]
+    fn of(def: Value, forced: Option<Format>, text: Option<DefText>) -> (Def, Option<Format>) {
         let detected = Format::detect(&def);
         match forced.or(detected) {
-            Some(format) if def.is_object() => (Def::Read(Box::new(Reading::of(&def, format))), detected),
+            Some(format) if def.is_object() => (Def::Read(Box::new(Reading::of(&def, format, text))), detected),
             _ => (Def::Whole(def), detected),
         }
     }
 }
 
 impl Reading {
-    fn of(def: &Value, format: Format) -> Reading {
+    /// `text`: the def's range of the toolbox's text, used when it is the def's compact JSON.
+    #[inline(never)] // one copy for the three ways a def is read
+    fn of(def: &Value, format: Format, text: Option<DefText>) -> Reading {
         let fields = format.fields(def);
-        let json: Arc<str> = Arc::from(def.to_json());
+        let compact = def.to_json();
+        let json = match text {
+            Some(text) if *text == *compact => text,
+            _ => DefText::own(compact),
+        };
         Reading {
             format,
             size: json.chars().count(),
@@ -455,11 +590,11 @@ impl Toolbox {
     /// The toolbox given as a value; `forced` is the `format` option.
     fn of(toolbox: Value, forced: Option<Format>) -> Toolbox {
         let list = |value: Value| match value {
-            Value::Array(defs) => Ok(defs.into_iter().map(|def| Def::of(def, forced)).collect()),
+            Value::Array(defs) => Ok(defs.into_iter().map(|def| Def::of(def, forced, None)).collect()),
             other => Err(other),
         };
         match toolbox {
-            Value::Array(defs) => Toolbox::Flat(defs.into_iter().map(|def| Def::of(def, forced)).collect()),
+            Value::Array(defs) => Toolbox::Flat(defs.into_iter().map(|def| Def::of(def, forced, None)).collect()),
             Value::Object(members) => {
                 let (mut unknown, mut tools, mut servers) = (None, None, None);
                 for (key, value) in members {
@@ -526,27 +661,50 @@ impl Toolbox {
     }
 }
 
+/// The catalog of a toolbox's text, kept ([`Catalog::parse_text`]); with a catalog and server
+/// names, those servers' tools taken from it ([`Catalog::update_text`]).
+fn read_text(text: String, options: &Options, update: Option<(&Catalog, &[String])>) -> Result<Catalog, Error> {
+    let source = Arc::new(text);
+    let with = TextReading { forced: options.format, source: Some(&source), refs: update.is_some() };
+    let toolbox = read_toolbox(&source, &with).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
+    let Some((previous, keep)) = update else {
+        return Catalog::read(toolbox.into_lists()?, options, &mut |_| None, &|_, _| None);
+    };
+    previous.updated(toolbox, keep, options)
+}
+
+/// How a toolbox's text is read: the `format` option, and the text shared by the tools (when the
+/// text is the caller's to keep).
+struct TextReading<'a> {
+    forced: Option<Format>,
+    source: Option<&'a Arc<String>>,
+    /// In a server's list, a number is a [`Def::Ref`] (the text of an update).
+    refs: bool,
+}
+
 /// Reads a toolbox's JSON text as [`Toolbox::of`] reads its value, parsing one tool def at a time.
 /// A repeated key keeps its first place and takes the last value, as `JSON.parse` does.
-fn read_toolbox(text: &str, forced: Option<Format>) -> Result<Toolbox, ParseError> {
+fn read_toolbox(text: &str, with: &TextReading<'_>) -> Result<Toolbox, ParseError> {
     let mut reader = Reader::new(text);
     let toolbox = match reader.peek() {
-        Some(b'[') => Toolbox::Flat(read_list(&mut reader, 1, forced)?),
+        Some(b'[') => Toolbox::Flat(read_list(&mut reader, 1, with)?),
         Some(b'{') => {
             let (mut unknown, mut tools, mut servers) = (None, None, None);
-            reader.object(1, |reader, key| {
+            let mut more = reader.enter(1, b'}')?;
+            while more {
+                let key = reader.key()?;
                 match (key.as_str(), reader.peek()) {
-                    ("tools", Some(b'[')) => tools = Some(Ok(read_list(reader, 2, forced)?)),
+                    ("tools", Some(b'[')) => tools = Some(Ok(read_list(&mut reader, 2, with)?)),
                     ("tools", _) => tools = Some(Err(reader.value(1)?)),
-                    ("servers", Some(b'{')) => servers = Some(Ok(read_servers(reader, forced)?)),
+                    ("servers", Some(b'{')) => servers = Some(Ok(read_servers(&mut reader, with)?)),
                     ("servers", _) => servers = Some(Err(reader.value(1)?)),
                     _ => {
                         reader.value(1)?;
                         unknown.get_or_insert(key);
                     }
                 }
-                Ok(())
-            })?;
+                more = reader.next(b'}')?;
+            }
             Toolbox::Grouped { unknown, tools, servers }
         }
         _ => Toolbox::Other(reader.value(0)?),
@@ -556,33 +714,48 @@ fn read_toolbox(text: &str, forced: Option<Format>) -> Result<Toolbox, ParseErro
 }
 
 /// The `servers` object at the reader, each server's list read.
-fn read_servers(reader: &mut Reader<'_>, forced: Option<Format>) -> Result<Vec<(String, ListOr)>, ParseError> {
+fn read_servers(reader: &mut Reader<'_>, with: &TextReading<'_>) -> Result<Vec<(String, ListOr)>, ParseError> {
     let mut lists: Vec<(String, ListOr)> = Vec::new();
-    reader.object(2, |reader, name| {
+    let mut more = reader.enter(2, b'}')?;
+    while more {
+        let name = reader.key()?;
         let list = match reader.peek() {
-            Some(b'[') => Ok(read_list(reader, 3, forced)?),
+            Some(b'[') => Ok(read_list(reader, 3, with)?),
             _ => Err(reader.value(2)?),
         };
         match lists.iter_mut().find(|(n, _)| *n == name) {
             Some(slot) => slot.1 = list,
             None => lists.push((name, list)),
         }
-        Ok(())
-    })?;
+        more = reader.next(b'}')?;
+    }
     Ok(lists)
 }
 
 /// The array at the reader (`depth` counting it), each tool def read and its tree dropped.
+#[inline(never)] // one copy for its three callers
 fn read_list(
     reader: &mut Reader<'_>,
     depth: usize,
-    forced: Option<Format>,
+    with: &TextReading<'_>,
 ) -> Result<Vec<(Def, Option<Format>)>, ParseError> {
     let mut defs = Vec::new();
-    reader.array(depth, |reader| {
-        defs.push(Def::of(reader.value(depth)?, forced));
-        Ok(())
-    })?;
+    let mut more = reader.enter(depth, b']')?;
+    while more {
+        let start = reader.offset();
+        let def = reader.value(depth)?;
+        let at = match &def {
+            Value::Number(n) if with.refs => n.parse::<usize>().ok(),
+            _ => None,
+        };
+        if let Some(at) = at {
+            defs.push((Def::Ref(at), None));
+        } else {
+            let text = with.source.map(|source| DefText { source: source.clone(), start, end: reader.offset() });
+            defs.push(Def::of(def, with.forced, text));
+        }
+        more = reader.next(b']')?;
+    }
     Ok(defs)
 }
 
@@ -624,10 +797,13 @@ fn detect_format(entries: &[Source], warnings: &mut Vec<String>) -> Result<Forma
     }
 }
 
+#[inline(never)]
 fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
     let reading = match entry.def {
+        // `sources` resolves every reference; one left is read as the number it is.
+        Def::Ref(at) => return Err(not_a_tool(&entry.origin.path(entry.server.as_deref()), &Value::uint(at as u64))),
         Def::Read(reading) if reading.format == format => *reading,
-        Def::Read(reading) => Reading::of(&crate::json::parse(&reading.json).unwrap_or(Value::Null), format),
+        Def::Read(reading) => Reading::of(&crate::json::parse(&reading.json).unwrap_or(Value::Null), format, None),
         Def::Whole(def) if !def.is_object() => {
             let path = entry.origin.path(entry.server.as_deref());
             return Err(Error::new(
@@ -635,7 +811,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
                 format!("{path}: a tool must be an object, got {}", def.kind()),
             ));
         }
-        Def::Whole(def) => Reading::of(&def, format),
+        Def::Whole(def) => Reading::of(&def, format, None),
     };
     let Some(name) = reading.name else {
         let path = entry.origin.path(entry.server.as_deref());
@@ -667,7 +843,13 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         origin: entry.origin,
         renamed: false,
         read_as: format,
+        detected: entry.detected,
     })
+}
+
+/// The error for a def at `path` that is not an object.
+fn not_a_tool(path: &str, def: &Value) -> Error {
+    Error::new(ErrorCode::InvalidTool, format!("{path}: a tool must be an object, got {}", def.kind()))
 }
 
 /// `mcp__<server>__<tool>` → `(server, tool)`, both non-empty.
@@ -971,6 +1153,12 @@ mod tests {
                 let whole =
                     parse_input(text, "toolbox", ErrorCode::InvalidToolbox).and_then(|v| Catalog::parse(v, &options));
                 let streamed = Catalog::parse_json(text, &options);
+                let kept = Catalog::parse_text(text.clone(), &options);
+                assert_eq!(streamed.as_ref().err(), kept.as_ref().err(), "{text}");
+                if let (Ok(streamed), Ok(kept)) = (&streamed, &kept) {
+                    let texts = |c: &Catalog| c.tools.iter().map(|t| t.def_json.to_string()).collect::<Vec<_>>();
+                    assert_eq!(texts(streamed), texts(kept), "{text}");
+                }
                 match (whole, streamed) {
                     (Ok(w), Ok(s)) => {
                         let tools = |c: &Catalog| {
@@ -979,7 +1167,11 @@ mod tests {
                                 .map(|t| {
                                     format!(
                                         "{}|{:?}|{}|{}|{:?}",
-                                        t.name, t.server, t.def_json, t.size, t.schema_outline
+                                        t.name,
+                                        t.server,
+                                        t.def_json.as_str(),
+                                        t.size,
+                                        t.schema_outline
                                     )
                                 })
                                 .collect::<Vec<_>>()

@@ -480,71 +480,57 @@ impl<'a> Reader<'a> {
         self.parser.peek()
     }
 
+    /// The byte offset of the next value (after whitespace), or of the end after the last.
+    pub fn offset(&mut self) -> usize {
+        self.parser.skip_ws();
+        self.parser.pos
+    }
+
     /// Parses the next value whole; `depth` counts the containers the cursor is inside.
     pub fn value(&mut self, depth: usize) -> Result<Value, ParseError> {
         self.parser.skip_ws();
         self.parser.value(depth)
     }
 
-    /// Walks the array at the cursor (`depth` counting it), calling `item` with the cursor at
-    /// each element, which `item` must consume (e.g. with [`Reader::value`] at `depth`).
-    pub fn array(
-        &mut self,
-        depth: usize,
-        mut item: impl FnMut(&mut Reader<'a>) -> Result<(), ParseError>,
-    ) -> Result<(), ParseError> {
+    /// Enters the array or object at the cursor (`depth` counting it): false when it is empty
+    /// (then it is left too). `close` is `]` or `}`.
+    pub fn enter(&mut self, depth: usize, close: u8) -> Result<bool, ParseError> {
         self.parser.check_depth(depth)?;
         self.parser.pos += 1;
-        if self.peek() == Some(b']') {
+        let empty = self.peek() == Some(close);
+        if empty {
             self.parser.pos += 1;
-            return Ok(());
         }
-        loop {
-            self.parser.skip_ws();
-            item(self)?;
-            match self.peek() {
-                Some(b',') => self.parser.pos += 1,
-                Some(b']') => {
-                    self.parser.pos += 1;
-                    return Ok(());
-                }
-                _ => return Err(self.parser.error("expected ',' or ']'")),
-            }
-        }
+        Ok(!empty)
     }
 
-    /// Walks the object at the cursor (`depth` counting it), calling `member` with each key and
-    /// the cursor at its value, which `member` must consume.
-    pub fn object(
-        &mut self,
-        depth: usize,
-        mut member: impl FnMut(&mut Reader<'a>, String) -> Result<(), ParseError>,
-    ) -> Result<(), ParseError> {
-        self.parser.check_depth(depth)?;
-        self.parser.pos += 1;
-        if self.peek() == Some(b'}') {
-            self.parser.pos += 1;
-            return Ok(());
+    /// The key of an object's next member, the cursor moved to its value.
+    pub fn key(&mut self) -> Result<String, ParseError> {
+        if self.peek() != Some(b'"') {
+            return Err(self.parser.error("expected a string key"));
         }
-        loop {
-            if self.peek() != Some(b'"') {
-                return Err(self.parser.error("expected a string key"));
+        let key = self.parser.string()?;
+        if self.peek() != Some(b':') {
+            return Err(self.parser.error("expected ':'"));
+        }
+        self.parser.pos += 1;
+        Ok(key)
+    }
+
+    /// After an element or member: true when another follows, false when the container closes
+    /// (`close` is `]` or `}`; it is left).
+    pub fn next(&mut self, close: u8) -> Result<bool, ParseError> {
+        match self.peek() {
+            Some(b',') => {
+                self.parser.pos += 1;
+                Ok(true)
             }
-            let key = self.parser.string()?;
-            if self.peek() != Some(b':') {
-                return Err(self.parser.error("expected ':'"));
+            Some(b) if b == close => {
+                self.parser.pos += 1;
+                Ok(false)
             }
-            self.parser.pos += 1;
-            self.parser.skip_ws();
-            member(self, key)?;
-            match self.peek() {
-                Some(b',') => self.parser.pos += 1,
-                Some(b'}') => {
-                    self.parser.pos += 1;
-                    return Ok(());
-                }
-                _ => return Err(self.parser.error("expected ',' or '}'")),
-            }
+            _ if close == b']' => Err(self.parser.error("expected ',' or ']'")),
+            _ => Err(self.parser.error("expected ',' or '}'")),
         }
     }
 

@@ -175,6 +175,7 @@ fn form_of(levels: &[Level]) -> Form {
 /// collapsed text a sentence end (a terminator followed by a space or the end) can only be a
 /// word's last character, so the words read up to the first one that `ends_sentence` are the
 /// first sentence; and when the words read are over the limit, more words would be cut away.
+#[cfg(test)] // the listing pushes them into one buffer per server (`push_short_description`)
 pub fn short_description(description: &str) -> String {
     let mut text = String::with_capacity(description.len().min(4 * SHORT_MAX));
     push_short_description(&mut text, description);

@@ -81,9 +81,12 @@ impl fmt::Display for Violation {
 /// assert_eq!(violation.keyword, "type");
 /// ```
 pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
-    if !depth_within(args, json::MAX_DEPTH + 1) {
-        return Ok(()); // Only a hand-built value can be this deep; too deep to judge safely.
-    }
+    validate_counted(schema, args).0
+}
+
+/// As [`validate`], also giving the units of work spent (never more than [`MAX_WORK`]): what tests
+/// bound instead of a wall clock.
+pub fn validate_counted(schema: &Value, args: &mut Value) -> (Result<(), Violation>, usize) {
     let mut validator = Validator {
         root: schema,
         mode: Mode::Strict,
@@ -93,17 +96,29 @@ pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
         path: String::new(),
         sorted: Vec::new(),
     };
-    if validator.run(Mode::Strict, args).is_ok() {
-        return Ok(());
+    let result = validator.judge(args);
+    (result, MAX_WORK - validator.work)
+}
+
+impl Validator<'_> {
+    /// The passes of [`validate`]: strict; then, on a failure, coercion where a dry run shows it helps.
+    fn judge(&mut self, args: &mut Value) -> Result<(), Violation> {
+        if !depth_within(args, json::MAX_DEPTH + 1) {
+            return Ok(()); // Only a hand-built value can be this deep; too deep to judge safely.
+        }
+        let validator = self;
+        if validator.run(Mode::Strict, args).is_ok() {
+            return Ok(());
+        }
+        // Coerce only what a dry run shows to be worth it, then make sure the result holds.
+        validator.run(Mode::Trial, args).map_err(Fail::into_violation)?;
+        let original = args.clone();
+        let result = validator.run(Mode::Coerce, args).and_then(|()| validator.run(Mode::Strict, args));
+        result.map_err(|fail| {
+            *args = original; // only when coercing one part spoiled another (contradictory schemas)
+            fail.into_violation()
+        })
     }
-    // Coerce only what a dry run shows to be worth it, then make sure the result holds.
-    validator.run(Mode::Trial, args).map_err(Fail::into_violation)?;
-    let original = args.clone();
-    let result = validator.run(Mode::Coerce, args).and_then(|()| validator.run(Mode::Strict, args));
-    result.map_err(|fail| {
-        *args = original; // only when coercing one part spoiled another (contradictory schemas)
-        fail.into_violation()
-    })
 }
 
 /// How a pass treats strings that read as numbers or booleans.

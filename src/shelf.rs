@@ -2,9 +2,9 @@
 //! free functions, which prepare a shelf per call and give the same results.
 
 use crate::assemble::{layout, Assembly, Layout};
-use crate::catalog::{parse_input, Catalog};
+use crate::catalog::Catalog;
 use crate::describe::Described;
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::find::{build_index, SearchResult};
 use crate::json::Value;
 use crate::options::Options;
@@ -41,10 +41,10 @@ impl Shelf {
 
     /// Prepares a toolbox given as JSON text, with options as JSON text (`""` or `"null"` for none).
     pub fn from_json(toolbox: &str, options: &str) -> Result<Shelf, Error> {
-        let toolbox = parse_input(toolbox, "toolbox", ErrorCode::InvalidToolbox)?;
         let parsed =
             if options.trim().is_empty() { Options::parse(&Value::Null) } else { Options::parse_json(options) };
-        Shelf::with_options(toolbox, parsed.options, parsed.warnings)
+        let catalog = Catalog::parse_json(toolbox, &parsed.options)?;
+        Ok(Shelf::of(catalog, parsed.options, parsed.warnings))
     }
 
     /// Prepares a toolbox (taking it, no copy) with options already built in Rust; `warnings` are
@@ -67,6 +67,28 @@ impl Shelf {
     pub fn update(&mut self, toolbox: &Value) -> Result<(), Error> {
         let (toolbox, keep) = self.unchanged_servers(toolbox);
         self.update_keeping(toolbox, &keep)
+    }
+
+    /// Prepares a toolbox given as JSON text it takes, with options as JSON text: as
+    /// [`Shelf::from_json`], but the text is kept as the one copy of the tools' defs (no second
+    /// copy of the toolbox is made when the text is compact JSON, as `JSON.stringify` writes it).
+    pub fn from_json_text(toolbox: String, options: &str) -> Result<Shelf, Error> {
+        let parsed =
+            if options.trim().is_empty() { Options::parse(&Value::Null) } else { Options::parse_json(options) };
+        let catalog = Catalog::parse_text(toolbox, &parsed.options)?;
+        Ok(Shelf::of(catalog, parsed.options, parsed.warnings))
+    }
+
+    /// As [`Shelf::update_keeping`], with the toolbox as JSON text it takes (kept as
+    /// [`Shelf::from_json_text`] keeps it), in which a number in a server's list stands for the
+    /// tool at that index of the server's list in this shelf, unchanged
+    /// ([`crate::catalog::Catalog::update_text`]). With no `keep`, nothing is kept.
+    pub fn update_keeping_text(&mut self, toolbox: String, keep: Option<&[String]>) -> Result<(), Error> {
+        let catalog = self.catalog.update_text(toolbox, keep, &self.options)?;
+        let options = core::mem::take(&mut self.options);
+        let option_warnings = core::mem::take(&mut self.option_warnings);
+        *self = Shelf::of(catalog, options, option_warnings);
+        Ok(())
     }
 
     /// As [`Shelf::update`], the caller telling which servers are unchanged: the servers named in
@@ -140,6 +162,24 @@ impl Shelf {
     /// Only a call that is not an object at all is an error (`invalid_call`).
     pub fn unwrap(&self, call: &Value) -> Result<Unwrapped, Error> {
         crate::unwrap::unwrap(self, call)
+    }
+}
+
+impl crate::unwrap::Prepared for Shelf {
+    fn catalog(&self) -> &Catalog {
+        Shelf::catalog(self)
+    }
+
+    fn options(&self) -> &Options {
+        Shelf::options(self)
+    }
+
+    fn search(&self, query: &str, limit: Option<usize>) -> SearchResult {
+        Shelf::search(self, query, limit)
+    }
+
+    fn describe(&self, name: &str) -> Option<Described> {
+        Shelf::describe(self, name)
     }
 }
 

@@ -122,6 +122,31 @@ pub fn bad_arguments(tool: &str, reason: &str) -> String {
     format!("{tool} was not run: {reason}. Send the arguments as a JSON object.")
 }
 
+/// Why arguments are not usable (the `reason` of [`bad_arguments`]): larger than `limit` code points.
+pub fn arguments_too_large(limit: usize) -> String {
+    format!("the arguments are larger than {limit} code points")
+}
+
+/// Why arguments are not usable: not valid JSON (`message` at byte `offset`).
+pub fn arguments_not_json(message: &str, offset: usize) -> String {
+    format!("the arguments are not valid JSON ({message} at byte {offset})")
+}
+
+/// Why arguments are not usable: JSON of another `kind` than an object.
+pub fn arguments_not_object(kind: &str) -> String {
+    format!("the arguments must be a JSON object, got {kind}")
+}
+
+/// The usage of a batched search: 1 to `most` non-empty queries.
+pub fn batch_queries_usage(most: u64) -> String {
+    format!("{{\"queries\": [<keywords>, ...]}} with 1 to {most} non-empty queries")
+}
+
+/// The usage of a batched describe: 1 to `most` names.
+pub fn batch_names_usage(most: u64) -> String {
+    format!("{{\"names\": [<tool name>, ...]}} with 1 to {most} names")
+}
+
 /// A bridge tool named inside `tool_call`.
 pub fn bridge_inside_call(inner: &str, names: &BridgeNames) -> String {
     format!("{inner} is a bridge tool: call it directly, not through {}. Nothing was run.", names.call)

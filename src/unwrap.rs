@@ -2,19 +2,36 @@
 //! answer (search, describe) or a reject that tells the model how to recover.
 
 use crate::bridge::{MAX_BATCH_NAMES, MAX_BATCH_QUERIES};
+use crate::catalog::Catalog;
 use crate::catalog::Tool;
 use crate::describe::closest_names;
+use crate::describe::Described;
 use crate::error::{Error, ErrorCode};
 use crate::find::batch_model_value;
+use crate::find::SearchResult;
 use crate::json::{self, Value};
-use crate::shelf::Shelf;
+use crate::options::Options;
 use crate::texts;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-/// Largest arguments accepted, in code points of their JSON (SPEC §8).
+/// Largest arguments accepted, in code points of their JSON (SPEC §8): of the text as sent, or of
+/// the compact JSON of an object. One unit both ways, so a call is judged alike in either shape.
 pub const MAX_ARGUMENTS_CHARS: usize = 4 << 20;
+
+/// What unwrap reads of a prepared toolbox (a [`crate::Shelf`] is one): unwrap knows no more of
+/// the shelf, and the shelf knows unwrap only as the function it calls.
+pub trait Prepared {
+    /// The toolbox read.
+    fn catalog(&self) -> &Catalog;
+    /// The options in force.
+    fn options(&self) -> &Options;
+    /// A search of the deferred tools (SPEC §4).
+    fn search(&self, query: &str, limit: Option<usize>) -> SearchResult;
+    /// A deferred tool described (SPEC §5).
+    fn describe(&self, name: &str) -> Option<Described>;
+}
 
 /// The real call an agent runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,14 +63,14 @@ pub struct SentAt {
 }
 
 impl SentAt {
-    /// The keys to follow from the call to the arguments, as a JSON array.
-    pub fn path(self) -> Value {
-        let mut keys = Vec::new();
-        if self.in_function {
-            keys.push(Value::str("function"));
+    /// The keys to follow from the call to the arguments, joined by `.`: `function.arguments`.
+    pub fn path(self) -> &'static str {
+        match (self.in_function, self.key) {
+            (true, "input") => "function.input",
+            (true, "args") => "function.args",
+            (true, _) => "function.arguments",
+            (false, key) => key,
         }
-        keys.push(Value::str(self.key));
-        Value::Array(keys)
     }
 }
 
@@ -149,27 +166,27 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
         None | Some(Value::Null) => return Ok((Value::Object(Vec::new()), false)),
         Some(Value::String(text)) if text.trim().is_empty() => return Ok((Value::Object(Vec::new()), false)),
         Some(Value::String(text)) => {
-            if text.len() > MAX_ARGUMENTS_CHARS {
-                return Err(format!("the arguments are larger than {MAX_ARGUMENTS_CHARS} bytes"));
+            // No more code points than bytes: count them only when the bytes are over.
+            if text.len() > MAX_ARGUMENTS_CHARS && text.chars().count() > MAX_ARGUMENTS_CHARS {
+                return Err(texts::arguments_too_large(MAX_ARGUMENTS_CHARS));
             }
-            let value = json::parse(text)
-                .map_err(|e| format!("the arguments are not valid JSON ({} at byte {})", e.message, e.offset))?;
+            let value = json::parse(text).map_err(|e| texts::arguments_not_json(&e.message, e.offset))?;
             (value, false)
         }
         Some(value) => (value.clone(), true),
     };
     let (value, untouched) = parsed;
     if !value.is_object() {
-        return Err(format!("the arguments must be a JSON object, got {}", value.kind()));
+        return Err(texts::arguments_not_object(value.kind()));
     }
     if untouched && value.json_code_points() > MAX_ARGUMENTS_CHARS {
-        return Err(format!("the arguments are larger than {MAX_ARGUMENTS_CHARS} code points"));
+        return Err(texts::arguments_too_large(MAX_ARGUMENTS_CHARS));
     }
     Ok((value, untouched))
 }
 
 /// Unwraps one call against the shelf's toolbox.
-pub fn unwrap(shelf: &Shelf, call: &Value) -> Result<Unwrapped, Error> {
+pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
     let parts = parts(call)?;
     let id = parts.id.clone();
     let reject = |content: String| Unwrapped::Reject { content, id: id.clone() };
@@ -208,7 +225,7 @@ enum Outcome {
 }
 
 /// A call by the tool's own name (not through `tool_call`).
-fn direct_call(shelf: &Shelf, name: &str, arguments: Value, untouched: Option<SentAt>) -> Outcome {
+fn direct_call(shelf: &dyn Prepared, name: &str, arguments: Value, untouched: Option<SentAt>) -> Outcome {
     match shelf.catalog().lookup(name) {
         Some(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
         Some(tool) => Outcome::Call(call_of(tool, arguments, false, untouched)),
@@ -217,7 +234,7 @@ fn direct_call(shelf: &Shelf, name: &str, arguments: Value, untouched: Option<Se
 }
 
 /// `tool_call {name, arguments}`. Arguments sent flat beside `name` are accepted too.
-fn through_bridge(shelf: &Shelf, mut outer: Value) -> Outcome {
+fn through_bridge(shelf: &dyn Prepared, mut outer: Value) -> Outcome {
     let names = &shelf.options().bridge_names;
     let Some(inner) = outer.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty()) else {
         return Outcome::Reject(texts::bridge_usage(&names.call, "{\"name\": <tool name>, \"arguments\": {...}}"));
@@ -244,13 +261,13 @@ fn through_bridge(shelf: &Shelf, mut outer: Value) -> Outcome {
     }
 }
 
-fn unknown(shelf: &Shelf, name: &str) -> Outcome {
+fn unknown(shelf: &dyn Prepared, name: &str) -> Outcome {
     let closest = closest_names(shelf.catalog(), name);
     Outcome::Reject(texts::unknown_tool(name, &closest, &shelf.options().bridge_names))
 }
 
 /// A deferred tool's call, after validating (and coercing) its arguments against its schema.
-fn checked_call(shelf: &Shelf, tool: &Tool, mut arguments: Value, via_bridge: bool) -> Outcome {
+fn checked_call(shelf: &dyn Prepared, tool: &Tool, mut arguments: Value, via_bridge: bool) -> Outcome {
     if let Some(schema) = tool.schema(shelf.catalog().format) {
         if let Err(violation) = crate::schema::validate(&schema, &mut arguments) {
             let schema_text = violation.schema.to_json();
@@ -290,13 +307,13 @@ fn requested_limit(arguments: &Value) -> Option<usize> {
 }
 
 /// `tool_search {query}` or `{queries: [...]}`, answered locally.
-fn answer_search(shelf: &Shelf, arguments: &Value) -> Outcome {
+fn answer_search(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
     let limit = requested_limit(arguments);
     let queries = arguments.get("queries").or_else(|| arguments.get("query").filter(|q| q.as_array().is_some()));
     if let Some(queries) = queries.and_then(Value::as_array) {
         let texts: Vec<&str> = queries.iter().filter_map(Value::as_str).filter(|q| !q.trim().is_empty()).collect();
         if texts.is_empty() {
-            let usage = format!("{{\"queries\": [<keywords>, ...]}} with 1 to {MAX_BATCH_QUERIES} non-empty queries");
+            let usage = texts::batch_queries_usage(MAX_BATCH_QUERIES);
             return Outcome::Reject(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
         }
         let results: Vec<_> = texts.iter().take(MAX_BATCH_QUERIES as usize).map(|q| shelf.search(q, limit)).collect();
@@ -311,13 +328,13 @@ fn answer_search(shelf: &Shelf, arguments: &Value) -> Outcome {
 }
 
 /// `tool_describe {name}` or `{names: [...]}`, answered locally.
-fn answer_describe(shelf: &Shelf, arguments: &Value) -> Outcome {
+fn answer_describe(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
     let names = &shelf.options().bridge_names;
     let batch = arguments.get("names").or_else(|| arguments.get("name").filter(|n| n.as_array().is_some()));
     if let Some(list) = batch.and_then(Value::as_array) {
         let wanted: Vec<&str> = list.iter().filter_map(Value::as_str).take(MAX_BATCH_NAMES as usize).collect();
         if wanted.is_empty() {
-            let usage = format!("{{\"names\": [<tool name>, ...]}} with 1 to {MAX_BATCH_NAMES} names");
+            let usage = texts::batch_names_usage(MAX_BATCH_NAMES);
             return Outcome::Reject(texts::bridge_usage(&names.describe, &usage));
         }
         return Outcome::Answer(describe_batch(shelf, &wanted).to_json());
@@ -332,7 +349,7 @@ fn answer_describe(shelf: &Shelf, arguments: &Value) -> Outcome {
 }
 
 /// One name's describe: the tool as JSON, or why not.
-fn describe_one(shelf: &Shelf, name: &str) -> Result<Value, String> {
+fn describe_one(shelf: &dyn Prepared, name: &str) -> Result<Value, String> {
     if let Some(described) = shelf.describe(name) {
         return Ok(described.to_value());
     }
@@ -344,7 +361,7 @@ fn describe_one(shelf: &Shelf, name: &str) -> Result<Value, String> {
 }
 
 /// `{tools: [...found], not_found: [names], errors: [{name, error}]}`.
-fn describe_batch(shelf: &Shelf, wanted: &[&str]) -> Value {
+fn describe_batch(shelf: &dyn Prepared, wanted: &[&str]) -> Value {
     let (mut found, mut not_found, mut errors) = (Vec::new(), Vec::new(), Vec::new());
     for name in wanted {
         match describe_one(shelf, name.trim()) {
@@ -362,4 +379,25 @@ fn describe_batch(shelf: &Shelf, wanted: &[&str]) -> Value {
         ("not_found", Value::Array(not_found)),
         ("errors", Value::Array(errors)),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arguments' bound counts code points whether they come as text or as an object.
+    #[test]
+    fn the_arguments_bound_counts_code_points_both_ways() {
+        let text = |inner: &str| Value::String(format!(r#"{{"a":"{inner}"}}"#));
+        let object = |inner: &str| Value::object([("a", Value::str(inner))]);
+        let fits = "é".repeat(MAX_ARGUMENTS_CHARS - 8); // 8 code points of `{"a":""}` around it
+        let over = "é".repeat(MAX_ARGUMENTS_CHARS - 7);
+        assert!(fits.len() > MAX_ARGUMENTS_CHARS, "more bytes than the bound: counted as code points");
+        assert!(arguments_object(Some(&text(&fits))).is_ok());
+        assert!(arguments_object(Some(&object(&fits))).is_ok());
+        for raw in [text(&over), object(&over)] {
+            let error = arguments_object(Some(&raw)).unwrap_err();
+            assert!(error.ends_with("code points"), "{error}");
+        }
+    }
 }

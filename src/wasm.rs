@@ -22,22 +22,27 @@ fn js_error(error: Error) -> JsValue {
 }
 
 /// The unwrap result; for a call whose arguments are exactly what the model sent, `untouched`
-/// holds the keys that lead from the call to them, and the JS side hands back that very object.
+/// holds the keys that lead from the call to them (`function.arguments`), and the JS side hands
+/// back that very object.
 fn unwrapped_json(unwrapped: &Unwrapped) -> String {
     let mut value = unwrapped.to_value();
     if let (Unwrapped::Call(call), Value::Object(members)) = (unwrapped, &mut value) {
         if let Some(at) = call.untouched {
-            members.push(("untouched".into(), at.path()));
+            members.push(("untouched".into(), Value::str(at.path())));
         }
     }
     value.to_json()
 }
 
-/// Server names as a JSON array of strings (anything else names no server).
-fn server_names(keep: &str) -> Vec<String> {
-    let names = crate::json::parse(keep).ok();
-    let names = names.as_ref().and_then(Value::as_array).unwrap_or_default();
-    names.iter().filter_map(Value::as_str).map(String::from).collect()
+/// The toolbox's text from its UTF-8 bytes (`TextEncoder` writes nothing else).
+fn toolbox_text(bytes: Vec<u8>) -> Result<String, JsValue> {
+    String::from_utf8(bytes).map_err(|_| js_error(Error::new(ErrorCode::InvalidToolbox, "toolbox: not UTF-8")))
+}
+
+/// Server names as a JSON array of strings; anything else (`null`) is no update of what is kept.
+fn server_names(keep: &str) -> Option<Vec<String>> {
+    let names = crate::json::parse(keep).ok()?;
+    Some(names.as_array()?.iter().filter_map(Value::as_str).map(String::from).collect())
 }
 
 /// Heap bytes per byte of JSON text a prepared toolbox and its search index take, about (7–10
@@ -51,8 +56,13 @@ const HEAP_PER_TEXT_BYTE: usize = 10;
 /// memory from that block's room. Memory never shrinks, so this costs nothing the work would not
 /// take anyway, and nothing when the room is already there.
 fn reserve_for(text: &str) {
+    reserve_for_bytes(text.len());
+}
+
+/// [`reserve_for`] a text of `bytes` bytes.
+fn reserve_for_bytes(bytes: usize) {
     let mut room: alloc::vec::Vec<u8> = alloc::vec::Vec::new();
-    if room.try_reserve_exact(text.len().saturating_mul(HEAP_PER_TEXT_BYTE)).is_ok() {
+    if room.try_reserve_exact(bytes.saturating_mul(HEAP_PER_TEXT_BYTE)).is_ok() {
         core::hint::black_box(room.as_mut_ptr()); // kept, so the allocation is not elided
     }
 }
@@ -65,19 +75,22 @@ pub struct ShelfHandle {
 
 #[wasm_bindgen(js_class = ShelfHandle)]
 impl ShelfHandle {
-    /// Prepares a toolbox (JSON text) with options (JSON text).
+    /// Prepares a toolbox (JSON text as UTF-8 bytes, taken without a copy: a string passed as
+    /// `&str` would be copied in at up to three bytes per UTF-16 unit, the peak of wasm memory)
+    /// with options (JSON text).
     #[wasm_bindgen(constructor)]
-    pub fn new(toolbox: &str, options: &str) -> Result<ShelfHandle, JsValue> {
-        reserve_for(toolbox);
-        Shelf::from_json(toolbox, options).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
+    pub fn new(toolbox: Vec<u8>, options: &str) -> Result<ShelfHandle, JsValue> {
+        reserve_for_bytes(toolbox.len());
+        Shelf::from_json_text(toolbox_text(toolbox)?, options).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
     }
 
-    /// Prepares a new toolbox (JSON text) in place of this one, keeping the servers named in
-    /// `keep` (a JSON array of names) as they are ([`Shelf::update_keeping`]).
-    pub fn update(&mut self, toolbox: &str, keep: &str) -> Result<(), JsValue> {
-        reserve_for(toolbox);
-        let toolbox = parse_input(toolbox, "toolbox", ErrorCode::InvalidToolbox).map_err(js_error)?;
-        self.shelf.update_keeping(toolbox, &server_names(keep)).map_err(js_error)
+    /// Prepares a new toolbox (JSON text as UTF-8 bytes) in place of this one, keeping the servers
+    /// named in `keep` (a JSON array of names) and the tools its server lists name by number
+    /// ([`Shelf::update_keeping_text`]); `keep` `null`: the text is a whole toolbox, nothing kept.
+    pub fn update(&mut self, toolbox: Vec<u8>, keep: &str) -> Result<(), JsValue> {
+        reserve_for_bytes(toolbox.len());
+        let keep = server_names(keep);
+        self.shelf.update_keeping_text(toolbox_text(toolbox)?, keep.as_deref()).map_err(js_error)
     }
 
     /// The assembly plan as JSON text ([`crate::assemble::Layout::plan`]).

@@ -86,10 +86,10 @@ fn github_and_linear_assemble_without_options() {
             json::parse(&format!(r#"{{"name":"tool_call","arguments":{{"name":"{}","arguments":{{}}}}}}"#, tool.name))
                 .unwrap();
         match shelf.unwrap(&call).unwrap() {
-            toolshelf::unwrap::Unwrapped::Call(c) => {
+            toolshelf::Unwrapped::Call(c) => {
                 assert_eq!((c.server.as_deref(), c.tool.as_deref()), (Some(server), Some(tool.own_name.as_str())));
             }
-            toolshelf::unwrap::Unwrapped::Reject { content, .. } => {
+            toolshelf::Unwrapped::Reject { content, .. } => {
                 assert!(content.contains("not invoked"), "{content}")
             }
             other => panic!("{}: {other:?}", tool.name),
@@ -97,7 +97,7 @@ fn github_and_linear_assemble_without_options() {
     }
     // The shared own name is ambiguous: a reject that offers both qualified names.
     let ambiguous = json::parse(r#"{"name":"tool_call","arguments":{"name":"list_issues","arguments":{}}}"#).unwrap();
-    let toolshelf::unwrap::Unwrapped::Reject { content, .. } = shelf.unwrap(&ambiguous).unwrap() else {
+    let toolshelf::Unwrapped::Reject { content, .. } = shelf.unwrap(&ambiguous).unwrap() else {
         panic!("an ambiguous own name must be rejected")
     };
     assert!(content.contains("mcp__github__list_issues") && content.contains("mcp__linear__list_issues"), "{content}");
@@ -116,10 +116,10 @@ fn a_qualified_tool_answers_to_its_own_name_when_unambiguous() {
         let direct = format!(r#"{{"name":"{}","arguments":{{}}}}"#, tool.own_name);
         for call in [via_bridge, direct] {
             match shelf.unwrap(&json::parse(&call).unwrap()).unwrap() {
-                toolshelf::unwrap::Unwrapped::Call(c) => {
+                toolshelf::Unwrapped::Call(c) => {
                     assert_eq!((c.name.as_str(), c.tool.as_deref()), (tool.name.as_str(), Some(tool.own_name.as_str())))
                 }
-                toolshelf::unwrap::Unwrapped::Reject { content, .. } => {
+                toolshelf::Unwrapped::Reject { content, .. } => {
                     assert!(content.contains(&tool.name) && content.contains("not invoked"), "{content}")
                 }
                 other => panic!("{call}: {other:?}"),
@@ -140,7 +140,7 @@ fn auto_qualifies_a_deferred_tool_that_a_direct_tool_shadows_and_never_two_direc
     assert!(names.contains(&name.as_str()) && names.contains(&format!("mcp__linear__{name}").as_str()));
     assert_eq!(names.iter().filter(|n| n.starts_with("mcp__")).count(), 1, "only the clashing tool is renamed");
     let direct = json::parse(&format!(r#"{{"name":"{name}","arguments":{{}}}}"#)).unwrap();
-    let toolshelf::unwrap::Unwrapped::Call(call) = shelf.unwrap(&direct).unwrap() else { panic!() };
+    let toolshelf::Unwrapped::Call(call) = shelf.unwrap(&direct).unwrap() else { panic!() };
     assert!(!call.via_bridge && call.server.is_none(), "the name itself is the direct tool's: {call:?}");
     for qualify in ["null", r#"{"qualify":true}"#, r#"{"qualify":"auto"}"#] {
         let two = grouped_with(vec![openai_tool("a", "One."), openai_tool("a", "Two.")], &["linear-mcp-official"]);

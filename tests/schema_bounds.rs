@@ -1,23 +1,26 @@
-//! The validator's bounds: hostile schemas and arguments end quickly without a panic or a stack
-//! overflow, and large but ordinary arguments are still judged in full.
+//! The validator's bounds: hostile schemas and arguments end within the work bound without a panic
+//! or a stack overflow, and large but ordinary arguments are still judged in full. Work is counted
+//! (`validate_counted`), never timed.
 // Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::time::{Duration, Instant};
-
 use toolshelf::json::{self, Value};
-use toolshelf::schema::{validate, Violation};
+use toolshelf::schema::{validate_counted, Violation, MAX_WORK};
 
 fn parse(text: &str) -> Value {
     json::parse(text).expect("test JSON parses")
 }
 
-/// Validates and checks that it took under a second (a hang or blow-up would not).
-fn timed(schema: &Value, args: &mut Value) -> Result<(), Violation> {
-    let start = Instant::now();
-    let result = validate(schema, args);
-    assert!(start.elapsed() < Duration::from_secs(1), "took {:?}", start.elapsed());
+/// Validates, checking the work spent stays within `most` units (at most the validator's bound).
+fn bounded(schema: &Value, args: &mut Value, most: usize) -> Result<(), Violation> {
+    let (result, work) = validate_counted(schema, args);
+    assert!(work <= most.min(MAX_WORK), "{work} units of work, more than {most}");
     result
+}
+
+/// Validates a hostile input: whatever it does, it ends within the validator's work bound.
+fn timed(schema: &Value, args: &mut Value) -> Result<(), Violation> {
+    bounded(schema, args, MAX_WORK)
 }
 
 fn nested_arrays(depth: usize, inner: Value) -> Value {
@@ -27,10 +30,13 @@ fn nested_arrays(depth: usize, inner: Value) -> Value {
 #[test]
 fn exponential_any_of_through_a_ref_is_cut_off() {
     // Two alternatives that both recurse: 2^60 paths to the failing leaf, unless work is bounded.
+    // The evaluation depth (schema, `$ref` hops and value nesting together) ends it first.
     let schema =
         parse(r##"{"anyOf": [{"type": "array", "items": {"$ref": "#"}}, {"type": "array", "items": {"$ref": "#"}}]}"##);
     let mut args = nested_arrays(60, Value::uint(5));
-    assert_eq!(timed(&schema, &mut args), Ok(()), "past the work bound the call is not judged");
+    let (result, work) = validate_counted(&schema, &mut args);
+    assert_eq!(result, Ok(()), "past the work bound the call is not judged");
+    assert!(work < 1_000, "{work} units of work: cut off by the depth bound");
 }
 
 #[test]
@@ -43,9 +49,12 @@ fn ref_cycles_end() {
         r##"{"properties": {"a": {"$ref": "#"}}, "additionalProperties": {"$ref": "#"}}"##,
     ] {
         let schema = parse(schema);
-        for args in ["1", r#""42""#, r#"{"a": {"a": {"b": "1"}}}"#, "[[[[]]]]"] {
-            let mut args = parse(args);
-            let _ = timed(&schema, &mut args);
+        for text in ["1", r#""42""#, r#"{"a": {"a": {"b": "1"}}}"#, "[[[[]]]]"] {
+            let mut args = parse(text);
+            // A cycle ends at the evaluation depth, far below the work bound; it cannot judge, so
+            // the call passes, untouched.
+            assert_eq!(bounded(&schema, &mut args, 10_000), Ok(()), "{schema:?} on {text}");
+            assert_eq!(args, parse(text));
         }
     }
 }
@@ -76,7 +85,10 @@ fn large_enum_on_many_items_is_bounded() {
     let enumerated: Vec<Value> = (0..5000).map(|i| Value::str(format!("v{i}"))).collect();
     let schema = Value::object([("items", Value::object([("enum", Value::Array(enumerated))]))]);
     let mut args = Value::Array((0..5000).map(|_| Value::str("v4999")).collect());
-    assert_eq!(timed(&schema, &mut args), Ok(()));
+    // 25M comparisons asked: the work bound ends it, and a call not judged in full passes.
+    let (result, work) = validate_counted(&schema, &mut args);
+    assert_eq!(result, Ok(()));
+    assert_eq!(work, MAX_WORK);
 }
 
 #[test]
@@ -115,7 +127,14 @@ fn odd_numbers_and_strings_do_not_panic() {
     for schema in schemas {
         for text in args {
             let mut value = parse(text);
-            let _ = timed(&parse(schema), &mut value);
+            // Each ends in a few units of work with a result: a pass, or a violation that names
+            // a keyword of the schema.
+            match bounded(&parse(schema), &mut value, 100) {
+                Ok(()) => {}
+                Err(violation) => {
+                    assert!(schema.contains(&format!("\"{}\"", violation.keyword)), "{schema} on {text}: {violation}")
+                }
+            }
         }
     }
 }
@@ -125,6 +144,8 @@ fn hand_built_numbers_that_are_not_numbers_do_not_panic() {
     let schema = parse(r#"{"type": "integer", "minimum": 1, "multipleOf": 2, "enum": [1, 2]}"#);
     for text in ["", "abc", "NaN", "inf", "-", "1e99999"] {
         let mut value = Value::Number(text.into());
-        let _ = timed(&schema, &mut value);
+        // Not a number any schema keyword can read: rejected by `type` or `enum`, never a panic.
+        let violation = bounded(&schema, &mut value, 100).expect_err(text);
+        assert!(["type", "enum", "minimum", "multipleOf"].contains(&violation.keyword), "{text}: {violation}");
     }
 }

@@ -105,7 +105,7 @@ fn update_keeps_the_unchanged_servers_and_reads_the_others() {
     let mut shelf = Shelf::new(&steps[0].1, &options).unwrap();
     let github_def = |shelf: &Shelf| {
         let tool = shelf.catalog().tools.iter().find(|t| t.server.as_deref() == Some("github")).unwrap();
-        std::sync::Arc::as_ptr(&tool.def_json)
+        tool.def_json.as_ptr()
     };
     let before = github_def(&shelf);
     shelf.update(&steps[1].1).unwrap(); // stripe attached: github is kept, its defs shared
@@ -143,4 +143,79 @@ fn a_failed_update_leaves_the_shelf_as_it_was() {
     let error = shelf.update(&with_servers(&twice, servers(&steps[1].1))).unwrap_err();
     assert_eq!(error.code.as_str(), "duplicate_tool");
     assert_eq!(answers(&shelf), before);
+}
+
+#[test]
+fn updates_from_text_share_the_text_and_never_keep_an_old_one_for_a_few_tools() {
+    let options = r#"{"qualify":true}"#;
+    let steps = steps();
+    let text = |step: usize| steps[step].1.to_json();
+    let mut shelf = Shelf::from_json_text(text(1), options).unwrap();
+    assert_eq!(answers(&shelf), answers(&Shelf::from_json(&text(1), options).unwrap()));
+    // stripe kept, github and linear read again from the new text: stripe's tools (most of the
+    // old text) still share it.
+    let stripe = |shelf: &Shelf| {
+        shelf.catalog().tools.iter().find(|t| t.server.as_deref() == Some("stripe")).unwrap().def_json.as_ptr()
+    };
+    let before = stripe(&shelf);
+    shelf.update_keeping_text(text(3), Some(&["stripe".into()])).unwrap();
+    assert_eq!(stripe(&shelf), before);
+    assert_eq!(answers(&shelf), answers(&Shelf::from_json(&text(3), options).unwrap()));
+    // Only linear kept (a small part of the text it came in): it gets its own copy.
+    let linear = |shelf: &Shelf| {
+        shelf.catalog().tools.iter().find(|t| t.server.as_deref() == Some("linear")).unwrap().def_json.as_ptr()
+    };
+    let mut shelf = Shelf::from_json_text(text(1), options).unwrap();
+    let before = linear(&shelf);
+    shelf.update_keeping_text(text(1), Some(&["linear".into()])).unwrap();
+    assert_ne!(linear(&shelf), before);
+    assert_eq!(answers(&shelf), answers(&Shelf::from_json(&text(1), options).unwrap()));
+}
+
+#[test]
+fn an_update_text_takes_unchanged_tools_by_their_index() {
+    let options = r#"{"qualify":true}"#;
+    let start = steps()[1].1.clone(); // github, linear, stripe
+    let mut shelf = Shelf::from_json_text(start.to_json(), options).unwrap();
+    // The toolbox wanted: stripe's tool 5 changed, its tools 0 and 1 swapped, one tool added.
+    let mut wanted = servers(&start);
+    let mut sent = servers(&start);
+    let extra = toolshelf::json::parse(
+        r#"{"type":"function","function":{"name":"new_tool","description":"New.","parameters":{"type":"object"}}}"#,
+    )
+    .unwrap();
+    for ((name, list), (_, sent_list)) in wanted.iter_mut().zip(sent.iter_mut()) {
+        let Value::Array(defs) = list else { unreachable!() };
+        match name.as_str() {
+            "stripe" => {
+                let Value::Object(mut def) = defs[5].clone() else { unreachable!() };
+                def.push(("x-changed".into(), Value::Bool(true)));
+                defs[5] = Value::Object(def);
+                defs.swap(0, 1);
+                defs.push(extra.clone());
+                // What the JS side sends: each unchanged def as its index in the shelf's list.
+                let refs = (0..defs.len()).map(|i| match i {
+                    0 => Value::uint(1),
+                    1 => Value::uint(0),
+                    5 => defs[5].clone(),
+                    i if i + 1 == defs.len() => extra.clone(),
+                    i => Value::uint(i as u64),
+                });
+                *sent_list = Value::Array(refs.collect());
+            }
+            "github" => *sent_list = Value::Array(vec![]), // kept whole
+            _ => {}
+        }
+    }
+    let wanted = with_servers(&direct(), wanted);
+    shelf.update_keeping_text(with_servers(&direct(), sent).to_json(), Some(&["github".into()])).unwrap();
+    let fresh = Shelf::from_json(&wanted.to_json(), options).unwrap();
+    assert_eq!(answers(&shelf), answers(&fresh));
+    // A number the shelf has no tool for is read as the number it is: the error a new shelf gives.
+    let bad = r#"{"servers":{"stripe":[99999]}}"#;
+    let error = shelf.update_keeping_text(bad.into(), Some(&[])).unwrap_err();
+    assert_eq!(error, Shelf::from_json(bad, options).unwrap_err());
+    // With nothing kept, a number is never a reference.
+    let error = shelf.update_keeping_text(r#"{"servers":{"stripe":[0]}}"#.into(), None).unwrap_err();
+    assert_eq!(error.code.as_str(), "invalid_tool");
 }

@@ -1,5 +1,6 @@
-//! Loads the test catalogs (`tests/data/catalogs/*.json.gz`) and the labelled query sets, for the
-//! search tests and the retrieval and speed examples (which include this file by `#[path]`).
+//! The one loader of the test catalogs (`tests/data/catalogs/*.json.gz`) and the labelled query
+//! sets, for every native test and example (`tests/common/mod.rs` and `tests/schema_support/`
+//! build on it; the search tests and examples include it by `#[path]`).
 #![allow(dead_code)] // each user needs a different part
 
 use std::fs::File;
@@ -54,11 +55,36 @@ pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("data")
 }
 
-fn read_gz(path: PathBuf) -> Value {
+/// The text of a gzip'd file.
+fn read_gz_text(path: PathBuf) -> String {
     let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut text = String::new();
     flate2::read::GzDecoder::new(file).read_to_string(&mut text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text
+}
+
+fn read_gz(path: PathBuf) -> Value {
+    let text = read_gz_text(path.clone());
     json::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
+}
+
+/// The text of `tests/data/catalogs/<name>.json.gz`.
+pub fn catalog_text(name: &str) -> String {
+    read_gz_text(data_dir().join("catalogs").join(format!("{name}.json.gz")))
+}
+
+/// The names (file stems) of every catalog of tools in `tests/data/catalogs/`, sorted (the
+/// `queries-*` files hold query sets, not tools).
+pub fn catalog_names() -> Vec<String> {
+    let dir = data_dir().join("catalogs");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").file_name().to_string_lossy().into_owned())
+        .filter_map(|name| name.strip_suffix(".json.gz").map(String::from))
+        .filter(|name| !name.starts_with("queries-"))
+        .collect();
+    names.sort();
+    names
 }
 
 /// The catalog `name` (file stem), or `rest-apis-flat-3400`, built by concatenation as the

@@ -2,23 +2,11 @@
 //! `tests/data/catalogs/` and builds toolboxes from them.
 #![allow(dead_code)]
 
-use std::io::Read;
-use std::path::PathBuf;
 use toolshelf::json::{self, Value};
 
-/// The folder holding the shared fixtures.
-pub fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
-}
+pub mod catalogs;
 
-/// The text of `tests/data/catalogs/<name>.json.gz`.
-pub fn catalog_text(name: &str) -> String {
-    let path = data_dir().join("catalogs").join(format!("{name}.json.gz"));
-    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(file).read_to_string(&mut text).unwrap();
-    text
-}
+pub use catalogs::{catalog_text, data_dir};
 
 /// `(server, tool def)` entries of a catalog; `rest-apis-flat-3400` is built from its three parts.
 pub fn catalog(name: &str) -> Vec<(String, Value)> {

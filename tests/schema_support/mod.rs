@@ -2,7 +2,8 @@
 //! the arguments a tool schema implies.
 #![allow(dead_code)]
 
-use std::io::Read;
+#[path = "../common/catalogs.rs"]
+mod catalogs;
 
 use toolshelf::json::{self, Value};
 
@@ -15,22 +16,11 @@ pub fn catalog_schemas() -> &'static [(String, String, Value)] {
     SCHEMAS.get_or_init(read_catalog_schemas)
 }
 
-/// Reads the catalogs (the `queries-*` files hold no tools).
+/// Reads every catalog of tools (through the one loader, `tests/common/catalogs.rs`).
 fn read_catalog_schemas() -> Vec<(String, String, Value)> {
-    let mut files: Vec<_> = std::fs::read_dir("tests/data/catalogs")
-        .expect("catalog dir")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            name.ends_with(".json.gz") && !name.starts_with("queries-")
-        })
-        .collect();
-    files.sort();
     let mut schemas = Vec::new();
-    for path in files {
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()).read_to_string(&mut text).unwrap();
-        let catalog = path.file_name().unwrap().to_string_lossy().trim_end_matches(".json.gz").to_string();
+    for catalog in catalogs::catalog_names() {
+        let text = catalogs::catalog_text(&catalog);
         for entry in json::parse(&text).expect("catalog parses").as_array().expect("catalog array") {
             let function = entry.get("tool").and_then(|t| t.get("function")).expect("tool.function");
             let name = function.get("name").and_then(Value::as_str).unwrap_or("?").to_string();

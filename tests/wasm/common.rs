@@ -30,19 +30,19 @@ const OPTIONS: &str = r#"{"contextLength":200000}"#;
 // One-shot calls through a fresh `ShelfHandle`, the binding's only entry (the JS stateless
 // functions do the same, and free it before returning).
 fn assemble_json(toolbox: &str, options: &str) -> Result<String, JsValue> {
-    ShelfHandle::new(toolbox, options).map(|s| s.assemble())
+    ShelfHandle::new(toolbox.as_bytes().to_vec(), options).map(|s| s.assemble())
 }
 
 fn search_json(toolbox: &str, query: &str, options: &str, limit: Option<u32>) -> Result<String, JsValue> {
-    ShelfHandle::new(toolbox, options).map(|s| s.search(query, limit))
+    ShelfHandle::new(toolbox.as_bytes().to_vec(), options).map(|s| s.search(query, limit))
 }
 
 fn describe_json(toolbox: &str, name: &str, options: &str) -> Result<String, JsValue> {
-    ShelfHandle::new(toolbox, options).map(|s| s.describe(name))
+    ShelfHandle::new(toolbox.as_bytes().to_vec(), options).map(|s| s.describe(name))
 }
 
 fn unwrap_json(toolbox: &str, call: &str, options: &str) -> Result<String, JsValue> {
-    ShelfHandle::new(toolbox, options)?.unwrap(call)
+    ShelfHandle::new(toolbox.as_bytes().to_vec(), options)?.unwrap(call)
 }
 
 fn parse(text: &str) -> Value {
@@ -97,20 +97,20 @@ fn assemble_gives_places_for_given_tools_and_the_bridge() {
 fn update_keeps_the_named_servers_and_answers_as_a_new_handle() {
     // Tier 0 (`enabled: off`) shows every tool: each deferred one as its place `[server, i]`.
     let options = r#"{"enabled":"off"}"#;
-    let mut handle = ShelfHandle::new(TOOLBOX, options).unwrap();
+    let mut handle = ShelfHandle::new(TOOLBOX.as_bytes().to_vec(), options).unwrap();
     let two_servers = TOOLBOX.replace(
         r#""servers":{"#,
         r#""servers":{"jira":[{"type":"function","function":{"name":"open_ticket","parameters":{}}}],"#,
     );
     // What the JS side sends when `linear` holds the same objects: its list empty, its name kept.
     let kept = two_servers.split(r#""linear":["#).next().unwrap().to_string() + r#""linear":[]}}"#;
-    handle.update(&kept, r#"["linear"]"#).unwrap();
-    let fresh = ShelfHandle::new(&two_servers, options).unwrap();
+    handle.update(kept.into_bytes(), r#"["linear"]"#).unwrap();
+    let fresh = ShelfHandle::new(two_servers.as_bytes().to_vec(), options).unwrap();
     assert_eq!(handle.assemble(), fresh.assemble());
     assert_eq!(at(&parse(&handle.assemble()), "tools.2").to_json(), r#"["linear",0]"#);
     assert_eq!(handle.search("issue", None), fresh.search("issue", None));
     // A failed update is the same ToolshelfError, and leaves the handle as it was.
-    assert_eq!(error_code(handle.update("[1]", "[]").unwrap_err()), "invalid_tool");
+    assert_eq!(error_code(handle.update(b"[1]".to_vec(), "[]").unwrap_err()), "invalid_tool");
     assert_eq!(handle.assemble(), fresh.assemble());
 }
 
@@ -184,7 +184,7 @@ fn toolbox_errors_throw_the_same_code_from_every_entry_point() {
             search_json(toolbox, "issue", "{}", None).unwrap_err(),
             describe_json(toolbox, "a", "{}").unwrap_err(),
             unwrap_json(toolbox, r#"{"name":"a"}"#, "{}").unwrap_err(),
-            ShelfHandle::new(toolbox, "{}").err().expect("ShelfHandle::new fails"),
+            ShelfHandle::new(toolbox.as_bytes().to_vec(), "{}").err().expect("ShelfHandle::new fails"),
         ];
         for (entry, error) in thrown.into_iter().enumerate() {
             assert_eq!(error_code(error), *code, "{toolbox} (entry point {entry})");
@@ -207,7 +207,7 @@ const CALL_ERRORS: &[(&str, &str)] =
 
 #[wasm_bindgen_test]
 fn unreadable_calls_throw_invalid_call() {
-    let shelf = ShelfHandle::new(TOOLBOX, OPTIONS).unwrap();
+    let shelf = ShelfHandle::new(TOOLBOX.as_bytes().to_vec(), OPTIONS).unwrap();
     for (call, code) in CALL_ERRORS {
         assert_eq!(error_code(unwrap_json(TOOLBOX, call, OPTIONS).unwrap_err()), *code, "{call}");
         assert_eq!(error_code(shelf.unwrap(call).unwrap_err()), *code, "{call} (ShelfHandle)");
@@ -295,17 +295,17 @@ const UNWRAPS: &[UnwrapCase] = &[
     (
         r#"{"name":"read_file","arguments":{"path":"a"}}"#,
         "call",
-        &[("viaBridge", "false"), ("untouched", r#"["arguments"]"#)],
+        &[("viaBridge", "false"), ("untouched", r#""arguments""#)],
     ),
     (
         r#"{"type":"tool_use","id":"t2","name":"read_file","input":{"path":"a"}}"#,
         "call",
-        &[("untouched", r#"["input"]"#)],
+        &[("untouched", r#""input""#)],
     ),
     (
         r#"{"id":"c2","type":"function","function":{"name":"read_file","arguments":{"path":"a"}}}"#,
         "call",
-        &[("untouched", r#"["function","arguments"]"#)],
+        &[("untouched", r#""function.arguments""#)],
     ),
     (r#"{"name":"tool_call","arguments":{"name":"read_file","arguments":{}}}"#, "reject", &[]),
     (r#"{"name":"tool_call","arguments":{"name":"nope","arguments":{}}}"#, "reject", &[]),
