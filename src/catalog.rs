@@ -723,13 +723,40 @@ fn read_servers(reader: &mut Reader<'_>, with: &TextReading<'_>) -> Result<Vec<(
             Some(b'[') => Ok(read_list(reader, 3, with)?),
             _ => Err(reader.value(2)?),
         };
-        match lists.iter_mut().find(|(n, _)| *n == name) {
-            Some(slot) => slot.1 = list,
-            None => lists.push((name, list)),
-        }
+        lists.push((name, list));
         more = reader.next(b'}')?;
     }
-    Ok(lists)
+    Ok(merge_repeated_servers(lists))
+}
+
+/// JSON.parse's rule for a server named twice: the first place, the last list. One sort of the
+/// names (n·log n; a scan per name was quadratic in servers), nothing when no name repeats.
+fn merge_repeated_servers(lists: Vec<(String, ListOr)>) -> Vec<(String, ListOr)> {
+    let mut order: Vec<(&str, usize)> = lists.iter().enumerate().map(|(i, (n, _))| (n.as_str(), i)).collect();
+    swar::sort_names(&mut order);
+    // For each position: where its name's last list is, or `None` to drop it (a later repeat).
+    let mut source: Vec<Option<usize>> = (0..lists.len()).map(Some).collect();
+    for group in order.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
+        let (Some(&(_, first)), Some(&(_, last))) = (group.first(), group.last()) else { continue };
+        for &(_, at) in group {
+            if let Some(slot) = source.get_mut(at) {
+                *slot = (at == first).then_some(last);
+            }
+        }
+    }
+    if source.iter().enumerate().all(|(i, s)| *s == Some(i)) {
+        return lists;
+    }
+    let mut taken: Vec<Option<(String, ListOr)>> = lists.into_iter().map(Some).collect();
+    let mut merged = Vec::new();
+    for (at, from) in source.iter().enumerate() {
+        let Some(from) = *from else { continue };
+        let name = taken.get(at).and_then(|t| t.as_ref()).map(|(n, _)| n.clone());
+        if let (Some(name), Some((_, list))) = (name, taken.get_mut(from).and_then(Option::take)) {
+            merged.push((name, list));
+        }
+    }
+    merged
 }
 
 /// The array at the reader (`depth` counting it), each tool def read and its tree dropped.
@@ -1092,6 +1119,25 @@ mod tests {
         assert_ne!(long, qualified_name("cloudflare", "dns-records-for-a-zone-import-dns-records-from-a-zone-filx"));
         for name in [long.as_str(), "mcp__Ant_Design_Components__get-docs"] {
             assert!(is_tool_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_server_named_twice_keeps_its_first_place_and_its_last_list() {
+        let tool = |n: &str| format!(r#"{{"name":"{n}","parameters":{{}}}}"#);
+        let text = format!(
+            r#"{{"servers":{{"b":[{}],"a":[{}],"b":[{}],"c":[{}],"b":[{}]}}}}"#,
+            tool("b1"),
+            tool("a1"),
+            tool("b2"),
+            tool("c1"),
+            tool("b3")
+        );
+        let by_text = Catalog::parse_json(&text, &Options::default()).unwrap();
+        let by_value = Catalog::parse(crate::json::parse(&text).unwrap(), &Options::default()).unwrap();
+        for catalog in [&by_text, &by_value] {
+            let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
+            assert_eq!(names, ["b3", "a1", "c1"], "JSON.parse keeps b's first place and last value");
         }
     }
 
