@@ -718,9 +718,6 @@ impl SearchIndex {
             }
         }
         s.touched.sort_unstable();
-        if self.config.server_boost > 0.0 {
-            self.boost_by_server(&mut s);
-        }
         if self.config.name_bonus > 0.0 {
             for &doc in &s.touched {
                 let cover = self.name_cover(doc, &plan.query_terms);
@@ -728,6 +725,10 @@ impl SearchIndex {
                     a.score *= 1.0 + self.config.name_bonus * cover * cover;
                 }
             }
+        }
+        // Last, so that in a catalog of one server it adds the same to every tool.
+        if self.config.server_boost > 0.0 {
+            self.boost_by_server(&mut s);
         }
         s
     }
