@@ -553,13 +553,11 @@ impl Reading {
     }
 }
 
-/// The top-level `properties` names (each holding its `description` text, or `null`: the search
-/// indexes both) and the `required` names of a schema.
+/// The top-level `properties` names (each holding `null`) and the `required` names of a schema.
 fn schema_outline(schema: &Value) -> Value {
     let mut outline = Vec::new();
     if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-        let described = |p: &Value| p.get("description").and_then(Value::as_str).map_or(Value::Null, Value::str);
-        let names = properties.iter().map(|(name, p)| (name.clone(), described(p)));
+        let names = properties.iter().map(|(name, _)| (name.clone(), Value::Null));
         outline.push((String::from("properties"), Value::Object(names.collect())));
     }
     if let Some(required) = schema.get("required").and_then(Value::as_array) {

@@ -5,6 +5,7 @@ use crate::catalog::{Catalog, Tool};
 use crate::json::Value;
 use crate::search::{DocFields, SearchConfig, SearchIndex, MAX_QUERY_CHARS};
 use crate::texts;
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -64,10 +65,14 @@ fn parameter_names<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {
     properties.and_then(Value::as_object).map_or_else(Vec::new, |p| p.iter().map(|(k, _)| k.as_str()).collect())
 }
 
-/// The `description` of each top-level parameter that has one.
-fn parameter_descriptions<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {
-    let properties = catalog.schema_outline(tool).and_then(|s| s.get("properties"));
-    properties.and_then(Value::as_object).map_or_else(Vec::new, |p| p.iter().filter_map(|(_, v)| v.as_str()).collect())
+/// The `description` of each top-level parameter that has one, read from the tool's def text:
+/// the catalog keeps no copy of them (a prepared toolbox's memory), and the index build takes
+/// them one tool at a time.
+fn parameter_descriptions(catalog: &Catalog, tool: &Tool) -> Vec<Cow<'static, str>> {
+    let def = tool.def();
+    let properties = catalog.format.fields(&def).schema.and_then(|s| s.get("properties"));
+    let described = properties.and_then(Value::as_object).map(|p| p.iter().filter_map(|(_, v)| v.get("description")));
+    described.map_or_else(Vec::new, |d| d.filter_map(Value::as_str).map(|t| Cow::Owned(String::from(t))).collect())
 }
 
 /// The schema's top-level `required` names.

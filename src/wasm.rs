@@ -47,7 +47,7 @@ fn server_names(keep: &str) -> Option<Vec<String>> {
 
 /// Heap bytes per byte of JSON text a prepared toolbox and its search index take, about (7–10
 /// measured on toolboxes of 20,000 and 100,000 tools).
-const HEAP_PER_TEXT_BYTE: usize = 10;
+const HEAP_PER_TEXT_BYTE: usize = 1;
 
 /// Makes room in wasm memory for the work on `text` in one step. The allocator grows memory 64 KiB
 /// at a time as it runs out, and V8 may collect garbage on a growth: a 100,000-tool toolbox's

@@ -98,7 +98,7 @@ fn every_config_handles_odd_input() {
         server: "S",
         description: "<p>Ünï 💥 &amp; <a href=\"x",
         params: vec!["x"],
-        param_descriptions: vec!["<b", "&#"],
+        param_descriptions: vec!["<b".into(), "&#".into()],
     }];
     for full_first in [true, false] {
         for config in [

@@ -29,7 +29,7 @@ impl Tool {
             server: &self.server,
             description: &self.description,
             params: self.params.iter().map(String::as_str).collect(),
-            param_descriptions: self.param_descriptions.iter().map(String::as_str).collect(),
+            param_descriptions: self.param_descriptions.iter().map(|d| d.as_str().into()).collect(),
         }
     }
 }
