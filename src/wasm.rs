@@ -45,8 +45,10 @@ fn server_names(keep: &str) -> Option<Vec<String>> {
     Some(names.as_array()?.iter().filter_map(Value::as_str).map(String::from).collect())
 }
 
-/// Heap bytes per byte of JSON text a prepared toolbox and its search index take, about (7–10
-/// measured on toolboxes of 20,000 and 100,000 tools).
+/// Heap bytes reserved per byte of JSON text. A prepared toolbox keeps its text as the one copy
+/// of its defs (plus about as much again for its tools and index): reserving the text's size once
+/// makes the many small growths a few, and reserving more (10× was tried) would only make wasm
+/// memory, which never shrinks, that much larger (59 MB for the 5.9 MB REST toolbox).
 const HEAP_PER_TEXT_BYTE: usize = 1;
 
 /// Makes room in wasm memory for the work on `text` in one step. The allocator grows memory 64 KiB
