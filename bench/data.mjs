@@ -36,6 +36,14 @@ export function keywordQueries() {
   return list.map((q) => ({ catalog: q.catalog, query: q.query, relevant: q.relevant.map((name) => ({ name })) }));
 }
 
+/** tests/data/queries-model.json: requests phrased as models phrase them (any listed tool answers;
+ *  a label `server::name` accepts the name on that server only). */
+export function modelQueries() {
+  const list = JSON.parse(readFileSync(join(dataDir, "queries-model.json"), "utf8"));
+  const label = (l) => (l.includes("::") ? { server: l.split("::")[0], name: l.split("::")[1] } : { name: l });
+  return list.map((q) => ({ catalog: q.catalog, query: q.query, relevant: q.relevant.map(label) }));
+}
+
 /** A shipped natural-language set (`toolbench`, `bfcl`, `metatool`), queries with ground truth only. */
 export function shippedQueries(set) {
   const text = gunzipSync(readFileSync(join(dataDir, "catalogs", `queries-${set}.json.gz`))).toString("utf8");
