@@ -111,16 +111,16 @@ test("toolshelf/mcp lists every page of every client, named as given or by the s
   assert.ok(byOwnName.servers[UNREAL].every((t) => t.input_schema && !t.inputSchema));
 });
 
-test("OpenAI Chat Completions with the openai client (not streamed)", async () => {
-  await converse(async (url, hooks) => {
+/** The OpenAI Chat loop; `send` makes one request (create, or stream → finalChatCompletion). */
+function chatLoop(send) {
+  return async (url, hooks) => {
     const openai = new OpenAI({ apiKey: "test", baseURL: `${url}/v1` });
     const { servers, clients } = await mcpServers(mcpClients, { format: "openai" });
     const shelf = new Shelf({ tools: [readFile.openai], servers }, OPTIONS);
     const { tools } = shelf.assemble();
     const messages = [{ role: "user", content: PROMPT }];
     for (;;) {
-      const reply = await openai.chat.completions.create({ model: "scripted", messages, tools });
-      const message = reply.choices[0].message;
+      const message = (await send(openai, { model: "scripted", messages, tools })).choices[0].message;
       messages.push(message);
       if (!message.tool_calls?.length) return message.content;
       for (const call of message.tool_calls) {
@@ -129,26 +129,15 @@ test("OpenAI Chat Completions with the openai client (not streamed)", async () =
         messages.push({ role: "tool", tool_call_id: call.id, content });
       }
     }
-  });
+  };
+}
+
+test("OpenAI Chat Completions with the openai client (not streamed)", async () => {
+  await converse(chatLoop((openai, body) => openai.chat.completions.create(body)));
 });
 
 test("OpenAI Chat Completions with the openai client, streamed", async () => {
-  const requests = await converse(async (url, hooks) => {
-    const openai = new OpenAI({ apiKey: "test", baseURL: `${url}/v1` });
-    const { servers, clients } = await mcpServers(mcpClients, { format: "openai" });
-    const shelf = new Shelf({ tools: [readFile.openai], servers }, OPTIONS);
-    const { tools } = shelf.assemble();
-    const messages = [{ role: "user", content: PROMPT }];
-    for (;;) {
-      const message = (await openai.chat.completions.stream({ model: "scripted", messages, tools }).finalChatCompletion()).choices[0].message;
-      messages.push(message);
-      if (!message.tool_calls?.length) return message.content;
-      for (const call of message.tool_calls) {
-        const u = shelf.unwrap(call);
-        messages.push({ role: "tool", tool_call_id: call.id, content: u.kind === "call" ? await runReal(clients, u, hooks) : u.content });
-      }
-    }
-  });
+  const requests = await converse(chatLoop((openai, body) => openai.chat.completions.stream(body).finalChatCompletion()));
   assert.ok(requests.every((r) => r.stream && r.provider === "chat"));
 });
 
