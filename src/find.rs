@@ -258,3 +258,30 @@ pub fn batch_model_value(results: &[SearchResult]) -> Value {
     }
     Value::object(members)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Options;
+    use alloc::format;
+
+    /// The parameter descriptions the index takes are the top-level properties' `description`
+    /// strings, in every format and odd shape (escapes, nesting, repeated keys, non-objects).
+    #[test]
+    fn parameter_descriptions_are_the_top_level_ones() {
+        let schema = r#"{"type":"object","properties":{"a":{"type":"string","description":"First \"one\" \u00e9"},"b":{"description":{"x":1}},"c":{"items":{"description":"nested, not top-level"}},"d":"not an object","e":{"description":"old","description":"new"},"f":{"description":"with [brackets] and {braces}"}}}"#;
+        let defs = [
+            format!(r#"{{"type":"function","function":{{"name":"t","description":"d","parameters":{schema}}}}}"#),
+            format!(r#"{{"type":"function","name":"t","description":"d","parameters":{schema}}}"#),
+            format!(r#"{{"name":"t","description":"d","input_schema":{schema}}}"#),
+            format!(r#"{{"name":"t","description":"d","inputSchema":{schema}}}"#),
+        ];
+        for def in defs {
+            let toolbox = format!(r#"{{"servers":{{"s":[{def}]}}}}"#);
+            let catalog = Catalog::parse_json(&toolbox, &Options::default()).unwrap();
+            let read = parameter_descriptions(&catalog, catalog.tools.first().unwrap());
+            let read: Vec<&str> = read.iter().map(|c| c.as_ref()).collect();
+            assert_eq!(read, ["First \"one\" é", "new", "with [brackets] and {braces}"], "{def}");
+        }
+    }
+}
