@@ -77,6 +77,12 @@ export interface Options {
   maxSearchLimit?: number;
   /** Batched bridge shapes (several queries / names per call). */
   batch?: boolean;
+  /**
+   * Search ranks full matches before partial ones (SPEC §4.3, the default `true`); `false` ranks
+   * every match by score and only marks the partial ones (measured slightly better on keyword
+   * queries: docs/search.md).
+   */
+  fullMatchesFirst?: boolean;
   /** Bridge tool names, e.g. `{ call: "invoke_tool" }` where a chat template reserves `tool_call`. */
   bridgeNames?: { search?: string; describe?: string; call?: string } | [string, string, string];
   /** Servers whose tools stay direct. */

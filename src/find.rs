@@ -3,6 +3,7 @@
 
 use crate::catalog::{Catalog, Tool};
 use crate::json::Value;
+use crate::options::Options;
 use crate::search::{DocFields, SearchConfig, SearchIndex, MAX_QUERY_CHARS};
 use crate::texts;
 use alloc::borrow::Cow;
@@ -48,7 +49,7 @@ pub struct SearchResult {
 }
 
 /// Builds the search index over the catalog's deferred tools (document `i` is `deferred_tools[i]`).
-pub fn build_index(catalog: &Catalog) -> (SearchIndex, Vec<usize>) {
+pub fn build_index(catalog: &Catalog, options: &Options) -> (SearchIndex, Vec<usize>) {
     let deferred: Vec<usize> = (0..catalog.tools.len()).filter(|&i| catalog.tools[i].deferred).collect();
     let docs = deferred.iter().filter_map(|&i| catalog.tools.get(i)).map(|tool| DocFields {
         name: &tool.name,
@@ -57,7 +58,8 @@ pub fn build_index(catalog: &Catalog) -> (SearchIndex, Vec<usize>) {
         params: parameter_names(catalog, tool),
         param_descriptions: parameter_descriptions(catalog, tool),
     });
-    (SearchIndex::build(docs, SearchConfig::default()), deferred)
+    let config = SearchConfig { full_first: options.full_matches_first, ..SearchConfig::default() };
+    (SearchIndex::build(docs, config), deferred)
 }
 
 fn parameter_names<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {

@@ -73,6 +73,9 @@ pub struct Options {
     pub max_search_limit: usize,
     /// Batched bridge shapes (SPEC §6.2).
     pub batch: bool,
+    /// Search ranks full matches before partial ones (SPEC §4.3); `false` ranks every match by
+    /// score and only marks the partial ones (measured better on keyword queries: docs/search.md).
+    pub full_matches_first: bool,
     /// The bridge tool names.
     pub bridge_names: BridgeNames,
     /// Servers whose tools stay direct.
@@ -97,6 +100,7 @@ impl Default for Options {
             search_default_limit: 5,
             max_search_limit: 20,
             batch: false,
+            full_matches_first: true,
             bridge_names: BridgeNames::default(),
             always_load: Vec::new(),
             defer: Vec::new(),
@@ -115,7 +119,7 @@ pub struct ParsedOptions {
     pub warnings: Vec<String>,
 }
 
-const KNOWN: [(&str, &str); 13] = [
+const KNOWN: [(&str, &str); 14] = [
     ("contextLength", "context_length"),
     ("enabled", "enabled"),
     ("thresholdPct", "threshold_pct"),
@@ -124,6 +128,7 @@ const KNOWN: [(&str, &str); 13] = [
     ("searchDefaultLimit", "search_default_limit"),
     ("maxSearchLimit", "max_search_limit"),
     ("batch", "batch"),
+    ("fullMatchesFirst", "full_matches_first"),
     ("bridgeNames", "bridge_names"),
     ("alwaysLoad", "always_load"),
     ("defer", "defer"),
@@ -177,6 +182,7 @@ impl Reader<'_> {
                 .map_or(defaults.search_default_limit.min(max_search_limit), |n| n as usize),
             max_search_limit,
             batch: self.boolean("batch").unwrap_or(defaults.batch),
+            full_matches_first: self.boolean("fullMatchesFirst").unwrap_or(defaults.full_matches_first),
             bridge_names: self.bridge_names(),
             always_load: self.names("alwaysLoad"),
             defer: self.names("defer"),
@@ -388,6 +394,8 @@ mod tests {
         check(r#"{"listing":"off"}"#, |o| o.listing == Switch::Off, 0);
         check(r#"{"batch":"yes"}"#, |o| o.batch, 0);
         check(r#"{"batch":"auto"}"#, |o| !o.batch, 1);
+        check(r#"{"full_matches_first":false}"#, |o| !o.full_matches_first, 0);
+        check(r#"{"fullMatchesFirst":"nope"}"#, |o| o.full_matches_first, 1);
         check(
             r#"{"qualify":true,"format":"Anthropic"}"#,
             |o| o.qualify == Switch::On && o.format == Some(Format::Anthropic),

@@ -148,7 +148,7 @@ impl Shelf {
     /// Searches the deferred tools (SPEC §4). `limit` defaults to `searchDefaultLimit` and is
     /// clamped to 1..=`maxSearchLimit`.
     pub fn search(&self, query: &str, limit: Option<usize>) -> SearchResult {
-        let (index, documents) = self.index.get_or_init(|| build_index(&self.catalog));
+        let (index, documents) = self.index.get_or_init(|| build_index(&self.catalog, &self.options));
         let limit = limit.unwrap_or(self.options.search_default_limit).clamp(1, self.options.max_search_limit);
         crate::find::search(&self.catalog, index, documents, query, limit)
     }

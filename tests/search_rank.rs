@@ -1,8 +1,11 @@
 //! Ranking rules of SPEC §4 on small hand-made toolboxes: exact name first, BM25F order, full
 //! matches before partial ones, unknown words reported, no word filtering the catalog, the
-//! name-substring fallback, ties by name, and `explain`.
+//! name-substring fallback, ties by name, and `explain`; and the `fullMatchesFirst` option over a
+//! real catalog.
 // Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
 #![cfg(not(target_arch = "wasm32"))]
+
+mod common;
 
 use toolshelf::search::{DocFields, SearchConfig, SearchIndex, Verdict};
 
@@ -211,4 +214,31 @@ fn plain_bm25_differs_from_the_default() {
     let default = build(SHELF, SearchConfig::default());
     assert!(default.search("refunds", 10)[0].score > 0.0);
     assert_ne!(SearchConfig::PLAIN_BM25, SearchConfig::default());
+}
+
+/// The option `fullMatchesFirst` (SPEC §4.3 by default): over the real keyword queries, the default
+/// answers list every full match before any partial one; `false` lists them by score alone,
+/// partial ones still marked, and orders some query differently.
+#[test]
+fn full_matches_first_is_an_option() {
+    use toolshelf::json::{parse, Value};
+    use toolshelf::Shelf;
+    let toolbox = common::grouped(&["github-mcp-server", "linear-mcp-official"]);
+    let spec = Shelf::new(&toolbox, &Value::Null).unwrap();
+    let by_score = Shelf::new(&toolbox, &parse(r#"{"fullMatchesFirst":false}"#).unwrap()).unwrap();
+    let mut differ = 0;
+    let queries = common::catalogs::keyword_queries();
+    for q in queries.iter().filter(|q| q.catalog.starts_with("github") || q.catalog.starts_with("linear")) {
+        let a = spec.search(&q.query, Some(10));
+        let b = by_score.search(&q.query, Some(10));
+        let partial_at = a.matches.iter().position(|m| m.partial).unwrap_or(a.matches.len());
+        assert!(
+            a.matches.iter().skip(partial_at).all(|m| m.partial),
+            "{:?}: a full match after a partial one",
+            q.query
+        );
+        assert!(b.matches.windows(2).all(|w| w[0].score >= w[1].score), "{:?}: not in score order", q.query);
+        differ += usize::from(a.matches.iter().map(|m| &m.name).ne(b.matches.iter().map(|m| &m.name)));
+    }
+    assert!(differ > 0, "the option changed no answer");
 }
