@@ -6,7 +6,8 @@
 //! Ranking, in order:
 //! 1. a query equal to a tool name (case-insensitive, trimmed; with or without an
 //!    `mcp__<server>__` prefix) ranks that tool first;
-//! 2. BM25F ([`K1`], [`B`], [`idf`]) over one document per tool with six fields: name words
+//! 2. BM25F ([`K1`], [`idf`], length normalisation [`SearchConfig::length_norm`]) over one
+//!    document per tool with six fields: name words
 //!    (weighted [`SearchConfig::name_weight`] times), server name, the description's first
 //!    sentence ([`SearchConfig::summary_weight`]), the rest of the description, top-level
 //!    parameter names ([`SearchConfig::param_weight`]) and their descriptions
@@ -14,8 +15,9 @@
 //!    ([`tokenize`], [`stem`]). The query is read as *concepts*: each content word (filler words
 //!    dropped) with its variants (`ticket` also finds `issue`, at [`SearchConfig::variant_weight`])
 //!    and rescues (a word joined with its neighbour, or read as a prefix); a tool scores the best
-//!    of a concept's alternatives, and tools whose name words the query says are raised
-//!    ([`SearchConfig::name_bonus`]);
+//!    of a concept's alternatives; tools whose name words the query says are raised
+//!    ([`SearchConfig::name_bonus`]), then every tool gains a share of its server's best score
+//!    ([`SearchConfig::server_boost`]);
 //! 3. a tool that holds every *distinctive* concept of the query is a full match and ranks before
 //!    every partial one ([`SearchConfig::full_first`]); no word filters the catalog;
 //! 4. query words no tool holds are returned as unknown, and then every match is partial;
@@ -24,7 +26,8 @@
 //!    the tools were given in.
 //!
 //! Invariants: nothing here panics on any input, no input drives recursion, and a query costs the
-//! occurrence lists of its words plus a sort of the tools they touch.
+//! occurrence lists of its words (at most [`MAX_QUERY_CONCEPTS`] words), a pass over the tools they
+//! touch, and a sort of the best `limit` of them.
 
 mod bm25;
 mod intern;
