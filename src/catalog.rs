@@ -724,37 +724,8 @@ fn read_servers(reader: &mut Reader<'_>, with: &TextReading<'_>) -> Result<Vec<(
         lists.push((name, list));
         more = reader.next(b'}')?;
     }
-    Ok(merge_repeated_servers(lists))
-}
-
-/// JSON.parse's rule for a server named twice: the first place, the last list. One sort of the
-/// names (n·log n; a scan per name was quadratic in servers), nothing when no name repeats.
-fn merge_repeated_servers(lists: Vec<(String, ListOr)>) -> Vec<(String, ListOr)> {
-    let mut order: Vec<(&str, usize)> = lists.iter().enumerate().map(|(i, (n, _))| (n.as_str(), i)).collect();
-    swar::sort_names(&mut order);
-    // For each position: where its name's last list is, or `None` to drop it (a later repeat).
-    let mut source: Vec<Option<usize>> = (0..lists.len()).map(Some).collect();
-    for group in order.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
-        let (Some(&(_, first)), Some(&(_, last))) = (group.first(), group.last()) else { continue };
-        for &(_, at) in group {
-            if let Some(slot) = source.get_mut(at) {
-                *slot = (at == first).then_some(last);
-            }
-        }
-    }
-    if source.iter().enumerate().all(|(i, s)| *s == Some(i)) {
-        return lists;
-    }
-    let mut taken: Vec<Option<(String, ListOr)>> = lists.into_iter().map(Some).collect();
-    let mut merged = Vec::new();
-    for (at, from) in source.iter().enumerate() {
-        let Some(from) = *from else { continue };
-        let name = taken.get(at).and_then(|t| t.as_ref()).map(|(n, _)| n.clone());
-        if let (Some(name), Some((_, list))) = (name, taken.get_mut(from).and_then(Option::take)) {
-            merged.push((name, list));
-        }
-    }
-    merged
+    crate::json::merge_repeated_keys(&mut lists);
+    Ok(lists)
 }
 
 /// The array at the reader (`depth` counting it), each tool def read and its tree dropped.

@@ -264,7 +264,6 @@ pub fn batch_model_value(results: &[SearchResult]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Options;
     use alloc::format;
 
     /// The parameter descriptions the index takes are the top-level properties' `description`

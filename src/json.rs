@@ -620,8 +620,9 @@ fn insert_member(members: &mut Vec<(String, Value)>, key: String, value: Value) 
 }
 
 /// Merges repeated keys as `JSON.parse` does (the first place, the last value): the members'
-/// positions sorted by key find every repeat in n·log n. Nothing moves when no key repeats.
-fn merge_repeated_keys(members: &mut Vec<(String, Value)>) {
+/// positions sorted by key find every repeat in n·log n. Nothing moves when no key repeats. Any
+/// member type: the toolbox reader merges repeated server names by the same rule.
+pub(crate) fn merge_repeated_keys<T>(members: &mut Vec<(String, T)>) {
     let mut order: Vec<(&str, usize)> = members.iter().enumerate().map(|(i, (k, _))| (k.as_str(), i)).collect();
     swar::sort_names(&mut order);
     let mut dropped = alloc::vec![false; members.len()];
@@ -640,10 +641,10 @@ fn merge_repeated_keys(members: &mut Vec<(String, Value)>) {
     if moves.is_empty() {
         return;
     }
+    // The two members have the same key: swapping them moves the last value to the first place.
     for (first, last) in moves {
-        let value = members.get_mut(last).map(|(_, v)| core::mem::replace(v, Value::Null));
-        if let (Some((_, slot)), Some(value)) = (members.get_mut(first), value) {
-            *slot = value;
+        if first < last && last < members.len() {
+            members.swap(first, last);
         }
     }
     let mut at = 0;

@@ -578,7 +578,7 @@ impl SearchIndex {
         let (written, _) = words.iter().find(|(_, w)| tokenize::SELF_WORDS.contains(&w.as_str()))?;
         let alternatives = tokenize::SELF_VARIANTS
             .iter()
-            .filter_map(|w| self.analyzer.term(w).or_else(|| Some(String::from(*w))))
+            .filter_map(|w| self.analyzer.term(w))
             .map(|term| self.term_alternative(&term, 1.0))
             .collect();
         Some(Concept { written: (*written).to_string(), term: String::from("me"), alternatives, distinctive: false })

@@ -89,26 +89,7 @@ impl Analyzer {
 /// `PostChargesChargeRefunds` → `post charges charge refunds`, `HTMLParser` → `html parser`,
 /// `api_v2010_CreateMessage` → `api v 2010 create message`.
 pub fn words(text: &str, split_camel: bool) -> Vec<String> {
-    runs(text).flat_map(|run| split_run(run.as_bytes(), split_camel)).collect()
-}
-
-/// The runs of ASCII letters and digits in `text`.
-fn runs(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|r| !r.is_empty())
-}
-
-/// Splits one run of ASCII letters and digits at its internal word boundaries, lowercased.
-fn split_run(run: &[u8], split_camel: bool) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for i in 1..run.len() {
-        if is_boundary(run, i, split_camel) {
-            push_lowercase(run.get(start..i), &mut out);
-            start = i;
-        }
-    }
-    push_lowercase(run.get(start..), &mut out);
-    out
+    query_words(text, split_camel).into_iter().map(|(_, word)| word).collect()
 }
 
 /// Whether a word starts at `run[i]` (never at 0).
@@ -134,12 +115,6 @@ fn lowercase_into(word: &[u8], buf: &mut String) {
     buf.clear();
     buf.push_str(core::str::from_utf8(word).unwrap_or_default());
     buf.make_ascii_lowercase();
-}
-
-fn push_lowercase(word: Option<&[u8]>, out: &mut Vec<String>) {
-    if let Some(w) = word.filter(|w| !w.is_empty()) {
-        out.push(w.iter().map(|&b| char::from(b.to_ascii_lowercase())).collect());
-    }
 }
 
 /// The name without a leading `mcp__<server>__` prefix (MCP clients' namespacing), whose words
@@ -180,7 +155,8 @@ fn fold_synonym(term: &str) -> Option<&'static str> {
     })
 }
 
-/// The words of a query as [`words`] splits them, each with the text it was written as.
+/// The words of `text` as [`words`] gives them, each with the text it was written as (a query's
+/// unknown words are reported as written).
 pub fn query_words(text: &str, split_camel: bool) -> Vec<(&str, String)> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
@@ -316,7 +292,7 @@ pub(crate) fn is_filler(word: &str) -> bool {
 pub(crate) const SELF_WORDS: [&str; 6] = ["am", "i", "me", "mine", "my", "myself"];
 
 /// What the current user is called in tool descriptions (`get_me`: "the authenticated user").
-pub(crate) const SELF_VARIANTS: &[&str] = &["me", "authenticated", "current", "viewer", "profile"];
+pub(crate) const SELF_VARIANTS: &[&str] = &["authenticated", "current", "viewer", "profile"];
 
 /// How models write a request against how catalogs name the same thing: a query word (left, as
 /// its term) also finds the words on the right, at a lower weight. A variant of several words

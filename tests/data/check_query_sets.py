@@ -166,22 +166,29 @@ def load_json(path):
         return json.load(f)
 
 
-def check_model(rows, keyword_rows):
-    counts = Counter()
+def well_formed(rows, file, label, counts):
+    """(where, catalog, query, labels) of each row with the keys catalog/query/<label>, counted per
+    catalog; a wrong row or a repeated query is a problem."""
     seen = defaultdict(set)
-    kw = {(r["catalog"], r["query"].strip().lower()) for r in keyword_rows}
     for i, r in enumerate(rows):
-        where = f"queries-model.json[{i}] {r.get('query')!r}"
-        if set(r) != {"catalog", "query", "relevant"}:
-            problem(f"{where}: keys must be catalog/query/relevant, got {sorted(r)}")
+        where = f"{file}[{i}] {r.get('query')!r}"
+        if set(r) != {"catalog", "query", label}:
+            problem(f"{where}: keys must be catalog/query/{label}, got {sorted(r)}")
             continue
-        cat, q, rel = r["catalog"], r["query"], r["relevant"]
+        cat, q = r["catalog"], r["query"]
         counts[cat] += 1
         key = q.strip().lower()
         if key in seen[cat]:
             problem(f"{where}: duplicate query in {cat}")
         seen[cat].add(key)
-        if (cat, key) in kw:
+        yield where, cat, q, r[label]
+
+
+def check_model(rows, keyword_rows):
+    counts = Counter()
+    kw = {(r["catalog"], r["query"].strip().lower()) for r in keyword_rows}
+    for where, cat, q, rel in well_formed(rows, "queries-model.json", "relevant", counts):
+        if (cat, q.strip().lower()) in kw:
             problem(f"{where}: copies a queries-keyword.json query")
         if not rel or not isinstance(rel, list):
             problem(f"{where}: relevant must be a non-empty list")
@@ -206,18 +213,7 @@ def check_model(rows, keyword_rows):
 
 def check_absent(rows):
     counts = Counter()
-    seen = defaultdict(set)
-    for i, r in enumerate(rows):
-        where = f"queries-absent.json[{i}] {r.get('query')!r}"
-        if set(r) != {"catalog", "query", "unknown"}:
-            problem(f"{where}: keys must be catalog/query/unknown, got {sorted(r)}")
-            continue
-        cat, q, unknown = r["catalog"], r["query"], r["unknown"]
-        counts[cat] += 1
-        key = q.strip().lower()
-        if key in seen[cat]:
-            problem(f"{where}: duplicate query in {cat}")
-        seen[cat].add(key)
+    for where, cat, q, unknown in well_formed(rows, "queries-absent.json", "unknown", counts):
         if not unknown or not isinstance(unknown, list):
             problem(f"{where}: unknown must be a non-empty list")
             continue
