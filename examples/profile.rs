@@ -6,7 +6,8 @@
 //!   first search do in wasm, less the JS side);
 //! - `assemble`: `Shelf::from_json` + layout of GitHub + Linear + Stripe + Cloudflare (2,105
 //!   tools, `qualify`), dropped after (what a stateless assemble does in wasm);
-//! - `queries`: the 202 keyword queries, once each, on a prebuilt rest-apis-flat-3400 index.
+//! - `queries`: the 202 keyword queries, once each, on a prebuilt rest-apis-flat-3400 index;
+//! - `common`: a search for a word every one of 50,000 tools holds (tests/hostile.rs's shape).
 //!
 //! `cargo build --release --example profile` then e.g.
 //! `valgrind --tool=callgrind target/release/examples/profile build` and `callgrind_annotate`.
@@ -64,7 +65,31 @@ fn main() {
                 }
             }
         }
-        other => panic!("unknown mode {other}: build, prepare, assemble or queries"),
+        "common" => {
+            // A word every one of 50,000 tools holds (the hostile suite's search shape).
+            let shelf = Shelf::from_json(&many_tools(50_000), "").unwrap();
+            shelf.search("warm the index", None);
+            start = Instant::now();
+            for _ in 0..times {
+                black_box(shelf.search("number", None));
+            }
+        }
+        other => panic!("unknown mode {other}: build, prepare, assemble, queries or common"),
     }
     eprintln!("{mode} × {times}: {:.2} ms each", start.elapsed().as_secs_f64() * 1e3 / times as f64);
+}
+
+/// `n` tools on one server, each holding "number" (as tests/hostile.rs makes them).
+fn many_tools(n: usize) -> String {
+    let words = ["create", "list", "update", "delete", "get", "issue", "repo", "user", "file", "branch"];
+    let schema = r#"{"type":"object","properties":{"id":{"type":"string"}}}"#;
+    let tools: Vec<String> = (0..n)
+        .map(|i| {
+            let (a, b) = (words[i % 10], words[(i / 10) % 10]);
+            format!(
+                r#"{{"type":"function","function":{{"name":"{a}_{b}_{i}","description":"{a} the {b} number {i}. More text.","parameters":{schema}}}}}"#
+            )
+        })
+        .collect();
+    format!(r#"{{"servers":{{"s":[{}]}}}}"#, tools.join(","))
 }

@@ -204,8 +204,8 @@ const CASES: &[Case] = &[
     }),
 ];
 
-/// Search shapes, not run by default: src/search/ is being rewritten by the lead, and the first one
-/// is quadratic there (docs/hostile.md, "Left to the search rewrite"). Run with `--ignored`.
+/// Search shapes: many tools sharing an own name (the exact-name rule), and a word every tool
+/// holds (the whole catalog goes through scoring and the top-k selection).
 const SEARCH_CASES: &[Case] = &[
     ("search: a query equal to the own name of n qualified tools (n servers)", 2_000, |n| {
         let servers: Vec<String> =
@@ -269,7 +269,6 @@ fn every_shape_grows_at_most_n_log_n() {
 }
 
 #[test]
-#[ignore = "the exact-name scan (n² when n tools share an own name) and the server boost's sorted insert are fixed; a word every tool holds measures ×35–40 in time against the yardstick's ×4–5 from 5,000 to 50,000 tools, while its instruction count grows ×10.3 (callgrind, index build and search: 153M → 1,585M): memory traffic of the per-query accumulators (24 bytes a tool), not work"]
 fn search_shapes_grow_at_most_n_log_n() {
     check_growth(SEARCH_CASES);
 }
