@@ -6,6 +6,7 @@
 //! number text written exactly as JavaScript writes it. This module is those three things and no more.
 
 use crate::swar;
+use alloc::borrow::Cow;
 use alloc::borrow::ToOwned;
 use alloc::boxed::Box;
 use alloc::format;
@@ -313,6 +314,13 @@ impl<'a> Parser<'a> {
 
     fn number(&mut self) -> Result<Value, ParseError> {
         let start = self.pos;
+        let integer = self.number_text()?;
+        let text = &self.text[start..self.pos];
+        Ok(Value::Number(canonical_number(text, integer).into_boxed_str()))
+    }
+
+    /// Moves past a number's text, checking its grammar; true when it is an integer.
+    fn number_text(&mut self) -> Result<bool, ParseError> {
         if self.peek() == Some(b'-') {
             self.pos += 1;
         }
@@ -341,8 +349,7 @@ impl<'a> Parser<'a> {
             }
             self.digits();
         }
-        let text = &self.text[start..self.pos];
-        Ok(Value::Number(canonical_number(text, integer).into_boxed_str()))
+        Ok(integer)
     }
 
     fn digits(&mut self) {
@@ -376,6 +383,104 @@ impl<'a> Parser<'a> {
             }
             out.push_str(self.plain_run());
         }
+    }
+
+    /// A string (its `"` is next), borrowed from the text when it holds no escape (nor a plane-16
+    /// character, which the parsed string may double), else parsed as [`Parser::string`] does.
+    fn text_string(&mut self) -> Result<Cow<'a, str>, ParseError> {
+        let start = self.pos;
+        self.pos += 1;
+        let run = self.plain_run();
+        if self.peek() == Some(b'"') {
+            self.pos += 1;
+            return Ok(Cow::Borrowed(run));
+        }
+        self.pos = start;
+        self.string().map(Cow::Owned)
+    }
+
+    /// Moves past the value at the cursor, checking it as [`Parser::value`] does, without keeping
+    /// any of it.
+    fn skip_value(&mut self, depth: usize) -> Result<(), ParseError> {
+        match self.peek() {
+            Some(b'{') => self.skip_container(depth + 1, b'}'),
+            Some(b'[') => self.skip_container(depth + 1, b']'),
+            Some(b'"') => self.skip_string(),
+            Some(b't') => self.literal("true", Value::Null).map(drop),
+            Some(b'f') => self.literal("false", Value::Null).map(drop),
+            Some(b'n') => self.literal("null", Value::Null).map(drop),
+            Some(b'-' | b'0'..=b'9') => self.skip_number(),
+            Some(_) => Err(self.error("expected a JSON value")),
+            None => Err(self.error("unexpected end of JSON")),
+        }
+    }
+
+    /// An object or array (`close` is `}` or `]`) skipped, members and elements alike.
+    fn skip_container(&mut self, depth: usize, close: u8) -> Result<(), ParseError> {
+        self.check_depth(depth)?;
+        self.pos += 1;
+        self.skip_ws();
+        if self.peek() == Some(close) {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            if close == b'}' {
+                if self.peek() != Some(b'"') {
+                    return Err(self.error("expected a string key"));
+                }
+                self.skip_string()?;
+                self.skip_ws();
+                if self.peek() != Some(b':') {
+                    return Err(self.error("expected ':'"));
+                }
+                self.pos += 1;
+                self.skip_ws();
+            }
+            self.skip_value(depth)?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b) if b == close => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ if close == b']' => return Err(self.error("expected ',' or ']'")),
+                _ => return Err(self.error("expected ',' or '}'")),
+            }
+        }
+    }
+
+    fn skip_string(&mut self) -> Result<(), ParseError> {
+        self.pos += 1;
+        loop {
+            self.plain_run();
+            match self.peek() {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.pos += 1,
+                        Some(b'u') => {
+                            self.pos += 1;
+                            self.hex4()?;
+                        }
+                        _ => return Err(self.error("invalid escape")),
+                    }
+                }
+                Some(PLANE_16_LEAD) => self.pos += 4,
+                Some(_) => return Err(self.error("control character in string")),
+                None => return Err(self.error("unterminated string")),
+            }
+        }
+    }
+
+    fn skip_number(&mut self) -> Result<(), ParseError> {
+        self.number_text().map(drop)
     }
 
     /// A plane-16 character of the text (its first byte is next), pushed as it is, or twice when
@@ -515,6 +620,59 @@ impl<'a> Reader<'a> {
         }
         self.parser.pos += 1;
         Ok(key)
+    }
+
+    /// The key of an object's next member, borrowed from the text when it holds no escape, the
+    /// cursor moved to its value.
+    pub fn key_text(&mut self) -> Result<Cow<'a, str>, ParseError> {
+        if self.peek() != Some(b'"') {
+            return Err(self.parser.error("expected a string key"));
+        }
+        let key = self.parser.text_string()?;
+        if self.peek() != Some(b':') {
+            return Err(self.parser.error("expected ':'"));
+        }
+        self.parser.pos += 1;
+        Ok(key)
+    }
+
+    /// The string at the cursor (borrowed when it holds no escape), or `None` after skipping a
+    /// value of another kind.
+    pub fn string(&mut self, depth: usize) -> Result<Option<Cow<'a, str>>, ParseError> {
+        if self.peek() == Some(b'"') {
+            return self.parser.text_string().map(Some);
+        }
+        self.skip(depth).map(|()| None)
+    }
+
+    /// Moves past the next value without keeping it (checked as [`Reader::value`] checks it).
+    pub fn skip(&mut self, depth: usize) -> Result<(), ParseError> {
+        self.parser.skip_ws();
+        self.parser.skip_value(depth)
+    }
+
+    /// Calls `member` with each key of the object at the cursor (`depth` counts the containers
+    /// the cursor is inside, so its members' values are inside `depth + 1`), the cursor on the
+    /// member's value, which `member` must read or skip. A value that is not an object is skipped:
+    /// it has no members.
+    pub fn members(
+        &mut self,
+        depth: usize,
+        mut member: impl FnMut(&mut Reader<'a>, &str) -> Result<(), ParseError>,
+    ) -> Result<(), ParseError> {
+        if self.peek() != Some(b'{') {
+            return self.skip(depth);
+        }
+        if !self.enter(depth + 1, b'}')? {
+            return Ok(());
+        }
+        loop {
+            let key = self.key_text()?;
+            member(self, &key)?;
+            if !self.next(b'}')? {
+                return Ok(());
+            }
+        }
     }
 
     /// After an element or member: true when another follows, false when the container closes

@@ -339,3 +339,32 @@ fn wide_objects_are_judged_as_narrow_ones() {
     assert_eq!(schema::validate(&constant, &mut same), Ok(()));
     assert_eq!(schema::validate(&constant, &mut differs).map_err(|v| v.keyword), Err("const"));
 }
+
+/// A reject quotes the failing schema, but not a hostile one whole: an `enum` of 100,000 values
+/// (1 MB) is cut to the first 8,000 code points, with the count of what was left out; the same
+/// tool with 10 values is quoted whole.
+#[test]
+fn a_reject_quotes_a_long_schema_cut() {
+    let reject = |values: usize| {
+        let values: Vec<String> = (0..values).map(|i| format!("\"value_{i}\"")).collect();
+        let schema =
+            format!(r#"{{"type":"object","properties":{{"v":{{"type":"string","enum":[{}]}}}}}}"#, values.join(","));
+        let shelf =
+            Shelf::from_json(&format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool("t", "A tool.", &schema)), "").unwrap();
+        let call = json::parse(r#"{"name":"tool_call","arguments":{"name":"t","arguments":{"v":"nope"}}}"#).unwrap();
+        match shelf.unwrap(&call).unwrap() {
+            toolshelf::Unwrapped::Reject { content, .. } => content,
+            other => panic!("expected a reject, got {other:?}"),
+        }
+    };
+    let short = reject(10);
+    assert!(short.ends_with(r#""value_8","value_9"]}"#), "{short}");
+    let long = reject(100_000);
+    let quoted = long.split_once("Schema at arguments.v: ").map(|(_, schema)| schema).unwrap_or_default();
+    assert!(quoted.starts_with(r#"{"type":"string","enum":["value_0","value_1""#), "{long:.300}");
+    let (cut, note) = quoted.split_once('…').expect("a cut schema is marked");
+    assert_eq!(cut.chars().count(), 8_000);
+    let values: Vec<String> = (0..100_000).map(|i| format!("\"value_{i}\"")).collect();
+    let whole = format!(r#"{{"type":"string","enum":[{}]}}"#, values.join(",")).len();
+    assert_eq!(note, format!(" ({} more characters of schema left out)", whole - 8_000));
+}
