@@ -18,6 +18,17 @@ pub fn json_parse(data: &[u8]) {
     assert_eq!(again, value, "re-parse of {written}");
     assert_eq!(again.to_json(), written);
     assert_eq!(value.json_code_points(), written.chars().count());
+    // A text the reader calls compact is the value's compact JSON, byte for byte (the toolbox
+    // reader then keeps it instead of writing and comparing), and compact JSON is called compact
+    // unless it holds a plane-16 character.
+    let mut reader = json::Reader::new(text);
+    if let Ok((_, end, true)) = reader.value_with_text(0) {
+        let start = text.len() - text.trim_start_matches([' ', '\n', '\r', '\t']).len();
+        assert_eq!(&text[start..end], written, "called compact");
+    }
+    let (_, end, compact) = json::Reader::new(&written).value_with_text(0).expect("to_json output parses");
+    assert_eq!(end, written.len());
+    assert!(compact || written.chars().any(|c| c >= '\u{100000}'), "compact JSON not called compact: {written}");
 }
 
 /// Splits at the first NUL byte into two UTF-8 texts.

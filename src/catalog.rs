@@ -83,6 +83,13 @@ impl core::ops::Deref for DefText {
     }
 }
 
+/// A def's range of the toolbox's text, and whether the parser found it to be the def's compact
+/// JSON (then it is not written again to be compared).
+struct SourceText {
+    text: DefText,
+    compact: bool,
+}
+
 /// Gives every tool whose text is a range of a toolbox text that is mostly not in use (less than
 /// half of it) a text of its own, so that an update never keeps an old toolbox's text alive for
 /// the few tools still read from it.
@@ -523,7 +530,7 @@ impl Def {
     /// A def of the toolbox, and the format its shape says; `forced` is the `format` option.
     /// `text` is the def's range of the toolbox's text, when the toolbox came as text.
     #[inline(never)]
-    fn of(def: Value, forced: Option<Format>, text: Option<DefText>) -> (Def, Option<Format>) {
+    fn of(def: Value, forced: Option<Format>, text: Option<SourceText>) -> (Def, Option<Format>) {
         let detected = Format::detect(&def);
         match forced.or(detected) {
             Some(format) if def.is_object() => (Def::Read(Box::new(Reading::of(&def, format, text))), detected),
@@ -535,12 +542,19 @@ impl Def {
 impl Reading {
     /// `text`: the def's range of the toolbox's text, used when it is the def's compact JSON.
     #[inline(never)] // one copy for the three ways a def is read
-    fn of(def: &Value, format: Format, text: Option<DefText>) -> Reading {
+    fn of(def: &Value, format: Format, text: Option<SourceText>) -> Reading {
         let fields = format.fields(def);
-        let compact = def.to_json();
         let json = match text {
-            Some(text) if *text == *compact => text,
-            _ => DefText::own(compact),
+            Some(SourceText { text, compact: true }) => text,
+            Some(SourceText { text, compact: false }) => {
+                let compact = def.to_json();
+                if swar::same(text.as_bytes(), compact.as_bytes()) {
+                    text
+                } else {
+                    DefText::own(compact)
+                }
+            }
+            None => DefText::own(def.to_json()),
         };
         Reading {
             format,
@@ -739,7 +753,7 @@ fn read_list(
     let mut more = reader.enter(depth, b']')?;
     while more {
         let start = reader.offset();
-        let def = reader.value(depth)?;
+        let (def, end, compact) = reader.value_with_text(depth)?;
         let at = match &def {
             Value::Number(n) if with.refs => n.parse::<usize>().ok(),
             _ => None,
@@ -747,7 +761,8 @@ fn read_list(
         if let Some(at) = at {
             defs.push((Def::Ref(at), None));
         } else {
-            let text = with.source.map(|source| DefText { source: source.clone(), start, end: reader.offset() });
+            let text =
+                with.source.map(|source| SourceText { text: DefText { source: source.clone(), start, end }, compact });
             defs.push(Def::of(def, with.forced, text));
         }
         more = reader.next(b']')?;

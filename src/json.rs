@@ -181,7 +181,7 @@ impl Value {
 
 /// Parses JSON text into a [`Value`], refusing nesting deeper than [`MAX_DEPTH`].
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    let mut parser = Parser { bytes: text.as_bytes(), text, pos: 0 };
+    let mut parser = Parser { bytes: text.as_bytes(), text, pos: 0, canonical: true };
     parser.skip_ws();
     let value = parser.value(0)?;
     parser.skip_ws();
@@ -195,6 +195,11 @@ struct Parser<'a> {
     bytes: &'a [u8],
     text: &'a str,
     pos: usize,
+    /// False once the text read holds anything [`write_value`] would write otherwise: whitespace,
+    /// an escape `JSON.stringify` does not write, a number not in its shortest form, a repeated
+    /// key, a plane-16 character (kept out, to be safe). While true, the text read is the compact
+    /// JSON of the value parsed, byte for byte (checked by tests and the `json_parse` fuzz target).
+    canonical: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -213,6 +218,7 @@ impl<'a> Parser<'a> {
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
             self.pos += 1;
+            self.canonical = false;
         }
     }
 
@@ -272,14 +278,18 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             self.skip_ws();
             let value = self.value(depth)?;
+            let before = members.len();
             unchecked |= insert_member(&mut members, key, value);
+            self.canonical &= members.len() > before;
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {
                     self.pos += 1;
                     if unchecked {
+                        let before = members.len();
                         merge_repeated_keys(&mut members);
+                        self.canonical &= members.len() == before;
                     }
                     return Ok(Value::Object(members));
                 }
@@ -316,7 +326,9 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let integer = self.number_text()?;
         let text = &self.text[start..self.pos];
-        Ok(Value::Number(canonical_number(text, integer).into_boxed_str()))
+        let number = canonical_number(text, integer);
+        self.canonical &= number == text;
+        Ok(Value::Number(number.into_boxed_str()))
     }
 
     /// Moves past a number's text, checking its grammar; true when it is an integer.
@@ -377,7 +389,10 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     self.escape(&mut out)?;
                 }
-                Some(PLANE_16_LEAD) => self.plane_16_character(&mut out),
+                Some(PLANE_16_LEAD) => {
+                    self.canonical = false;
+                    self.plane_16_character(&mut out);
+                }
                 Some(_) => return Err(self.error("control character in string")),
                 None => return Err(self.error("unterminated string")),
             }
@@ -505,7 +520,10 @@ impl<'a> Parser<'a> {
         let c = match self.peek() {
             Some(b'"') => '"',
             Some(b'\\') => '\\',
-            Some(b'/') => '/',
+            Some(b'/') => {
+                self.canonical = false; // JSON.stringify writes `/` as it is
+                '/'
+            }
             Some(b'b') => '\u{8}',
             Some(b'f') => '\u{c}',
             Some(b'n') => '\n',
@@ -513,7 +531,11 @@ impl<'a> Parser<'a> {
             Some(b't') => '\t',
             Some(b'u') => {
                 self.pos += 1;
+                let digits = self.pos;
                 let code = self.unicode_escape()?;
+                let lowercase =
+                    !self.bytes.get(digits..self.pos).unwrap_or_default().iter().any(u8::is_ascii_uppercase);
+                self.canonical &= lowercase && escaped_by_stringify(code);
                 push_code_point(out, code);
                 return Ok(());
             }
@@ -552,6 +574,12 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Whether `JSON.stringify` writes `code` as a `\\u` escape: a control character without a short
+/// escape (`\\n`...), or a lone surrogate.
+fn escaped_by_stringify(code: u32) -> bool {
+    (code < 0x20 && !matches!(code, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d)) || (0xD800..0xE000).contains(&code)
+}
+
 /// Pushes a code point of the JSON text: a lone surrogate and U+10FFFF as [`SURROGATE_MARK`] says.
 fn push_code_point(out: &mut String, code: u32) {
     match char::from_u32(code) {
@@ -574,7 +602,7 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A cursor at the start of `text`.
     pub fn new(text: &'a str) -> Reader<'a> {
-        let mut parser = Parser { bytes: text.as_bytes(), text, pos: 0 };
+        let mut parser = Parser { bytes: text.as_bytes(), text, pos: 0, canonical: true };
         parser.skip_ws();
         Reader { parser }
     }
@@ -595,6 +623,16 @@ impl<'a> Reader<'a> {
     pub fn value(&mut self, depth: usize) -> Result<Value, ParseError> {
         self.parser.skip_ws();
         self.parser.value(depth)
+    }
+
+    /// Parses the next value whole, as [`Reader::value`] does, with where its text ends and
+    /// whether that text is the value's compact JSON as [`Value::to_json`] writes it (when true it
+    /// is, byte for byte; false may still be, rarely: a plane-16 character).
+    pub fn value_with_text(&mut self, depth: usize) -> Result<(Value, usize, bool), ParseError> {
+        self.parser.skip_ws();
+        self.parser.canonical = true;
+        let value = self.parser.value(depth)?;
+        Ok((value, self.parser.pos, self.parser.canonical))
     }
 
     /// Enters the array or object at the cursor (`depth` counting it): false when it is empty
@@ -988,6 +1026,42 @@ const LITERAL_CODE_POINTS: [u8; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the reader calls compact, and that a text called compact is `to_json`'s, byte for byte.
+    #[test]
+    fn compact_texts_are_told_apart() {
+        let cases = [
+            (r#"{"a":[1,2.5,-3,1e+21,"x",true,false,null,{}]}"#, true),
+            (r#"{"q":"say \"hi\"\\ \n\r\t\b\f é 日本 😀"}"#, true),
+            (r#""\u0001\u001f\ud800 \udfff""#, true),
+            (r#"{"a": 1}"#, false),
+            (" [1 ,2]", false),
+            (r#""a\/b""#, false),
+            (r#""\u00e9""#, false),
+            (r#""\u001F""#, false),
+            (r#""\uD800""#, false),
+            (r#""\ud83d\ude00""#, false),
+            (r#""\u000a""#, false),
+            ("1.0", false),
+            ("1E3", false),
+            ("-0", false),
+            (r#"{"a":1,"a":2}"#, false),
+        ];
+        for (text, compact) in cases {
+            let (value, end, told) = Reader::new(text).value_with_text(0).unwrap();
+            assert_eq!(told, compact, "{text}");
+            assert_eq!(end, text.len(), "{text}");
+            assert_eq!(value.to_json() == text.trim_start(), compact, "{text}");
+        }
+        // A plane-16 character is kept out, to be safe: written again, it is the same text.
+        let (value, _, told) = Reader::new("\"\u{100000}\"").value_with_text(0).unwrap();
+        assert!(!told && value.to_json() == "\"\u{100000}\"");
+        let wide: Vec<String> = (0..40).map(|i| format!(r#""k{}":{i}"#, i % 39)).collect();
+        let wide = format!("{{{}}}", wide.join(","));
+        assert!(!Reader::new(&wide).value_with_text(0).unwrap().2, "a repeated key past the scanned members");
+        let wide = wide.replace(r#""k0":39"#, r#""k39":39"#);
+        assert!(Reader::new(&wide).value_with_text(0).unwrap().2, "{wide}");
+    }
 
     fn roundtrip(input: &str, expected: &str) {
         let v = parse(input).unwrap();

@@ -34,6 +34,7 @@ mod intern;
 pub mod stem;
 pub mod tokenize;
 
+use crate::swar;
 use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -440,7 +441,8 @@ impl SearchIndex {
         let normalise = FieldNorms { weights, avg_len: average_lengths(&lengths), lengths, b };
         // Terms in code-point order, each with its occurrence list (tools in build order).
         let mut order: Vec<usize> = (0..vocabulary.terms.len()).collect();
-        order.sort_unstable_by(|&a, &b| vocabulary.terms.get(a).cmp(&vocabulary.terms.get(b)));
+        let term = |id: usize| vocabulary.terms.get(id).map_or(&[][..], |t| t.as_bytes());
+        order.sort_unstable_by(|&a, &b| swar::compare(term(a), term(b)));
         let mut rank_of = alloc::vec![0u32; order.len()];
         for (rank, &id) in order.iter().enumerate() {
             if let Some(r) = rank_of.get_mut(id) {
@@ -1189,9 +1191,10 @@ fn merge_postings(docs: usize, postings: impl Iterator<Item = Posting>) -> Vec<P
 /// Each tool's place in (name, server, build position) order.
 fn tie_ranks(docs: &[Doc]) -> Vec<u32> {
     let mut order: Vec<usize> = (0..docs.len()).collect();
-    order.sort_by(|&a, &b| {
-        let key = |d: usize| docs.get(d).map_or(("", ""), |m| (m.name.as_str(), m.server.as_str()));
-        key(a).cmp(&key(b)).then(a.cmp(&b))
+    order.sort_unstable_by(|&a, &b| {
+        let key = |d: usize| docs.get(d).map_or((&[][..], &[][..]), |m| (m.name.as_bytes(), m.server.as_bytes()));
+        let ((name_a, server_a), (name_b, server_b)) = (key(a), key(b));
+        swar::compare(name_a, name_b).then_with(|| swar::compare(server_a, server_b)).then(a.cmp(&b))
     });
     let mut rank = alloc::vec![0u32; docs.len()];
     for (place, &doc) in order.iter().enumerate() {
@@ -1211,7 +1214,7 @@ fn sorted_names(docs: &[Doc]) -> Vec<(String, usize)> {
             names.push((bare.to_string(), doc));
         }
     }
-    names.sort_unstable();
+    names.sort_unstable_by(|a, b| swar::compare(a.0.as_bytes(), b.0.as_bytes()).then(a.1.cmp(&b.1)));
     names
 }
 

@@ -39,29 +39,33 @@ impl Analyzer {
     pub(crate) fn document_words(&self, text: &str, whole_runs: bool, buf: &mut String, mut visit: impl FnMut(&str)) {
         // Runs are found on bytes: every byte of a non-ASCII character is a separator too.
         for run in text.as_bytes().split(|b| !b.is_ascii_alphanumeric()).filter(|r| !r.is_empty()) {
+            // The run as text (its bounds are ASCII, so char boundaries): slicing checks two
+            // bytes where `from_utf8` of its bytes would check them all.
+            let at = run.as_ptr() as usize - text.as_ptr() as usize;
+            let word = |range: core::ops::Range<usize>| text.get(at + range.start..at + range.end).unwrap_or_default();
             // Most runs are one plain word ("the", "Creates"): a letter, then lowercase letters
             // only, holds no boundary.
             if run.first().is_some_and(u8::is_ascii_alphabetic)
                 && run.get(1..).unwrap_or_default().iter().all(u8::is_ascii_lowercase)
             {
-                lowercase_into(run, buf);
+                lowercase_into(word(0..run.len()), buf);
                 visit(buf);
                 continue;
             }
             let next_boundary = |from: usize| (from..run.len()).find(|&i| is_boundary(run, i, self.split_camel));
             let mut boundary = next_boundary(1);
             if whole_runs && boundary.is_some() {
-                lowercase_into(run, buf);
+                lowercase_into(word(0..run.len()), buf);
                 visit(buf);
             }
             let mut start = 0;
             while let Some(end) = boundary {
-                lowercase_into(run.get(start..end).unwrap_or_default(), buf);
+                lowercase_into(word(start..end), buf);
                 visit(buf);
                 start = end;
                 boundary = next_boundary(end + 1);
             }
-            lowercase_into(run.get(start..).unwrap_or_default(), buf);
+            lowercase_into(word(start..run.len()), buf);
             visit(buf);
         }
     }
@@ -111,9 +115,9 @@ fn is_boundary(run: &[u8], i: usize, split_camel: bool) -> bool {
 }
 
 /// `word` (ASCII letters and digits) lowercased into `buf`, replacing what it held.
-fn lowercase_into(word: &[u8], buf: &mut String) {
+fn lowercase_into(word: &str, buf: &mut String) {
     buf.clear();
-    buf.push_str(core::str::from_utf8(word).unwrap_or_default());
+    buf.push_str(word);
     buf.make_ascii_lowercase();
 }
 
