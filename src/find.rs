@@ -76,23 +76,21 @@ fn parameter_descriptions<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<Cow<'a, 
     described_parameters(&mut reader, catalog.format).unwrap_or_default()
 }
 
-/// The descriptions of the schema where `format` keeps it: `parameters` of `function` (or of the
-/// def itself when it has no `function`), `parameters`, `input_schema` or `inputSchema`, as
-/// [`crate::format::Format::fields`] reads them. A def's text is compact JSON with no repeated key.
+/// The descriptions of the schema where `format` keeps it, as [`Format::fields`] reads it: in
+/// the holder object when the def has one (OpenAI Chat's `function`), else at the top. A def's text
+/// is compact JSON with no repeated key.
 fn described_parameters<'a>(reader: &mut Reader<'a>, format: Format) -> Result<Vec<Cow<'a, str>>, ParseError> {
-    let (holder, schema_key) = match format {
-        Format::OpenAi => (Some("function"), "parameters"),
-        Format::Responses | Format::Gemini => (None, "parameters"),
-        Format::Anthropic => (None, "input_schema"),
-        Format::Mcp => (None, "inputSchema"),
-    };
+    let (holder, schema_key) = format.field_keys();
     let (mut at_top, mut in_holder) = (Vec::new(), None);
     reader.members(0, |reader, key| {
         if Some(key) == holder {
             let mut found = Vec::new();
-            reader.members(1, |reader, key| match key == schema_key {
-                true => schema_descriptions(reader, 2, &mut found),
-                false => reader.skip(2),
+            reader.members(1, |reader, key| {
+                if key == schema_key {
+                    schema_descriptions(reader, 2, &mut found)
+                } else {
+                    reader.skip(2)
+                }
             })?;
             in_holder = Some(found);
             Ok(())

@@ -67,14 +67,21 @@ impl Format {
         }
     }
 
+    /// Where this format keeps a tool's fields: the key of the object holding them, when it is
+    /// not the def itself (OpenAI Chat's `function`, read only when present), and the schema's key.
+    pub fn field_keys(self) -> (Option<&'static str>, &'static str) {
+        match self {
+            Format::OpenAi => (Some("function"), "parameters"),
+            Format::Responses | Format::Gemini => (None, "parameters"),
+            Format::Anthropic => (None, "input_schema"),
+            Format::Mcp => (None, "inputSchema"),
+        }
+    }
+
     /// Reads a tool def's name, description and schema as this format keeps them.
     pub fn fields(self, tool: &Value) -> Fields<'_> {
-        let (holder, schema_key) = match self {
-            Format::OpenAi => (tool.get("function").unwrap_or(tool), "parameters"),
-            Format::Responses | Format::Gemini => (tool, "parameters"),
-            Format::Anthropic => (tool, "input_schema"),
-            Format::Mcp => (tool, "inputSchema"),
-        };
+        let (holder_key, schema_key) = self.field_keys();
+        let holder = holder_key.and_then(|key| tool.get(key)).unwrap_or(tool);
         Fields {
             name: holder.get("name").and_then(Value::as_str),
             description: holder.get("description").and_then(Value::as_str),
