@@ -1,6 +1,8 @@
 //! The toolbox reader keeps a def's range of the toolbox text, without writing the def again, when
 //! the parser says that range is the def's compact JSON: every def of every real catalog, written
 //! as `JSON.stringify` writes it, is recognised so, and a re-spaced copy is not.
+// Native only, as every test here but tests/wasm_*.rs: flate2 and proptest are native dev-dependencies.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
