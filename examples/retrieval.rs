@@ -3,6 +3,7 @@
 //!
 //! `cargo run --release --example retrieval` prints the markdown tables of docs/search.md.
 //! `-- --misses` also lists the keyword queries whose answer is not in the top 5 (default config);
+//! `-- --only model-even,model-odd` measures the model set's halves by query index parity.
 //! `-- --explain CATALOG QUERY TOOL` shows why a tool does or does not answer a query.
 //!
 //! Metrics: for the keyword set every listed tool is an acceptable answer, so recall@k is the share
@@ -209,6 +210,14 @@ fn main() {
     }
     if wanted("model") {
         sets.push(("model", model_queries(), true));
+    }
+    // The model set's halves by query index parity (asked for by name only): variant entries are
+    // chosen on the even half and judged on the odd one.
+    for (set, parity) in [("model-even", 0), ("model-odd", 1)] {
+        if only.as_ref().is_some_and(|o| o.iter().any(|s| s == set)) {
+            let half = model_queries().into_iter().enumerate().filter(|(i, _)| i % 2 == parity).map(|(_, q)| q);
+            sets.push((set, half.collect(), true));
+        }
     }
     for set in ["toolbench", "bfcl", "metatool"] {
         if wanted(set) {

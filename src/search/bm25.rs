@@ -65,10 +65,15 @@ pub fn field_tf_with(tf: f64, weight: f64, len: f64, avg_len: f64, b: f64) -> f6
 /// The BM25 contribution of one term whose length-normalised frequency is `tf`:
 /// `idf · tf·(K1 + 1) / (tf + K1)`.
 pub fn term_score(idf: f64, tf: f64) -> f64 {
+    term_score_with(idf, tf, K1)
+}
+
+/// [`term_score`] with saturation `k1` instead of [`K1`].
+pub fn term_score_with(idf: f64, tf: f64, k1: f64) -> f64 {
     if tf <= 0.0 {
         return 0.0;
     }
-    idf * tf * (K1 + 1.0) / (tf + K1)
+    idf * tf * (k1 + 1.0) / (tf + k1)
 }
 
 #[cfg(test)]
