@@ -58,6 +58,13 @@ fn all_configs() -> Vec<(&'static str, SearchConfig)> {
         ("no REST list names", SearchConfig { rest_names: false, ..d }),
         ("no name bonus", SearchConfig { name_bonus: 0.0, ..d }),
         ("name bonus 1", SearchConfig { name_bonus: 1.0, ..d }),
+        ("name cover by term count (not idf)", SearchConfig { name_cover_by_idf: false, ..d }),
+        ("no coordination", SearchConfig { coordination: 0.0, ..d }),
+        ("coordination 0.5", SearchConfig { coordination: 0.5, ..d }),
+        (
+            "neither (name cover by count, no coordination)",
+            SearchConfig { name_cover_by_idf: false, coordination: 0.0, ..d },
+        ),
         ("partial only marked (not ranked after)", SearchConfig { full_first: false, ..d }),
         ("distinctive share 0.2", SearchConfig { distinctive_share: 0.2, ..d }),
         ("no server boost", SearchConfig { server_boost: 0.0, ..d }),

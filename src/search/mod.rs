@@ -122,28 +122,14 @@ pub struct SearchConfig {
     /// A known query concept held by more than this share of the tools is not distinctive: a
     /// tool may lack it and still be a full match (1.0: every known concept is distinctive).
     pub distinctive_share: f64,
-    /// What a query word read as a prefix of known terms is worth against the word itself.
-    pub prefix_weight: f64,
-    /// BM25's term-frequency saturation `k1` at query time.
-    pub saturation: f64,
-    /// A tool's score is multiplied by `1 − c + c·s`, `c` this, `s` the share of the query's
-    /// distinctive concepts it holds (0 = off).
+    /// Weigh the name bonus's share by the idf of the name terms: a term most names hold (`get`,
+    /// `tool`, `list`) counts for little, so `WeatherTool` is mostly covered by "weather"
+    /// (off: every name term counts alike).
+    pub name_cover_by_idf: bool,
+    /// Coordination: a tool's score is multiplied by `1 − c + c·s`, `c` this, `s` the share of
+    /// the query's distinctive concepts it holds, so a tool holding more of what the query asks
+    /// for gains on one that holds one word strongly (0 = off).
     pub coordination: f64,
-    /// A query term also finds the terms it differs from by a derivational suffix the stemmer
-    /// leaves (`rental` / `rent`, `financi` / `financ`), at this weight (0 = off).
-    pub derivation_weight: f64,
-    /// Pseudo-relevance feedback: the name terms of the best [`SearchConfig::feedback_docs`]
-    /// tools that the query lacks are scored too, at this weight (0 = off).
-    pub feedback: f64,
-    /// How many of the best tools give feedback terms.
-    pub feedback_docs: usize,
-    /// Feedback terms held by more than this share of the tools are left out.
-    pub feedback_share: f64,
-    /// Feedback may add tools that did not match the query.
-    pub feedback_new: bool,
-    /// A query that names no action ("what are my cloudflare zones") asks to read: tools whose
-    /// names hold `list` or `get` gain a concept of this weight (0 = off).
-    pub implied_read: f64,
 }
 
 impl SearchConfig {
@@ -169,15 +155,8 @@ impl SearchConfig {
         full_first: false,
         server_boost: 0.0,
         distinctive_share: 1.0,
-        prefix_weight: 1.0,
-        saturation: K1,
+        name_cover_by_idf: false,
         coordination: 0.0,
-        derivation_weight: 0.0,
-        feedback: 0.0,
-        feedback_docs: 3,
-        feedback_share: 0.05,
-        feedback_new: false,
-        implied_read: 0.0,
     };
 }
 
@@ -202,15 +181,8 @@ impl Default for SearchConfig {
             full_first: true,
             server_boost: 0.5,
             distinctive_share: 1.0,
-            prefix_weight: 1.0,
-            saturation: K1,
-            coordination: 0.0,
-            derivation_weight: 0.0,
-            feedback: 0.0,
-            feedback_docs: 3,
-            feedback_share: 0.05,
-            feedback_new: false,
-            implied_read: 0.0,
+            name_cover_by_idf: true,
+            coordination: 0.3,
         }
     }
 }
@@ -358,6 +330,9 @@ pub struct SearchIndex {
     tie_rank: Vec<u32>,
     /// The variant table analysed: a query term and the term lists it also finds.
     variants: Vec<(String, Vec<Vec<String>>)>,
+    /// The weight of each entry of `name_terms` in the name bonus: its idf, roughly
+    /// ([`bm25::rough_idf`]).
+    name_weights: Vec<f32>,
 }
 
 /// One way a query concept is found in tools: a term, a rescue, or a variant.
@@ -406,11 +381,14 @@ struct Plan<'i> {
     concepts: Vec<Concept<'i>>,
     /// Every index term the query stands for, sorted (for the name bonus).
     query_terms: Vec<u32>,
+    /// The terms of query words no tool holds in any way, which may be name words cut short
+    /// (`issue_wr`): a name word they begin counts as held for the name bonus.
+    fragments: Vec<String>,
 }
 
 impl Plan<'_> {
     fn unknown_words(&self) -> Vec<String> {
-        self.concepts.iter().filter(|c| !c.known() && !c.written.is_empty()).map(|c| c.written.clone()).collect()
+        self.concepts.iter().filter(|c| !c.known()).map(|c| c.written.clone()).collect()
     }
 
     fn distinctive(&self) -> usize {
@@ -487,7 +465,8 @@ impl SearchIndex {
                 *r = rank as u32;
             }
         }
-        let name_terms = name_numbers.iter().map(|&n| rank_of.get(n as usize).copied().unwrap_or(0)).collect();
+        let name_terms: Vec<u32> =
+            name_numbers.iter().map(|&n| rank_of.get(n as usize).copied().unwrap_or(0)).collect();
         let postings = occurrence_lists(&entries, &doc_starts, &rank_of, &normalise);
         drop(entries);
         let terms =
@@ -496,6 +475,7 @@ impl SearchIndex {
         let tie_rank = tie_ranks(&metas);
         let variants = if config.variants { analysed_variants(&analyzer) } else { Vec::new() };
         let servers = server_of.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
+        let name_weights = name_term_weights(&name_terms, &postings, metas.len());
         SearchIndex {
             analyzer,
             config,
@@ -509,6 +489,7 @@ impl SearchIndex {
             servers,
             tie_rank,
             variants,
+            name_weights,
         }
     }
 
@@ -606,56 +587,21 @@ impl SearchIndex {
             let alternatives = self.alternatives(&term, &lower, i);
             concepts.push(Concept { written: (*written).to_string(), term, alternatives, distinctive: false });
         }
-        let asks_identity = tokenize::asks_identity(&lower);
-        if (concepts.is_empty() || asks_identity) && self.config.stopwords {
+        if (concepts.is_empty() || tokenize::asks_identity(&lower)) && self.config.stopwords {
             concepts.extend(self.self_concept(&words));
         }
         self.mark_distinctive(&mut concepts);
-        let implied = self.config.implied_read != 0.0
-            && !concepts.is_empty()
-            && !concepts.iter().any(|c| self.names_action(&c.term));
-        let read = if implied { self.read_concept() } else { None };
         let mut query_terms: Vec<u32> = Vec::new();
-        for term in
-            concepts.iter().chain(&read).flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().copied()))
-        {
+        for term in concepts.iter().flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().copied())) {
             if let Err(at) = query_terms.binary_search(&term) {
                 query_terms.insert(at, term);
             }
         }
-        if self.config.implied_read > 0.0 {
-            concepts.extend(read);
-        }
-        Plan { query: raw.to_lowercase(), concepts, query_terms }
+        let fragments = concepts.iter().filter(|c| !c.found() && c.term.len() >= 2).map(|c| c.term.clone()).collect();
+        Plan { query: raw.to_lowercase(), concepts, query_terms, fragments }
     }
 
-    /// Whether a query term is an action verb, or a word whose variants are.
-    fn names_action(&self, term: &str) -> bool {
-        tokenize::is_action(term)
-            || self
-                .variants
-                .iter()
-                .find(|(key, _)| key == term)
-                .is_some_and(|(_, phrases)| phrases.iter().flatten().any(|t| tokenize::is_action(t)))
-    }
-
-    /// The read a query without an action asks for: `list` or `get`, not distinctive.
-    fn read_concept(&self) -> Option<Concept<'_>> {
-        let alternatives: Vec<Alternative<'_>> = ["list", "get"]
-            .iter()
-            .filter_map(|w| self.analyzer.term(w))
-            .map(|term| self.term_alternative(&term, self.config.implied_read.abs()))
-            .filter(|a| !a.postings.is_empty())
-            .collect();
-        (!alternatives.is_empty()).then(|| Concept {
-            written: String::new(),
-            term: String::from("list"),
-            alternatives,
-            distinctive: false,
-        })
-    }
-
-    /// "who am I": a query of only self words asks for the current user.
+    /// "who am I": a query of only self words, or one asking "am I", asks for the current user.
     fn self_concept(&self, words: &[(&str, String)]) -> Option<Concept<'_>> {
         let (written, _) = words.iter().find(|(_, w)| tokenize::SELF_WORDS.contains(&w.as_str()))?;
         let alternatives = tokenize::SELF_VARIANTS
@@ -693,9 +639,6 @@ impl SearchIndex {
             found.push(own);
         }
         found.extend(self.variant_alternatives(term));
-        if self.config.derivation_weight > 0.0 {
-            found.extend(self.derived_alternatives(term));
-        }
         if self.config.rescue && found.iter().all(|a| a.variant || a.postings.is_empty()) {
             let expanded = self.prefix_postings(term);
             if !expanded.is_empty() {
@@ -703,34 +646,10 @@ impl SearchIndex {
                 found.push(Alternative {
                     idf,
                     postings: Cow::Owned(expanded),
-                    weight: self.config.prefix_weight,
+                    weight: 1.0,
                     terms: Vec::new(),
                     variant: false,
                 });
-            }
-        }
-        found
-    }
-
-    /// Known terms that differ from `term` only by derivational suffixes
-    /// ([`tokenize::derivational_root`]), each an alternative of weight
-    /// [`SearchConfig::derivation_weight`].
-    fn derived_alternatives(&self, term: &str) -> Vec<Alternative<'_>> {
-        let mut found: Vec<Alternative<'_>> = Vec::new();
-        for root in tokenize::derivational_roots(term) {
-            let start = self.terms.partition_point(|t| t.as_str() < root);
-            let related = self
-                .terms
-                .get(start..)
-                .unwrap_or(&[])
-                .iter()
-                .take_while(|t| t.starts_with(root))
-                .filter(|t| t.as_str() != term && tokenize::is_derivation(t.get(root.len()..).unwrap_or("x")));
-            for other in related {
-                let alternative = self.term_alternative(other, self.config.derivation_weight);
-                if !found.iter().any(|a| a.terms == alternative.terms) {
-                    found.push(alternative);
-                }
             }
         }
         found
@@ -785,10 +704,6 @@ impl SearchIndex {
         Alternative { idf: self.idf_of(postings.len()), postings: Cow::Owned(postings), weight, terms, variant: true }
     }
 
-    fn term_score(&self, idf: f64, term_freq: f32) -> f64 {
-        bm25::term_score_with(idf, f64::from(term_freq), self.config.saturation)
-    }
-
     fn idf_of(&self, doc_freq: usize) -> f64 {
         idf(self.docs.len(), doc_freq)
     }
@@ -834,7 +749,7 @@ impl SearchIndex {
             for alternative in &concept.alternatives {
                 for posting in alternative.postings.iter() {
                     let doc = posting.doc as usize;
-                    let score = alternative.weight * self.term_score(alternative.idf, posting.term_freq);
+                    let score = alternative.weight * term_score(alternative.idf, f64::from(posting.term_freq));
                     if let Some(a) = s.acc.get_mut(doc) {
                         if a.best < 0.0 {
                             in_concept.push(doc);
@@ -848,25 +763,16 @@ impl SearchIndex {
             }
         }
         s.touched.sort_unstable();
-        let found = plan.distinctive();
-        if self.config.coordination > 0.0 && found > 1 {
-            let c = self.config.coordination;
-            for &doc in &s.touched {
-                if let Some(a) = s.acc.get_mut(doc) {
-                    a.score *= (1.0 - c) + c * f64::from(a.covered) / found as f64;
-                }
-            }
+        if self.config.coordination > 0.0 {
+            self.coordinate(plan, &mut s);
         }
         if self.config.name_bonus > 0.0 {
             for &doc in &s.touched {
-                let cover = self.name_cover(doc, &plan.query_terms);
+                let cover = self.name_cover(doc, plan);
                 if let Some(a) = s.acc.get_mut(doc) {
                     a.score *= 1.0 + self.config.name_bonus * cover * cover;
                 }
             }
-        }
-        if self.config.feedback > 0.0 {
-            self.feed_back(plan, &mut s);
         }
         // Last, so that in a catalog of one server it adds the same to every tool.
         if self.config.server_boost > 0.0 {
@@ -875,61 +781,18 @@ impl SearchIndex {
         s
     }
 
-    /// Pseudo-relevance feedback from the best tools' name terms.
-    fn feed_back(&self, plan: &Plan<'_>, s: &mut Scores) {
-        let m = self.config.feedback_docs.max(1);
-        let mut top: Vec<(f64, usize)> = Vec::with_capacity(m + 1);
-        for &doc in &s.touched {
-            let score = s.score_of(doc);
-            if top.len() < m || top.last().is_some_and(|&(t, _)| score > t) {
-                let at = top.partition_point(|&(t, _)| t >= score);
-                top.insert(at, (score, doc));
-                top.truncate(m);
-            }
-        }
-        let Some(&(best, _)) = top.first() else { return };
-        if best <= 0.0 {
+    /// Scales each tool's score by the share of the query's distinctive concepts it holds
+    /// ([`SearchConfig::coordination`]).
+    fn coordinate(&self, plan: &Plan<'_>, s: &mut Scores) {
+        let distinctive = plan.distinctive();
+        if distinctive < 2 {
             return;
         }
-        let mut terms: Vec<(u32, f64)> = Vec::new();
-        for &(score, doc) in &top {
-            let start = self.name_starts.get(doc).copied().unwrap_or(0) as usize;
-            let end = self.name_starts.get(doc + 1).copied().unwrap_or(0) as usize;
-            for &t in self.name_terms.get(start..end).unwrap_or(&[]) {
-                if plan.query_terms.binary_search(&t).is_ok() {
-                    continue;
-                }
-                match terms.iter_mut().find(|(u, _)| *u == t) {
-                    Some((_, w)) => *w += score / best,
-                    None => terms.push((t, score / best)),
-                }
+        let c = self.config.coordination.clamp(0.0, 1.0);
+        for &doc in &s.touched {
+            if let Some(a) = s.acc.get_mut(doc) {
+                a.score *= 1.0 - c + c * f64::from(a.covered) / distinctive as f64;
             }
-        }
-        let most = self.config.feedback_share * self.docs.len() as f64;
-        let mut added = false;
-        for (t, w) in terms {
-            let list = self.postings.get(t as usize).map_or(&[][..], Vec::as_slice);
-            if list.len() as f64 > most {
-                continue;
-            }
-            let idf = self.idf_of(list.len());
-            for p in list {
-                let doc = p.doc as usize;
-                if let Some(a) = s.acc.get_mut(doc) {
-                    if !a.seen {
-                        if !self.config.feedback_new {
-                            continue;
-                        }
-                        a.seen = true;
-                        s.touched.push(doc);
-                        added = true;
-                    }
-                    a.score += self.config.feedback * w * self.term_score(idf, p.term_freq);
-                }
-            }
-        }
-        if added {
-            s.touched.sort_unstable();
         }
     }
 
@@ -949,16 +812,33 @@ impl SearchIndex {
         }
     }
 
-    /// The share of `doc`'s name terms among `query_terms` (sorted).
-    fn name_cover(&self, doc: usize, query_terms: &[u32]) -> f64 {
+    /// The share of `doc`'s name terms the query holds (among its terms, or begun by one of its
+    /// fragments), each term weighted by its idf ([`SearchConfig::name_cover_by_idf`]) or
+    /// counted once.
+    fn name_cover(&self, doc: usize, plan: &Plan<'_>) -> f64 {
         let start = self.name_starts.get(doc).copied().unwrap_or(0) as usize;
         let end = self.name_starts.get(doc + 1).copied().unwrap_or(0) as usize;
         let names = self.name_terms.get(start..end).unwrap_or(&[]);
-        if names.is_empty() {
-            return 0.0;
+        let weights = self.name_weights.get(start..end).unwrap_or(&[]);
+        let (mut held, mut total) = (0.0, 0.0);
+        for (term, &weight) in names.iter().zip(weights) {
+            let weight = if self.config.name_cover_by_idf { f64::from(weight) } else { 1.0 };
+            total += weight;
+            if plan.query_terms.binary_search(term).is_ok() || self.begun_by_fragment(*term, &plan.fragments) {
+                held += weight;
+            }
         }
-        let held = names.iter().filter(|t| query_terms.binary_search(t).is_ok()).count();
-        held as f64 / names.len() as f64
+        if total > 0.0 {
+            held / total
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether the index term numbered `term` starts with one of `fragments`.
+    fn begun_by_fragment(&self, term: u32, fragments: &[String]) -> bool {
+        !fragments.is_empty()
+            && self.terms.get(term as usize).is_some_and(|t| fragments.iter().any(|f| t.starts_with(f.as_str())))
     }
 
     /// The full verdict for `doc`, including the exact-name rule and the fallback.
@@ -1002,7 +882,7 @@ impl SearchIndex {
             .filter_map(|a| {
                 let i = a.postings.binary_search_by_key(&(doc as u32), |p| p.doc).ok()?;
                 let p = a.postings.get(i)?;
-                Some(a.weight * self.term_score(a.idf, p.term_freq))
+                Some(a.weight * term_score(a.idf, f64::from(p.term_freq)))
             })
             .fold(0.0, f64::max);
         TermExplanation {
@@ -1324,6 +1204,12 @@ fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
         }
     }
     table
+}
+
+/// Each name term's weight in the name bonus: its idf, roughly (computed once here, since every
+/// query weighs the names of every tool it touches).
+fn name_term_weights(name_terms: &[u32], postings: &[Vec<Posting>], docs: usize) -> Vec<f32> {
+    name_terms.iter().map(|&t| bm25::rough_idf(docs, postings.get(t as usize).map_or(0, Vec::len)) as f32).collect()
 }
 
 /// The tools in both occurrence lists (each sorted by tool), with the smaller frequency.

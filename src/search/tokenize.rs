@@ -381,41 +381,6 @@ pub(crate) const VARIANTS: &[(&str, &[&str])] = &[
     ("shopper", &["customer"]),
 ];
 
-/// Action verbs as stemmed terms (sorted): a query holding none of them (nor a word whose
-/// variants are one) names no action, and asks to read.
-const ACTIONS: [&str; 40] = [
-    "add", "assign", "cancel", "check", "close", "creat", "delet", "deploy", "disabl", "download", "enabl", "fetch",
-    "find", "get", "invit", "list", "look", "make", "merg", "move", "open", "post", "publish", "pull", "push", "put",
-    "read", "remov", "rerun", "run", "search", "send", "set", "show", "start", "stop", "trigger", "updat", "upload",
-    "write",
-];
-
-/// Whether a query term is an action verb ([`ACTIONS`]).
-pub(crate) fn is_action(term: &str) -> bool {
-    ACTIONS.binary_search(&term).is_ok()
-}
-
-/// Endings (of stems) by which English derives one word from another where the stemmer leaves
-/// them: `rental` / `rent`, `financi(al)` / `financ(e)`, `creation` / `creat(e)`,
-/// `notifi(cation)` / `notif(y)`, `shipment` / `ship`.
-const DERIVATIONAL_SUFFIXES: [&str; 7] = ["al", "e", "i", "ic", "ion", "ive", "ment"];
-
-/// Shortest root two derived terms must share.
-const MIN_ROOT: usize = 4;
-
-/// Whether a term's ending past a shared root is empty or a derivational suffix.
-pub(crate) fn is_derivation(ending: &str) -> bool {
-    ending.is_empty() || DERIVATIONAL_SUFFIXES.contains(&ending)
-}
-
-/// The roots `term` may be derived from: itself, and itself without each derivational suffix it
-/// ends with, each at least [`MIN_ROOT`] bytes.
-pub(crate) fn derivational_roots(term: &str) -> impl Iterator<Item = &str> {
-    core::iter::once(term)
-        .chain(DERIVATIONAL_SUFFIXES.iter().filter_map(move |suffix| term.strip_suffix(suffix)))
-        .filter(|root| root.len() >= MIN_ROOT)
-}
-
 /// A description without its HTML: tags (`<p>`, `</a>`, `<a href="...">`) and character
 /// references (`&amp;`, `&#39;`) become spaces, so their words are not indexed. Borrowed when
 /// there is nothing to strip.
@@ -514,7 +479,6 @@ mod tests {
     #[test]
     fn stopwords_are_sorted_for_binary_search() {
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
-        assert!(ACTIONS.windows(2).all(|w| w[0] < w[1]));
         assert!(FILLER.windows(2).all(|w| w[0] < w[1]), "{:?}", FILLER.windows(2).find(|w| w[0] >= w[1]));
     }
 
