@@ -3,6 +3,7 @@
 //!
 //! `cargo run --release --example retrieval` prints the markdown tables of docs/search.md.
 //! `-- --misses` also lists the keyword queries whose answer is not in the top 5 (default config);
+//! `-- --only model-even,model-odd` measures the model set's halves by query index parity.
 //! `-- --explain CATALOG QUERY TOOL` shows why a tool does or does not answer a query.
 //!
 //! Metrics: for the keyword set every listed tool is an acceptable answer, so recall@k is the share
@@ -57,6 +58,13 @@ fn all_configs() -> Vec<(&'static str, SearchConfig)> {
         ("no REST list names", SearchConfig { rest_names: false, ..d }),
         ("no name bonus", SearchConfig { name_bonus: 0.0, ..d }),
         ("name bonus 1", SearchConfig { name_bonus: 1.0, ..d }),
+        ("name cover by term count (not idf)", SearchConfig { name_cover_by_idf: false, ..d }),
+        ("no coordination", SearchConfig { coordination: 0.0, ..d }),
+        ("coordination 0.5", SearchConfig { coordination: 0.5, ..d }),
+        (
+            "neither (name cover by count, no coordination)",
+            SearchConfig { name_cover_by_idf: false, coordination: 0.0, ..d },
+        ),
         ("partial only marked (not ranked after)", SearchConfig { full_first: false, ..d }),
         ("distinctive share 0.2", SearchConfig { distinctive_share: 0.2, ..d }),
         ("no server boost", SearchConfig { server_boost: 0.0, ..d }),
@@ -209,6 +217,14 @@ fn main() {
     }
     if wanted("model") {
         sets.push(("model", model_queries(), true));
+    }
+    // The model set's halves by query index parity (asked for by name only): variant entries are
+    // chosen on the even half and judged on the odd one.
+    for (set, parity) in [("model-even", 0), ("model-odd", 1)] {
+        if only.as_ref().is_some_and(|o| o.iter().any(|s| s == set)) {
+            let half = model_queries().into_iter().enumerate().filter(|(i, _)| i % 2 == parity).map(|(_, q)| q);
+            sets.push((set, half.collect(), true));
+        }
     }
     for set in ["toolbench", "bfcl", "metatool"] {
         if wanted(set) {

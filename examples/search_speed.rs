@@ -43,6 +43,7 @@ fn main() {
         Ok("no-rest") => SearchConfig { rest_names: false, ..d },
         Ok("no-variants") => SearchConfig { variants: false, ..d },
         Ok("plain") => SearchConfig::PLAIN_BM25,
+        Ok("name-count") => SearchConfig { name_cover_by_idf: false, coordination: 0.0, ..d },
         _ => d,
     };
     let build = || SearchIndex::build(tools.iter().map(Tool::fields), config);

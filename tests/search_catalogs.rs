@@ -41,12 +41,17 @@ fn keyword_set_names_exist_in_their_catalogs() {
 /// Recall@1 and recall@5 of the default ranking over `queries` (any listed tool answers, or the
 /// mean share of the listed tools when `any_of` is false), and the queries answered with nothing.
 fn recall(queries: &[LabelledQuery], any_of: bool) -> (f64, f64, usize) {
+    recall_with(queries, any_of, SearchConfig::default())
+}
+
+/// [`recall`] under `config`.
+fn recall_with(queries: &[LabelledQuery], any_of: bool, config: SearchConfig) -> (f64, f64, usize) {
     let mut catalogs: BTreeMap<&str, (Vec<Tool>, SearchIndex)> = BTreeMap::new();
     let (mut at_1, mut at_5, mut empty) = (0.0, 0.0, 0);
     for q in queries {
         let (tools, index) = catalogs.entry(q.catalog.as_str()).or_insert_with(|| {
             let tools = load_catalog(&q.catalog);
-            let index = build(&tools, SearchConfig::default());
+            let index = build(&tools, config);
             (tools, index)
         });
         let hits = index.search(&q.query, 5);
@@ -80,8 +85,35 @@ fn model_phrased_set_recall() {
     assert_eq!(empty, 0, "a search never strands the model");
 }
 
+/// The second ranking pass (docs/search.md) earns its place: weighing name terms by idf and
+/// coordination raise the model-phrased set's recall@5 and bfcl's, and leave toolbench's no lower.
+#[test]
+fn name_cover_by_idf_and_coordination_earn_their_place() {
+    let first_pass = SearchConfig { name_cover_by_idf: false, coordination: 0.0, ..SearchConfig::default() };
+    let model = model_queries();
+    let (_, now, _) = recall(&model, true);
+    let (_, before, _) = recall_with(&model, true, first_pass);
+    assert!(now > before, "model set recall@5 {now:.3}, without {before:.3}");
+    for set in ["toolbench", "bfcl"] {
+        let queries = shipped_queries(set);
+        let (_, now, _) = recall(&queries, false);
+        let (_, before, _) = recall_with(&queries, false, first_pass);
+        assert!(now >= before, "{set}: recall@5 {now:.3}, without {before:.3}");
+    }
+}
+
+/// A query asking "am I" asks for the current user, whatever else it says.
+#[test]
+fn asking_who_i_am_finds_the_current_user() {
+    let tools = load_catalog("github-mcp-server");
+    let index = build(&tools, SearchConfig::default());
+    for query in ["who am I logged in as on github", "who am I on github", "which account am I using"] {
+        assert!(hit_names(&tools, &index, query, 5).contains(&"get_me"), "{query:?}");
+    }
+}
+
 /// Measured recall@5 of the model-phrased set (docs/search.md) less 0.02.
-const MODEL_RECALL_5_FLOOR: f64 = 0.695;
+const MODEL_RECALL_5_FLOOR: f64 = 0.738;
 
 /// The shipped natural-language sets: toolbench ≥ 0.72 and bfcl ≥ 0.62 recall@5, empty answers
 /// ≤ 1% (metatool's 21,111 queries run in the retrieval benchmark, not here).

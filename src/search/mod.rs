@@ -123,6 +123,14 @@ pub struct SearchConfig {
     /// A known query concept held by more than this share of the tools is not distinctive: a
     /// tool may lack it and still be a full match (1.0: every known concept is distinctive).
     pub distinctive_share: f64,
+    /// Weigh the name bonus's share by the idf of the name terms: a term most names hold (`get`,
+    /// `tool`, `list`) counts for little, so `WeatherTool` is mostly covered by "weather"
+    /// (off: every name term counts alike).
+    pub name_cover_by_idf: bool,
+    /// Coordination: a tool's score is multiplied by `1 − c + c·s`, `c` this, `s` the share of
+    /// the query's distinctive concepts it holds, so a tool holding more of what the query asks
+    /// for gains on one that holds one word strongly (0 = off).
+    pub coordination: f64,
 }
 
 impl SearchConfig {
@@ -148,6 +156,8 @@ impl SearchConfig {
         full_first: false,
         server_boost: 0.0,
         distinctive_share: 1.0,
+        name_cover_by_idf: false,
+        coordination: 0.0,
     };
 }
 
@@ -172,6 +182,8 @@ impl Default for SearchConfig {
             full_first: true,
             server_boost: 0.5,
             distinctive_share: 1.0,
+            name_cover_by_idf: true,
+            coordination: 0.3,
         }
     }
 }
@@ -319,6 +331,9 @@ pub struct SearchIndex {
     tie_rank: Vec<u32>,
     /// The variant table analysed: a query term and the term lists it also finds.
     variants: Vec<(String, Vec<Vec<String>>)>,
+    /// The weight of each entry of `name_terms` in the name bonus: its idf, roughly
+    /// ([`bm25::rough_idf`]).
+    name_weights: Vec<f32>,
 }
 
 /// One way a query concept is found in tools: a term, a rescue, or a variant.
@@ -367,6 +382,9 @@ struct Plan<'i> {
     concepts: Vec<Concept<'i>>,
     /// Every index term the query stands for, sorted (for the name bonus).
     query_terms: Vec<u32>,
+    /// The terms of query words no tool holds in any way, which may be name words cut short
+    /// (`issue_wr`): a name word they begin counts as held for the name bonus.
+    fragments: Vec<String>,
 }
 
 impl Plan<'_> {
@@ -449,7 +467,8 @@ impl SearchIndex {
                 *r = rank as u32;
             }
         }
-        let name_terms = name_numbers.iter().map(|&n| rank_of.get(n as usize).copied().unwrap_or(0)).collect();
+        let name_terms: Vec<u32> =
+            name_numbers.iter().map(|&n| rank_of.get(n as usize).copied().unwrap_or(0)).collect();
         let postings = occurrence_lists(&entries, &doc_starts, &rank_of, &normalise);
         drop(entries);
         let terms =
@@ -458,6 +477,7 @@ impl SearchIndex {
         let tie_rank = tie_ranks(&metas);
         let variants = if config.variants { analysed_variants(&analyzer) } else { Vec::new() };
         let servers = server_of.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
+        let name_weights = name_term_weights(&name_terms, &postings, metas.len());
         SearchIndex {
             analyzer,
             config,
@@ -471,6 +491,7 @@ impl SearchIndex {
             servers,
             tie_rank,
             variants,
+            name_weights,
         }
     }
 
@@ -568,7 +589,7 @@ impl SearchIndex {
             let alternatives = self.alternatives(&term, &lower, i);
             concepts.push(Concept { written: (*written).to_string(), term, alternatives, distinctive: false });
         }
-        if concepts.is_empty() && self.config.stopwords {
+        if (concepts.is_empty() || tokenize::asks_identity(&lower)) && self.config.stopwords {
             concepts.extend(self.self_concept(&words));
         }
         self.mark_distinctive(&mut concepts);
@@ -578,10 +599,11 @@ impl SearchIndex {
                 query_terms.insert(at, term);
             }
         }
-        Plan { query: raw.to_lowercase(), concepts, query_terms }
+        let fragments = concepts.iter().filter(|c| !c.found() && c.term.len() >= 2).map(|c| c.term.clone()).collect();
+        Plan { query: raw.to_lowercase(), concepts, query_terms, fragments }
     }
 
-    /// "who am I": a query of only self words asks for the current user.
+    /// "who am I": a query of only self words, or one asking "am I", asks for the current user.
     fn self_concept(&self, words: &[(&str, String)]) -> Option<Concept<'_>> {
         let (written, _) = words.iter().find(|(_, w)| tokenize::SELF_WORDS.contains(&w.as_str()))?;
         let alternatives = tokenize::SELF_VARIANTS
@@ -743,9 +765,12 @@ impl SearchIndex {
             }
         }
         s.touched.sort_unstable();
+        if self.config.coordination > 0.0 {
+            self.coordinate(plan, &mut s);
+        }
         if self.config.name_bonus > 0.0 {
             for &doc in &s.touched {
-                let cover = self.name_cover(doc, &plan.query_terms);
+                let cover = self.name_cover(doc, plan);
                 if let Some(a) = s.acc.get_mut(doc) {
                     a.score *= 1.0 + self.config.name_bonus * cover * cover;
                 }
@@ -756,6 +781,21 @@ impl SearchIndex {
             self.boost_by_server(&mut s);
         }
         s
+    }
+
+    /// Scales each tool's score by the share of the query's distinctive concepts it holds
+    /// ([`SearchConfig::coordination`]).
+    fn coordinate(&self, plan: &Plan<'_>, s: &mut Scores) {
+        let distinctive = plan.distinctive();
+        if distinctive < 2 {
+            return;
+        }
+        let c = self.config.coordination.clamp(0.0, 1.0);
+        for &doc in &s.touched {
+            if let Some(a) = s.acc.get_mut(doc) {
+                a.score *= 1.0 - c + c * f64::from(a.covered) / distinctive as f64;
+            }
+        }
     }
 
     /// Adds to each scored tool [`SearchConfig::server_boost`] times its server's best score.
@@ -774,16 +814,33 @@ impl SearchIndex {
         }
     }
 
-    /// The share of `doc`'s name terms among `query_terms` (sorted).
-    fn name_cover(&self, doc: usize, query_terms: &[u32]) -> f64 {
+    /// The share of `doc`'s name terms the query holds (among its terms, or begun by one of its
+    /// fragments), each term weighted by its idf ([`SearchConfig::name_cover_by_idf`]) or
+    /// counted once.
+    fn name_cover(&self, doc: usize, plan: &Plan<'_>) -> f64 {
         let start = self.name_starts.get(doc).copied().unwrap_or(0) as usize;
         let end = self.name_starts.get(doc + 1).copied().unwrap_or(0) as usize;
         let names = self.name_terms.get(start..end).unwrap_or(&[]);
-        if names.is_empty() {
-            return 0.0;
+        let weights = self.name_weights.get(start..end).unwrap_or(&[]);
+        let (mut held, mut total) = (0.0, 0.0);
+        for (term, &weight) in names.iter().zip(weights) {
+            let weight = if self.config.name_cover_by_idf { f64::from(weight) } else { 1.0 };
+            total += weight;
+            if plan.query_terms.binary_search(term).is_ok() || self.begun_by_fragment(*term, &plan.fragments) {
+                held += weight;
+            }
         }
-        let held = names.iter().filter(|t| query_terms.binary_search(t).is_ok()).count();
-        held as f64 / names.len() as f64
+        if total > 0.0 {
+            held / total
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether the index term numbered `term` starts with one of `fragments`.
+    fn begun_by_fragment(&self, term: u32, fragments: &[String]) -> bool {
+        !fragments.is_empty()
+            && self.terms.get(term as usize).is_some_and(|t| fragments.iter().any(|f| t.starts_with(f.as_str())))
     }
 
     /// The full verdict for `doc`, including the exact-name rule and the fallback.
@@ -1149,6 +1206,12 @@ fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
         }
     }
     table
+}
+
+/// Each name term's weight in the name bonus: its idf, roughly (computed once here, since every
+/// query weighs the names of every tool it touches).
+fn name_term_weights(name_terms: &[u32], postings: &[Vec<Posting>], docs: usize) -> Vec<f32> {
+    name_terms.iter().map(|&t| bm25::rough_idf(docs, postings.get(t as usize).map_or(0, Vec::len)) as f32).collect()
 }
 
 /// The tools in both occurrence lists (each sorted by tool), with the smaller frequency.

@@ -295,6 +295,12 @@ pub(crate) fn is_filler(word: &str) -> bool {
 /// ask for the current user, in the words catalogs use for that.
 pub(crate) const SELF_WORDS: [&str; 6] = ["am", "i", "me", "mine", "my", "myself"];
 
+/// Whether a query asks who its asker is ("who am I logged in as on github", "which account am I
+/// using"): it says "am I" (a statement says "I am").
+pub(crate) fn asks_identity(words: &[String]) -> bool {
+    words.windows(2).any(|w| matches!(w, [am, i] if am == "am" && i == "i"))
+}
+
 /// What the current user is called in tool descriptions (`get_me`: "the authenticated user").
 pub(crate) const SELF_VARIANTS: &[&str] = &["authenticated", "current", "viewer", "profile"];
 
@@ -373,6 +379,10 @@ pub(crate) const VARIANTS: &[(&str, &[&str])] = &[
     ("favorite", &["star"]),
     ("worth", &["price"]),
     ("umbrella", &["weather", "forecast"]),
+    ("board", &["project"]),
+    ("visa", &["card"]),
+    ("pick", &["choose", "select"]),
+    ("shopper", &["customer"]),
 ];
 
 /// A description without its HTML: tags (`<p>`, `</a>`, `<a href="...">`) and character
