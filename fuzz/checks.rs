@@ -63,7 +63,18 @@ pub fn toolbox(data: &[u8]) {
     let mut parts = text.splitn(3, '\0');
     let (toolbox, options) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
     let query = parts.next().unwrap_or("create issue");
-    let Ok(shelf) = Shelf::from_json(toolbox, options) else { return };
+    // Read from its text (outlines of compact defs, their ranges kept), as the binding reads it,
+    // the toolbox gives what the parsed toolbox gives: the same layout and search, or the same error.
+    let from_text = Shelf::from_json_text(toolbox.to_string(), options);
+    let shelf = match (Shelf::from_json(toolbox, options), from_text) {
+        (Ok(shelf), Ok(other)) => {
+            assert_eq!(shelf.layout().facts.fingerprint, other.layout().facts.fingerprint);
+            assert_eq!(shelf.search(query, None), other.search(query, None));
+            shelf
+        }
+        (Err(a), Err(b)) => return assert_eq!((a.code, a.message), (b.code, b.message)),
+        (a, b) => panic!("parsed: {:?}, from the text: {:?}", a.err(), b.err()),
+    };
     let layout = shelf.layout();
     let forced = shelf.options().listing == Switch::On;
     assert!(forced || layout.facts.form == Form::None || layout.facts.listing_tokens <= layout.facts.budget_tokens);

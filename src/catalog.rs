@@ -753,21 +753,53 @@ fn read_list(
     let mut more = reader.enter(depth, b']')?;
     while more {
         let start = reader.offset();
-        let (def, end, compact) = reader.value_with_text(depth)?;
-        let at = match &def {
-            Value::Number(n) if with.refs => n.parse::<usize>().ok(),
-            _ => None,
-        };
-        if let Some(at) = at {
-            defs.push((Def::Ref(at), None));
-        } else {
-            let text =
-                with.source.map(|source| SourceText { text: DefText { source: source.clone(), start, end }, compact });
-            defs.push(Def::of(def, with.forced, text));
-        }
+        defs.push(match with.source {
+            Some(source) => read_def_of_text(reader, depth, with, source, start)?,
+            None => read_def(reader.value(depth)?, with, None),
+        });
         more = reader.next(b']')?;
     }
     Ok(defs)
+}
+
+/// Levels of a def the toolbox reader keeps when it has the def's text: the def, OpenAI Chat's
+/// `function`, the schema and its `properties` (whose names the search reads); deeper containers
+/// (each property's own schema, most of a def) are skipped, their text being the def's.
+const DEF_OUTLINE_LEVELS: usize = 4;
+
+/// The def at the reader, from its range of the toolbox text: an outline of it when that range is
+/// its compact JSON and its format is known, else (text not compact, or a def whose reading waits
+/// for the toolbox's format) the whole def, parsed again from the range.
+fn read_def_of_text(
+    reader: &mut Reader<'_>,
+    depth: usize,
+    with: &TextReading<'_>,
+    source: &Arc<String>,
+    start: usize,
+) -> Result<(Def, Option<Format>), ParseError> {
+    let (outline, end, compact) = reader.outline_with_text(depth, DEF_OUTLINE_LEVELS)?;
+    let text = DefText { source: source.clone(), start, end };
+    let known = outline.is_object() && with.forced.or_else(|| Format::detect(&outline)).is_some();
+    if compact && known {
+        return Ok(read_def(outline, with, Some(SourceText { text, compact })));
+    }
+    let whole = crate::json::parse(&text).map_err(|mut e| {
+        e.offset += start;
+        e
+    })?;
+    Ok(read_def(whole, with, Some(SourceText { text, compact: false })))
+}
+
+/// A def read: a [`Def::Ref`] where a number stands for a kept tool (an update's text), else
+/// [`Def::of`].
+fn read_def(def: Value, with: &TextReading<'_>, text: Option<SourceText>) -> (Def, Option<Format>) {
+    match &def {
+        Value::Number(n) if with.refs => match n.parse::<usize>() {
+            Ok(at) => (Def::Ref(at), None),
+            Err(_) => Def::of(def, with.forced, text),
+        },
+        _ => Def::of(def, with.forced, text),
+    }
 }
 
 fn expected_list(path: &str, got: &Value) -> Error {

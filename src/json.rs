@@ -181,7 +181,7 @@ impl Value {
 
 /// Parses JSON text into a [`Value`], refusing nesting deeper than [`MAX_DEPTH`].
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    let mut parser = Parser { bytes: text.as_bytes(), text, pos: 0, canonical: true };
+    let mut parser = Parser::new(text);
     parser.skip_ws();
     let value = parser.value(0)?;
     parser.skip_ws();
@@ -200,9 +200,19 @@ struct Parser<'a> {
     /// key, a plane-16 character (kept out, to be safe). While true, the text read is the compact
     /// JSON of the value parsed, byte for byte (checked by tests and the `json_parse` fuzz target).
     canonical: bool,
+    /// Containers deeper than this are skipped and read as `null` (an outline of a value: see
+    /// [`Reader::outline_with_text`]); `usize::MAX` keeps everything.
+    prune: usize,
+    /// Whether skipping judges [`Parser::canonical`] too (an outline's skipped parts count).
+    judge: bool,
 }
 
 impl<'a> Parser<'a> {
+    /// A parser at the start of `text`, keeping everything.
+    fn new(text: &'a str) -> Parser<'a> {
+        Parser { bytes: text.as_bytes(), text, pos: 0, canonical: true, prune: usize::MAX, judge: false }
+    }
+
     fn error(&self, message: &str) -> ParseError {
         ParseError { message: message.to_owned(), offset: self.pos, too_deep: false }
     }
@@ -224,6 +234,7 @@ impl<'a> Parser<'a> {
 
     fn value(&mut self, depth: usize) -> Result<Value, ParseError> {
         match self.peek() {
+            Some(b'{' | b'[') if depth >= self.prune => self.skip_value(depth).map(|()| Value::Null),
             Some(b'{') => self.object(depth + 1),
             Some(b'[') => self.array(depth + 1),
             Some(b'"') => self.string().map(Value::String),
@@ -420,7 +431,7 @@ impl<'a> Parser<'a> {
         match self.peek() {
             Some(b'{') => self.skip_container(depth + 1, b'}'),
             Some(b'[') => self.skip_container(depth + 1, b']'),
-            Some(b'"') => self.skip_string(),
+            Some(b'"') => self.skip_string().map(drop),
             Some(b't') => self.literal("true", Value::Null).map(drop),
             Some(b'f') => self.literal("false", Value::Null).map(drop),
             Some(b'n') => self.literal("null", Value::Null).map(drop),
@@ -430,7 +441,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// An object or array (`close` is `}` or `]`) skipped, members and elements alike.
+    /// An object or array (`close` is `}` or `]`) skipped, members and elements alike. When it
+    /// judges, an object's repeated key (or a key with an escape, to be safe) is not compact.
     fn skip_container(&mut self, depth: usize, close: u8) -> Result<(), ParseError> {
         self.check_depth(depth)?;
         self.pos += 1;
@@ -439,13 +451,19 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             return Ok(());
         }
+        let mut keys = SkippedKeys::default();
         loop {
             self.skip_ws();
             if close == b'}' {
                 if self.peek() != Some(b'"') {
                     return Err(self.error("expected a string key"));
                 }
-                self.skip_string()?;
+                let start = self.pos + 1;
+                let escaped = self.skip_string()?;
+                if self.judge && self.canonical {
+                    let key = self.text.get(start..self.pos - 1).unwrap_or_default();
+                    self.canonical = !escaped && keys.add(key);
+                }
                 self.skip_ws();
                 if self.peek() != Some(b':') {
                     return Err(self.error("expected ':'"));
@@ -459,6 +477,9 @@ impl<'a> Parser<'a> {
                 Some(b',') => self.pos += 1,
                 Some(b) if b == close => {
                     self.pos += 1;
+                    if self.judge && self.canonical {
+                        self.canonical = keys.all_distinct();
+                    }
                     return Ok(());
                 }
                 _ if close == b']' => return Err(self.error("expected ',' or ']'")),
@@ -467,27 +488,43 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn skip_string(&mut self) -> Result<(), ParseError> {
+    /// Skips a string; true when it holds an escape. When it judges, an escape `JSON.stringify`
+    /// would not write, or a plane-16 character, is not compact.
+    fn skip_string(&mut self) -> Result<bool, ParseError> {
         self.pos += 1;
+        let mut escaped = false;
         loop {
             self.plain_run();
             match self.peek() {
                 Some(b'"') => {
                     self.pos += 1;
-                    return Ok(());
+                    return Ok(escaped);
                 }
                 Some(b'\\') => {
+                    escaped = true;
                     self.pos += 1;
                     match self.peek() {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.pos += 1,
+                        Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => self.pos += 1,
+                        Some(b'/') => {
+                            self.pos += 1;
+                            self.canonical &= !self.judge;
+                        }
                         Some(b'u') => {
                             self.pos += 1;
-                            self.hex4()?;
+                            let digits = self.pos;
+                            let code = self.unicode_escape()?;
+                            if self.judge {
+                                let hex = self.bytes.get(digits..self.pos).unwrap_or_default();
+                                self.canonical &= !hex.iter().any(u8::is_ascii_uppercase) && escaped_by_stringify(code);
+                            }
                         }
                         _ => return Err(self.error("invalid escape")),
                     }
                 }
-                Some(PLANE_16_LEAD) => self.pos += 4,
+                Some(PLANE_16_LEAD) => {
+                    self.pos += 4;
+                    self.canonical &= !self.judge;
+                }
                 Some(_) => return Err(self.error("control character in string")),
                 None => return Err(self.error("unterminated string")),
             }
@@ -495,7 +532,13 @@ impl<'a> Parser<'a> {
     }
 
     fn skip_number(&mut self) -> Result<(), ParseError> {
-        self.number_text().map(drop)
+        let start = self.pos;
+        let integer = self.number_text()?;
+        if self.judge && self.canonical {
+            let text = self.text.get(start..self.pos).unwrap_or_default();
+            self.canonical = plain_integer(text) || canonical_number(text, integer) == text;
+        }
+        Ok(())
     }
 
     /// A plane-16 character of the text (its first byte is next), pushed as it is, or twice when
@@ -580,6 +623,54 @@ fn escaped_by_stringify(code: u32) -> bool {
     (code < 0x20 && !matches!(code, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d)) || (0xD800..0xE000).contains(&code)
 }
 
+/// An integer JavaScript writes as it is: no leading zero, not `-0`, at most 15 digits (exact in
+/// a double), so no need to format it to compare.
+fn plain_integer(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty()
+        && digits.len() <= 15
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (!digits.starts_with('0') || (digits == "0" && text == "0"))
+}
+
+/// The keys of an object being skipped, to tell whether one repeats: the first
+/// [`SCANNED_MEMBERS`] compared as they come, the rest (a wide object) sorted at the end.
+#[derive(Default)]
+struct SkippedKeys<'a> {
+    first: [&'a str; SCANNED_MEMBERS],
+    count: usize,
+    rest: Vec<&'a str>,
+}
+
+impl<'a> SkippedKeys<'a> {
+    /// Adds a key; false when it repeats one of the first keys.
+    fn add(&mut self, key: &'a str) -> bool {
+        if self.count < SCANNED_MEMBERS {
+            let (earlier, later) = self.first.split_at_mut(self.count);
+            if earlier.contains(&key) {
+                return false;
+            }
+            if let Some(slot) = later.first_mut() {
+                *slot = key;
+            }
+        } else {
+            self.rest.push(key);
+        }
+        self.count += 1;
+        true
+    }
+
+    /// Whether no key repeats (the first keys were checked as they came).
+    fn all_distinct(&mut self) -> bool {
+        if self.rest.is_empty() {
+            return true;
+        }
+        self.rest.extend_from_slice(&self.first);
+        self.rest.sort_unstable_by(|a, b| swar::compare(a.as_bytes(), b.as_bytes()));
+        self.rest.windows(2).all(|pair| pair.first() != pair.last())
+    }
+}
+
 /// Pushes a code point of the JSON text: a lone surrogate and U+10FFFF as [`SURROGATE_MARK`] says.
 fn push_code_point(out: &mut String, code: u32) {
     match char::from_u32(code) {
@@ -602,7 +693,7 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A cursor at the start of `text`.
     pub fn new(text: &'a str) -> Reader<'a> {
-        let mut parser = Parser { bytes: text.as_bytes(), text, pos: 0, canonical: true };
+        let mut parser = Parser::new(text);
         parser.skip_ws();
         Reader { parser }
     }
@@ -633,6 +724,19 @@ impl<'a> Reader<'a> {
         self.parser.canonical = true;
         let value = self.parser.value(depth)?;
         Ok((value, self.parser.pos, self.parser.canonical))
+    }
+
+    /// Parses an *outline* of the next value: containers more than `keep` levels inside it are
+    /// skipped and read as `null` (the toolbox reader keeps a def's top, down to its schema's
+    /// property names, and its text). As [`Reader::value_with_text`], with where its text ends and
+    /// whether that text is the whole value's compact JSON, skipped parts included; errors and
+    /// their offsets are those of [`Reader::value`].
+    pub fn outline_with_text(&mut self, depth: usize, keep: usize) -> Result<(Value, usize, bool), ParseError> {
+        self.parser.skip_ws();
+        (self.parser.prune, self.parser.judge, self.parser.canonical) = (depth.saturating_add(keep), true, true);
+        let value = self.parser.value(depth);
+        (self.parser.prune, self.parser.judge) = (usize::MAX, false);
+        Ok((value?, self.parser.pos, self.parser.canonical))
     }
 
     /// Enters the array or object at the cursor (`depth` counting it): false when it is empty
