@@ -381,6 +381,105 @@ pub(crate) const VARIANTS: &[(&str, &[&str])] = &[
     ("shopper", &["customer"]),
 ];
 
+/// What a value written in a query is: an argument of the call, not a word to search for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Value {
+    /// `42`, `#7`, `$50`, `12.5%`: not searched.
+    Number,
+    /// An issue key, `ENG-123`: its letters are a team or project, not a word.
+    Key,
+    /// `203.0.113.7`.
+    Ip,
+    /// `bob@example.com`.
+    Email,
+    /// `https://example.com/a`, `www.example.com`.
+    Url,
+    /// `example.com`, `api.example.com` (a common top-level domain last).
+    Domain,
+    /// `~/app/config.yaml`, `/etc/hosts`, `./src`.
+    Path,
+}
+
+impl Value {
+    /// The word catalogs use for what holds such a value (none for a number).
+    pub(crate) fn kind_word(self) -> Option<&'static str> {
+        Some(match self {
+            Value::Number => return None,
+            Value::Key => "issue",
+            Value::Ip => "ip",
+            Value::Email => "email",
+            Value::Url => "url",
+            Value::Domain => "domain",
+            Value::Path => "file",
+        })
+    }
+}
+
+/// Common top-level domains: `x.com` is a domain, `Node.js` a name.
+const DOMAIN_ENDINGS: [&str; 16] =
+    ["ai", "app", "co", "com", "de", "dev", "edu", "fr", "gov", "info", "io", "me", "net", "org", "uk", "xyz"];
+
+/// The values written in a query ([`Value`]), each with the byte range of its token
+/// (whitespace-separated, surrounding punctuation left out).
+pub(crate) fn query_values(text: &str) -> Vec<(core::ops::Range<usize>, Value)> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    for token in text.split(|c: char| c.is_ascii_whitespace()) {
+        let start = at;
+        at += token.len() + 1;
+        let trimmed = token
+            .trim_start_matches(['(', '"', '\'', '`', '['])
+            .trim_end_matches([')', '"', '\'', '`', ']', ',', '.', ';', ':', '?', '!']);
+        let trimmed = trimmed.strip_suffix("'s").unwrap_or(trimmed);
+        if trimmed.is_empty() {
+            continue;
+        }
+        let offset = start + token.find(trimmed).unwrap_or(0);
+        if let Some(value) = value_of(trimmed) {
+            found.push((offset..offset + trimmed.len(), value));
+        }
+    }
+    found
+}
+
+/// What a token is, if it is a value (a token of letters alone never is: most are).
+fn value_of(token: &str) -> Option<Value> {
+    let bytes = token.as_bytes();
+    if bytes.iter().all(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let starts = |prefix: &str| bytes.get(..prefix.len()).is_some_and(|b| b.eq_ignore_ascii_case(prefix.as_bytes()));
+    if starts("http://") || starts("https://") || starts("www.") {
+        return Some(Value::Url);
+    }
+    if ["/", "~/", "./", "../"].iter().any(|p| token.starts_with(p)) {
+        return Some(Value::Path);
+    }
+    if let Some((local, domain)) = token.split_once('@') {
+        return (!local.is_empty() && domain.contains('.') && !domain.contains('@')).then_some(Value::Email);
+    }
+    let number = token.trim_start_matches(['#', '$']).trim_end_matches('%');
+    if number.bytes().any(|b| b.is_ascii_digit())
+        && number.bytes().all(|b| b.is_ascii_digit() || b == b',' || b == b'.')
+    {
+        let ip = number.split('.').count() == 4 && number.split('.').all(|p| (1..=3).contains(&p.len()));
+        return Some(if ip && number == token { Value::Ip } else { Value::Number });
+    }
+    if let Some((letters, digits)) = token.split_once('-') {
+        if letters.len() >= 2
+            && letters.bytes().all(|b| b.is_ascii_alphabetic())
+            && !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Some(Value::Key);
+        }
+    }
+    let is_label = |l: &str| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let (rest, end) = token.rsplit_once('.')?;
+    let common_end = DOMAIN_ENDINGS.iter().any(|d| d.eq_ignore_ascii_case(end));
+    (common_end && rest.split('.').all(is_label)).then_some(Value::Domain)
+}
+
 /// A description without its HTML: tags (`<p>`, `</a>`, `<a href="...">`) and character
 /// references (`&amp;`, `&#39;`) become spaces, so their words are not indexed. Borrowed when
 /// there is nothing to strip.
@@ -488,6 +587,23 @@ mod tests {
         let written: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
         assert_eq!(written, ["Send", "Gmail", "e", "mail", "via", "API"]);
         assert_eq!(words[1].1, "gmail");
+    }
+
+    #[test]
+    fn values_are_told_from_words() {
+        let kinds = |q: &str| -> Vec<(String, Value)> {
+            query_values(q).into_iter().map(|(r, v)| (String::from(&q[r]), v)).collect()
+        };
+        assert_eq!(kinds("close issue #7 now"), [("#7".into(), Value::Number)]);
+        assert_eq!(kinds("reassign ENG-123 to Sara"), [("ENG-123".into(), Value::Key)]);
+        assert_eq!(kinds("ban 203.0.113.7, please"), [("203.0.113.7".into(), Value::Ip)]);
+        assert_eq!(kinds("who owns example.com?"), [("example.com".into(), Value::Domain)]);
+        assert_eq!(kinds("point api.example.com's record"), [("api.example.com".into(), Value::Domain)]);
+        assert_eq!(kinds("mail bob@example.com"), [("bob@example.com".into(), Value::Email)]);
+        assert_eq!(kinds("open (https://x.io/a)"), [("https://x.io/a".into(), Value::Url)]);
+        assert_eq!(kinds("show ~/app/config.yaml"), [("~/app/config.yaml".into(), Value::Path)]);
+        assert_eq!(kinds("bill $50 now"), [("$50".into(), Value::Number)]);
+        assert!(kinds("deploy my Node.js app to api_v2010 and zones-get").is_empty());
     }
 
     #[test]
