@@ -133,7 +133,7 @@ fn values_are_arguments_not_words() {
 }
 
 /// Measured recall@5 of the model-phrased set (docs/search.md) less 0.02.
-const MODEL_RECALL_5_FLOOR: f64 = 0.738;
+const MODEL_RECALL_5_FLOOR: f64 = 0.75;
 
 /// The shipped natural-language sets: toolbench ≥ 0.72 and bfcl ≥ 0.62 recall@5, empty answers
 /// ≤ 1% (metatool's 21,111 queries run in the retrieval benchmark, not here).
