@@ -46,6 +46,10 @@ use tokenize::{strip_mcp_prefix, Analyzer};
 /// Longest query looked at, in code points; the rest is ignored.
 pub const MAX_QUERY_CHARS: usize = 1_000;
 
+/// Most index terms a query word no tool holds may begin and still count as a name word cut
+/// short (`wr` of `issue_wr` begins `write`); one beginning more says too little.
+pub const MAX_FRAGMENT_TERMS: usize = 64;
+
 /// Shortest term read as a prefix of known terms when it is itself unknown.
 pub const MIN_PREFIX_CHARS: usize = 3;
 
@@ -615,20 +619,21 @@ impl SearchIndex {
                 concepts.push(concept);
             }
         }
+        // The terms of every alternative, and, for a query word no tool holds in any way (maybe
+        // a name word cut short, `issue_wr`), the few terms it begins: held for the name bonus.
+        let begun = concepts
+            .iter()
+            .filter(|c| !c.found() && c.term.len() >= 2)
+            .map(|c| self.terms_begun_by(&c.term))
+            .filter(|range| range.len() <= MAX_FRAGMENT_TERMS)
+            .flatten();
         let mut query_terms: Vec<u32> = Vec::new();
-        for term in concepts.iter().flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().copied())) {
+        for term in
+            concepts.iter().flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().copied())).chain(begun)
+        {
             if let Err(at) = query_terms.binary_search(&term) {
                 query_terms.insert(at, term);
             }
-        }
-        // A query word no tool holds in any way may be a name word cut short (`issue_wr`): the
-        // terms it begins count as held for the name bonus.
-        let fragments: Vec<core::ops::Range<u32>> =
-            concepts.iter().filter(|c| !c.found() && c.term.len() >= 2).map(|c| self.terms_begun_by(&c.term)).collect();
-        if fragments.iter().any(|range| !range.is_empty()) {
-            query_terms.extend(fragments.into_iter().flatten());
-            query_terms.sort_unstable();
-            query_terms.dedup();
         }
         Plan { query: raw.to_lowercase(), concepts, query_terms }
     }

@@ -382,7 +382,8 @@ pub(crate) const VARIANTS: &[(&str, &[&str])] = &[
 ];
 
 /// What a value written in a query is: an argument of the call, not a word to search for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(test, derive(Debug))]
 pub(crate) enum Value {
     /// `42`, `#7`, `$50`, `12.5%`: not searched.
     Number,
@@ -420,64 +421,73 @@ const DOMAIN_ENDINGS: [&str; 16] =
     ["ai", "app", "co", "com", "de", "dev", "edu", "fr", "gov", "info", "io", "me", "net", "org", "uk", "xyz"];
 
 /// The values written in a query ([`Value`]), each with the byte range of its token
-/// (whitespace-separated, surrounding punctuation left out).
+/// (whitespace-separated, surrounding punctuation and a final `'s` left out).
 pub(crate) fn query_values(text: &str) -> Vec<(core::ops::Range<usize>, Value)> {
+    let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut at = 0;
-    for token in text.split(|c: char| c.is_ascii_whitespace()) {
-        let start = at;
-        at += token.len() + 1;
-        let trimmed = token
-            .trim_start_matches(['(', '"', '\'', '`', '['])
-            .trim_end_matches([')', '"', '\'', '`', ']', ',', '.', ';', ':', '?', '!']);
-        let trimmed = trimmed.strip_suffix("'s").unwrap_or(trimmed);
-        if trimmed.is_empty() {
-            continue;
+    while at < bytes.len() {
+        let end = (at..bytes.len()).find(|&i| bytes.get(i).is_some_and(u8::is_ascii_whitespace)).unwrap_or(bytes.len());
+        let (mut from, mut to) = (at, end);
+        while from < to && bytes.get(from).is_some_and(|b| b"(\"'`[".contains(b)) {
+            from += 1;
         }
-        let offset = start + token.find(trimmed).unwrap_or(0);
-        if let Some(value) = value_of(trimmed) {
-            found.push((offset..offset + trimmed.len(), value));
+        while to > from && bytes.get(to - 1).is_some_and(|b| b")\"'`],.;:?!".contains(b)) {
+            to -= 1;
         }
+        if to >= from + 2 && bytes.get(to - 2..to) == Some(b"'s") {
+            to -= 2;
+        }
+        if let Some(value) = bytes.get(from..to).and_then(value_of) {
+            found.push((from..to, value));
+        }
+        at = end + 1;
     }
     found
 }
 
 /// What a token is, if it is a value (a token of letters alone never is: most are).
-fn value_of(token: &str) -> Option<Value> {
-    let bytes = token.as_bytes();
-    if bytes.iter().all(u8::is_ascii_alphabetic) {
+fn value_of(token: &[u8]) -> Option<Value> {
+    if token.is_empty() || token.iter().all(u8::is_ascii_alphabetic) {
         return None;
     }
-    let starts = |prefix: &str| bytes.get(..prefix.len()).is_some_and(|b| b.eq_ignore_ascii_case(prefix.as_bytes()));
-    if starts("http://") || starts("https://") || starts("www.") {
+    let starts = |prefix: &[u8]| token.get(..prefix.len()).is_some_and(|b| b.eq_ignore_ascii_case(prefix));
+    if starts(b"http://") || starts(b"https://") || starts(b"www.") {
         return Some(Value::Url);
     }
-    if ["/", "~/", "./", "../"].iter().any(|p| token.starts_with(p)) {
+    if starts(b"/") || starts(b"~/") || starts(b"./") || starts(b"../") {
         return Some(Value::Path);
     }
-    if let Some((local, domain)) = token.split_once('@') {
-        return (!local.is_empty() && domain.contains('.') && !domain.contains('@')).then_some(Value::Email);
+    let count = |byte: u8| token.iter().filter(|&&b| b == byte).count();
+    if let Some(at) = token.iter().position(|&b| b == b'@') {
+        return (at > 0 && count(b'@') == 1 && token.get(at..).is_some_and(|d| d.contains(&b'.')))
+            .then_some(Value::Email);
     }
-    let number = token.trim_start_matches(['#', '$']).trim_end_matches('%');
-    if number.bytes().any(|b| b.is_ascii_digit())
-        && number.bytes().all(|b| b.is_ascii_digit() || b == b',' || b == b'.')
-    {
-        let ip = number.split('.').count() == 4 && number.split('.').all(|p| (1..=3).contains(&p.len()));
-        return Some(if ip && number == token { Value::Ip } else { Value::Number });
+    let body = token.strip_prefix(b"#").or(token.strip_prefix(b"$")).unwrap_or(token);
+    let body = body.strip_suffix(b"%").unwrap_or(body);
+    if body.iter().any(u8::is_ascii_digit) && body.iter().all(|b| b.is_ascii_digit() || *b == b',' || *b == b'.') {
+        let ip = body.len() == token.len()
+            && count(b'.') == 3
+            && body.split(|&b| b == b'.').all(|p| (1..=3).contains(&p.len()));
+        return Some(if ip { Value::Ip } else { Value::Number });
     }
-    if let Some((letters, digits)) = token.split_once('-') {
+    if let Some(dash) = token.iter().position(|&b| b == b'-') {
+        let (letters, digits) = (token.get(..dash).unwrap_or_default(), token.get(dash + 1..).unwrap_or_default());
         if letters.len() >= 2
-            && letters.bytes().all(|b| b.is_ascii_alphabetic())
+            && letters.iter().all(u8::is_ascii_alphabetic)
             && !digits.is_empty()
-            && digits.bytes().all(|b| b.is_ascii_digit())
+            && digits.iter().all(u8::is_ascii_digit)
         {
             return Some(Value::Key);
         }
     }
-    let is_label = |l: &str| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-    let (rest, end) = token.rsplit_once('.')?;
-    let common_end = DOMAIN_ENDINGS.iter().any(|d| d.eq_ignore_ascii_case(end));
-    (common_end && rest.split('.').all(is_label)).then_some(Value::Domain)
+    let dot = token.iter().rposition(|&b| b == b'.')?;
+    let ending = token.get(dot + 1..).unwrap_or_default();
+    let labels = token.get(..dot).unwrap_or_default();
+    let well_formed = labels
+        .split(|&b| b == b'.')
+        .all(|l| !l.is_empty() && l.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-'));
+    (well_formed && DOMAIN_ENDINGS.iter().any(|d| d.as_bytes().eq_ignore_ascii_case(ending))).then_some(Value::Domain)
 }
 
 /// A description without its HTML: tags (`<p>`, `</a>`, `<a href="...">`) and character
