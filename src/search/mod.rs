@@ -47,7 +47,8 @@ use tokenize::{strip_mcp_prefix, Analyzer};
 pub const MAX_QUERY_CHARS: usize = 1_000;
 
 /// Most index terms a query word no tool holds may begin and still count as a name word cut
-/// short (`wr` of `issue_wr` begins `write`); one beginning more says too little.
+/// short (`wr` of `issue_wr` begins `write`; one beginning more says too little), and most such
+/// terms of one query.
 pub const MAX_FRAGMENT_TERMS: usize = 64;
 
 /// Shortest term read as a prefix of known terms when it is itself unknown.
@@ -626,7 +627,8 @@ impl SearchIndex {
             .filter(|c| !c.found() && c.term.len() >= 2)
             .map(|c| self.terms_begun_by(&c.term))
             .filter(|range| range.len() <= MAX_FRAGMENT_TERMS)
-            .flatten();
+            .flatten()
+            .take(MAX_FRAGMENT_TERMS);
         let mut query_terms: Vec<u32> = Vec::new();
         for term in
             concepts.iter().flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().copied())).chain(begun)
