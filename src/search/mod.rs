@@ -14,10 +14,12 @@
 //!    ([`SearchConfig::param_text_weight`]), analysed into lowercase, stemmed terms
 //!    ([`tokenize`], [`stem`]). The query is read as *concepts*: each content word (filler words
 //!    dropped) with its variants (`ticket` also finds `issue`, at [`SearchConfig::variant_weight`])
-//!    and rescues (a word joined with its neighbour, or read as a prefix); a tool scores the best
-//!    of a concept's alternatives; tools whose name words the query says are raised
-//!    ([`SearchConfig::name_bonus`]), then every tool gains a share of its server's best score
-//!    ([`SearchConfig::server_boost`]);
+//!    and rescues (a word joined with its neighbour, or read as a prefix); values written in the
+//!    query (`#7`, `ENG-123`, `example.com`) are arguments ([`SearchConfig::values`]); a tool
+//!    scores the best of a concept's alternatives; its score is scaled by the share of the
+//!    query's concepts it holds ([`SearchConfig::coordination`]); tools whose name words the
+//!    query says are raised ([`SearchConfig::name_bonus`], name terms weighted by idf), then
+//!    every tool gains a share of its server's best score ([`SearchConfig::server_boost`]);
 //! 3. a tool that holds every *distinctive* concept of the query is a full match and ranks before
 //!    every partial one ([`SearchConfig::full_first`]); no word filters the catalog;
 //! 4. query words no tool holds are returned as unknown, and then every match is partial;
