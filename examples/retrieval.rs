@@ -61,6 +61,7 @@ fn all_configs() -> Vec<(&'static str, SearchConfig)> {
         ("name cover by term count (not idf)", SearchConfig { name_cover_by_idf: false, ..d }),
         ("no coordination", SearchConfig { coordination: 0.0, ..d }),
         ("coordination 0.5", SearchConfig { coordination: 0.5, ..d }),
+        ("values searched as words", SearchConfig { values: false, ..d }),
         (
             "neither (name cover by count, no coordination)",
             SearchConfig { name_cover_by_idf: false, coordination: 0.0, ..d },

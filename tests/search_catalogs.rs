@@ -112,8 +112,28 @@ fn asking_who_i_am_finds_the_current_user() {
     }
 }
 
+/// Values written in a query are arguments: never reported unknown nor required of a full match,
+/// and an issue key or a domain asks for what holds it.
+#[test]
+fn values_are_arguments_not_words() {
+    let github = load_catalog("github-mcp-server");
+    let index = build(&github, SearchConfig::default());
+    let ranked = index.rank("close issue #7", 5);
+    assert!(ranked.unknown_words.is_empty() && !ranked.hits[0].partial, "{ranked:?}");
+    let linear = load_catalog("linear-mcp-official");
+    let index = build(&linear, SearchConfig::default());
+    assert_eq!(index.rank("pull up ticket ENG-42", 5).unknown_words, ["ticket"]);
+    assert!(hit_names(&linear, &index, "pull up ticket ENG-42", 5).contains(&"get_issue"));
+    let words = build(&linear, SearchConfig { values: false, ..SearchConfig::default() });
+    assert!(!hit_names(&linear, &words, "pull up ticket ENG-42", 5).contains(&"get_issue"));
+    let tools = load_catalog("livemcptool-70servers");
+    let index = build(&tools, SearchConfig::default());
+    assert!(index.rank("who owns example.com", 5).unknown_words.is_empty());
+    assert!(hit_names(&tools, &index, "who owns example.com", 5).contains(&"whois_domain"));
+}
+
 /// Measured recall@5 of the model-phrased set (docs/search.md) less 0.02.
-const MODEL_RECALL_5_FLOOR: f64 = 0.738;
+const MODEL_RECALL_5_FLOOR: f64 = 0.75;
 
 /// The shipped natural-language sets: toolbench ≥ 0.72 and bfcl ≥ 0.62 recall@5, empty answers
 /// ≤ 1% (metatool's 21,111 queries run in the retrieval benchmark, not here).

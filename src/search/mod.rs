@@ -14,10 +14,12 @@
 //!    ([`SearchConfig::param_text_weight`]), analysed into lowercase, stemmed terms
 //!    ([`tokenize`], [`stem`]). The query is read as *concepts*: each content word (filler words
 //!    dropped) with its variants (`ticket` also finds `issue`, at [`SearchConfig::variant_weight`])
-//!    and rescues (a word joined with its neighbour, or read as a prefix); a tool scores the best
-//!    of a concept's alternatives; tools whose name words the query says are raised
-//!    ([`SearchConfig::name_bonus`]), then every tool gains a share of its server's best score
-//!    ([`SearchConfig::server_boost`]);
+//!    and rescues (a word joined with its neighbour, or read as a prefix); values written in the
+//!    query (`#7`, `ENG-123`, `example.com`) are arguments ([`SearchConfig::values`]); a tool
+//!    scores the best of a concept's alternatives; its score is scaled by the share of the
+//!    query's concepts it holds ([`SearchConfig::coordination`]); tools whose name words the
+//!    query says are raised ([`SearchConfig::name_bonus`], name terms weighted by idf), then
+//!    every tool gains a share of its server's best score ([`SearchConfig::server_boost`]);
 //! 3. a tool that holds every *distinctive* concept of the query is a full match and ranks before
 //!    every partial one ([`SearchConfig::full_first`]); no word filters the catalog;
 //! 4. query words no tool holds are returned as unknown, and then every match is partial;
@@ -46,6 +48,11 @@ use tokenize::{strip_mcp_prefix, Analyzer};
 
 /// Longest query looked at, in code points; the rest is ignored.
 pub const MAX_QUERY_CHARS: usize = 1_000;
+
+/// Most index terms a query word no tool holds may begin and still count as a name word cut
+/// short (`wr` of `issue_wr` begins `write`; one beginning more says too little), and most such
+/// terms of one query.
+pub const MAX_FRAGMENT_TERMS: usize = 64;
 
 /// Shortest term read as a prefix of known terms when it is itself unknown.
 pub const MIN_PREFIX_CHARS: usize = 3;
@@ -131,6 +138,11 @@ pub struct SearchConfig {
     /// the query's distinctive concepts it holds, so a tool holding more of what the query asks
     /// for gains on one that holds one word strongly (0 = off).
     pub coordination: f64,
+    /// Values written in a query (`#7`, `ENG-123`, `203.0.113.7`, `example.com`,
+    /// `~/app/config.yaml`) are arguments: never reported unknown nor required of a full match;
+    /// a number is still searched, the words of other values are not, and those ask, at
+    /// [`SearchConfig::variant_weight`], for what holds them (`issue`, `ip`, `domain`, `file`...).
+    pub values: bool,
 }
 
 impl SearchConfig {
@@ -158,6 +170,7 @@ impl SearchConfig {
         distinctive_share: 1.0,
         name_cover_by_idf: false,
         coordination: 0.0,
+        values: false,
     };
 }
 
@@ -184,6 +197,7 @@ impl Default for SearchConfig {
             distinctive_share: 1.0,
             name_cover_by_idf: true,
             coordination: 0.3,
+            values: true,
         }
     }
 }
@@ -380,16 +394,14 @@ struct Plan<'i> {
     /// The query lowercased, trimmed and cut (for the exact-name rule and the fallback).
     query: String,
     concepts: Vec<Concept<'i>>,
-    /// Every index term the query stands for, sorted (for the name bonus).
+    /// Every index term the query stands for, and those its unknown words begin, sorted (for the
+    /// name bonus).
     query_terms: Vec<u32>,
-    /// The terms of query words no tool holds in any way, which may be name words cut short
-    /// (`issue_wr`): a name word they begin counts as held for the name bonus.
-    fragments: Vec<String>,
 }
 
 impl Plan<'_> {
     fn unknown_words(&self) -> Vec<String> {
-        self.concepts.iter().filter(|c| !c.known()).map(|c| c.written.clone()).collect()
+        self.concepts.iter().filter(|c| !c.known() && !c.written.is_empty()).map(|c| c.written.clone()).collect()
     }
 
     fn distinctive(&self) -> usize {
@@ -572,6 +584,13 @@ impl SearchIndex {
         let raw = cut_query(query).trim();
         let words = tokenize::query_words(raw, self.analyzer.splits_camel());
         let lower: Vec<String> = words.iter().map(|(_, w)| w.clone()).collect();
+        let values = if self.config.values { tokenize::query_values(raw) } else { Vec::new() };
+        let value_at = |written: &str| {
+            let at = (written.as_ptr() as usize).wrapping_sub(raw.as_ptr() as usize);
+            // Values are in text order: the last one starting at or before `at`.
+            let before = values.partition_point(|(range, _)| range.start <= at);
+            values.get(before.checked_sub(1)?).filter(|(range, _)| range.contains(&at)).map(|(_, value)| *value)
+        };
         let mut concepts: Vec<Concept<'_>> = Vec::new();
         for (i, (written, word)) in words.iter().enumerate() {
             if concepts.len() >= MAX_QUERY_CONCEPTS {
@@ -580,6 +599,9 @@ impl SearchIndex {
             if self.config.stopwords && tokenize::is_filler(word) {
                 continue;
             }
+            // A value's words are still searched (`forecast_14_day`, `Trip.com`), but never
+            // reported unknown nor required of a full match.
+            let value = value_at(written);
             let Some(term) = self.analyzer.term(word) else {
                 continue;
             };
@@ -587,20 +609,55 @@ impl SearchIndex {
                 continue;
             }
             let alternatives = self.alternatives(&term, &lower, i);
-            concepts.push(Concept { written: (*written).to_string(), term, alternatives, distinctive: false });
+            let written = if value.is_some() { String::new() } else { (*written).to_string() };
+            concepts.push(Concept { written, term, alternatives, distinctive: false });
         }
         if (concepts.is_empty() || tokenize::asks_identity(&lower)) && self.config.stopwords {
             concepts.extend(self.self_concept(&words));
         }
         self.mark_distinctive(&mut concepts);
+        for concept in concepts.iter_mut().filter(|c| c.written.is_empty()) {
+            concept.distinctive = false;
+        }
+        for (_, value) in &values {
+            if let Some(concept) = self.value_concept(*value, &concepts) {
+                concepts.push(concept);
+            }
+        }
+        // The terms of every alternative, and, for a query word no tool holds in any way (maybe
+        // a name word cut short, `issue_wr`), the few terms it begins: held for the name bonus.
+        let begun = concepts
+            .iter()
+            .filter(|c| !c.found() && c.term.len() >= 2)
+            .map(|c| self.terms_begun_by(&c.term))
+            .filter(|range| range.len() <= MAX_FRAGMENT_TERMS)
+            .flatten()
+            .take(MAX_FRAGMENT_TERMS);
         let mut query_terms: Vec<u32> = Vec::new();
-        for term in concepts.iter().flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().copied())) {
+        for term in
+            concepts.iter().flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().copied())).chain(begun)
+        {
             if let Err(at) = query_terms.binary_search(&term) {
                 query_terms.insert(at, term);
             }
         }
-        let fragments = concepts.iter().filter(|c| !c.found() && c.term.len() >= 2).map(|c| c.term.clone()).collect();
-        Plan { query: raw.to_lowercase(), concepts, query_terms, fragments }
+        Plan { query: raw.to_lowercase(), concepts, query_terms }
+    }
+
+    /// What a value of the query asks for: the word for what holds it (`example.com` → `domain`),
+    /// at the variants' weight, not distinctive and never unknown; none when the query says it.
+    fn value_concept(&self, value: tokenize::Value, concepts: &[Concept<'_>]) -> Option<Concept<'_>> {
+        let term = self.analyzer.term(value.kind_word()?)?;
+        if concepts.iter().any(|c| c.term == term) || concepts.len() >= MAX_QUERY_CONCEPTS {
+            return None;
+        }
+        let alternative = self.term_alternative(&term, self.config.variant_weight);
+        (!alternative.postings.is_empty()).then(|| Concept {
+            written: String::new(),
+            term,
+            alternatives: alloc::vec![alternative],
+            distinctive: false,
+        })
     }
 
     /// "who am I": a query of only self words, or one asking "am I", asks for the current user.
@@ -826,7 +883,7 @@ impl SearchIndex {
         for (term, &weight) in names.iter().zip(weights) {
             let weight = if self.config.name_cover_by_idf { f64::from(weight) } else { 1.0 };
             total += weight;
-            if plan.query_terms.binary_search(term).is_ok() || self.begun_by_fragment(*term, &plan.fragments) {
+            if plan.query_terms.binary_search(term).is_ok() {
                 held += weight;
             }
         }
@@ -837,10 +894,11 @@ impl SearchIndex {
         }
     }
 
-    /// Whether the index term numbered `term` starts with one of `fragments`.
-    fn begun_by_fragment(&self, term: u32, fragments: &[String]) -> bool {
-        !fragments.is_empty()
-            && self.terms.get(term as usize).is_some_and(|t| fragments.iter().any(|f| t.starts_with(f.as_str())))
+    /// The numbers of the index terms that start with `prefix` (a range, the terms being sorted).
+    fn terms_begun_by(&self, prefix: &str) -> core::ops::Range<u32> {
+        let start = self.terms.partition_point(|t| t.as_str() < prefix);
+        let len = self.terms.get(start..).unwrap_or(&[]).partition_point(|t| t.starts_with(prefix));
+        start as u32..(start + len) as u32
     }
 
     /// The full verdict for `doc`, including the exact-name rule and the fallback.

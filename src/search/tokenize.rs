@@ -385,6 +385,115 @@ pub(crate) const VARIANTS: &[(&str, &[&str])] = &[
     ("shopper", &["customer"]),
 ];
 
+/// What a value written in a query is: an argument of the call, not a word to search for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(test, derive(Debug))]
+pub(crate) enum Value {
+    /// `42`, `#7`, `$50`, `12.5%`: not searched.
+    Number,
+    /// An issue key, `ENG-123`: its letters are a team or project, not a word.
+    Key,
+    /// `203.0.113.7`.
+    Ip,
+    /// `bob@example.com`.
+    Email,
+    /// `https://example.com/a`, `www.example.com`.
+    Url,
+    /// `example.com`, `api.example.com` (a common top-level domain last).
+    Domain,
+    /// `~/app/config.yaml`, `/etc/hosts`, `./src`.
+    Path,
+}
+
+impl Value {
+    /// The word catalogs use for what holds such a value (none for a number).
+    pub(crate) fn kind_word(self) -> Option<&'static str> {
+        Some(match self {
+            Value::Number => return None,
+            Value::Key => "issue",
+            Value::Ip => "ip",
+            Value::Email => "email",
+            Value::Url => "url",
+            Value::Domain => "domain",
+            Value::Path => "file",
+        })
+    }
+}
+
+/// Common top-level domains: `x.com` is a domain, `Node.js` a name.
+const DOMAIN_ENDINGS: [&str; 16] =
+    ["ai", "app", "co", "com", "de", "dev", "edu", "fr", "gov", "info", "io", "me", "net", "org", "uk", "xyz"];
+
+/// The values written in a query ([`Value`]), each with the byte range of its token
+/// (whitespace-separated, surrounding punctuation and a final `'s` left out).
+pub(crate) fn query_values(text: &str) -> Vec<(core::ops::Range<usize>, Value)> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = (at..bytes.len()).find(|&i| bytes.get(i).is_some_and(u8::is_ascii_whitespace)).unwrap_or(bytes.len());
+        let (mut from, mut to) = (at, end);
+        while from < to && bytes.get(from).is_some_and(|b| b"(\"'`[".contains(b)) {
+            from += 1;
+        }
+        while to > from && bytes.get(to - 1).is_some_and(|b| b")\"'`],.;:?!".contains(b)) {
+            to -= 1;
+        }
+        if to >= from + 2 && bytes.get(to - 2..to) == Some(b"'s") {
+            to -= 2;
+        }
+        if let Some(value) = bytes.get(from..to).and_then(value_of) {
+            found.push((from..to, value));
+        }
+        at = end + 1;
+    }
+    found
+}
+
+/// What a token is, if it is a value (a token of letters alone never is: most are).
+fn value_of(token: &[u8]) -> Option<Value> {
+    if token.is_empty() || token.iter().all(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let starts = |prefix: &[u8]| token.get(..prefix.len()).is_some_and(|b| b.eq_ignore_ascii_case(prefix));
+    if starts(b"http://") || starts(b"https://") || starts(b"www.") {
+        return Some(Value::Url);
+    }
+    if starts(b"/") || starts(b"~/") || starts(b"./") || starts(b"../") {
+        return Some(Value::Path);
+    }
+    let count = |byte: u8| token.iter().filter(|&&b| b == byte).count();
+    if let Some(at) = token.iter().position(|&b| b == b'@') {
+        return (at > 0 && count(b'@') == 1 && token.get(at..).is_some_and(|d| d.contains(&b'.')))
+            .then_some(Value::Email);
+    }
+    let body = token.strip_prefix(b"#").or(token.strip_prefix(b"$")).unwrap_or(token);
+    let body = body.strip_suffix(b"%").unwrap_or(body);
+    if body.iter().any(u8::is_ascii_digit) && body.iter().all(|b| b.is_ascii_digit() || *b == b',' || *b == b'.') {
+        let ip = body.len() == token.len()
+            && count(b'.') == 3
+            && body.split(|&b| b == b'.').all(|p| (1..=3).contains(&p.len()));
+        return Some(if ip { Value::Ip } else { Value::Number });
+    }
+    if let Some(dash) = token.iter().position(|&b| b == b'-') {
+        let (letters, digits) = (token.get(..dash).unwrap_or_default(), token.get(dash + 1..).unwrap_or_default());
+        if letters.len() >= 2
+            && letters.iter().all(u8::is_ascii_alphabetic)
+            && !digits.is_empty()
+            && digits.iter().all(u8::is_ascii_digit)
+        {
+            return Some(Value::Key);
+        }
+    }
+    let dot = token.iter().rposition(|&b| b == b'.')?;
+    let ending = token.get(dot + 1..).unwrap_or_default();
+    let labels = token.get(..dot).unwrap_or_default();
+    let well_formed = labels
+        .split(|&b| b == b'.')
+        .all(|l| !l.is_empty() && l.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-'));
+    (well_formed && DOMAIN_ENDINGS.iter().any(|d| d.as_bytes().eq_ignore_ascii_case(ending))).then_some(Value::Domain)
+}
+
 /// A description without its HTML: tags (`<p>`, `</a>`, `<a href="...">`) and character
 /// references (`&amp;`, `&#39;`) become spaces, so their words are not indexed. Borrowed when
 /// there is nothing to strip.
@@ -492,6 +601,23 @@ mod tests {
         let written: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
         assert_eq!(written, ["Send", "Gmail", "e", "mail", "via", "API"]);
         assert_eq!(words[1].1, "gmail");
+    }
+
+    #[test]
+    fn values_are_told_from_words() {
+        let kinds = |q: &str| -> Vec<(String, Value)> {
+            query_values(q).into_iter().map(|(r, v)| (String::from(&q[r]), v)).collect()
+        };
+        assert_eq!(kinds("close issue #7 now"), [("#7".into(), Value::Number)]);
+        assert_eq!(kinds("reassign ENG-123 to Sara"), [("ENG-123".into(), Value::Key)]);
+        assert_eq!(kinds("ban 203.0.113.7, please"), [("203.0.113.7".into(), Value::Ip)]);
+        assert_eq!(kinds("who owns example.com?"), [("example.com".into(), Value::Domain)]);
+        assert_eq!(kinds("point api.example.com's record"), [("api.example.com".into(), Value::Domain)]);
+        assert_eq!(kinds("mail bob@example.com"), [("bob@example.com".into(), Value::Email)]);
+        assert_eq!(kinds("open (https://x.io/a)"), [("https://x.io/a".into(), Value::Url)]);
+        assert_eq!(kinds("show ~/app/config.yaml"), [("~/app/config.yaml".into(), Value::Path)]);
+        assert_eq!(kinds("bill $50 now"), [("$50".into(), Value::Number)]);
+        assert!(kinds("deploy my Node.js app to api_v2010 and zones-get").is_empty());
     }
 
     #[test]
