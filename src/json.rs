@@ -639,7 +639,9 @@ fn plain_integer(text: &str) -> bool {
 struct SkippedKeys<'a> {
     first: [&'a str; SCANNED_MEMBERS],
     count: usize,
-    rest: Vec<&'a str>,
+    /// Past the first keys: each with its place (sorted by [`swar::sort_names`], the one sort of
+    /// names the `.wasm` holds).
+    rest: Vec<(&'a str, usize)>,
 }
 
 impl<'a> SkippedKeys<'a> {
@@ -654,7 +656,7 @@ impl<'a> SkippedKeys<'a> {
                 *slot = key;
             }
         } else {
-            self.rest.push(key);
+            self.rest.push((key, self.count));
         }
         self.count += 1;
         true
@@ -665,9 +667,9 @@ impl<'a> SkippedKeys<'a> {
         if self.rest.is_empty() {
             return true;
         }
-        self.rest.extend_from_slice(&self.first);
-        self.rest.sort_unstable_by(|a, b| swar::compare(a.as_bytes(), b.as_bytes()));
-        self.rest.windows(2).all(|pair| pair.first() != pair.last())
+        self.rest.extend(self.first.iter().enumerate().map(|(at, &key)| (key, at)));
+        swar::sort_names(&mut self.rest);
+        self.rest.windows(2).all(|pair| pair.first().map(|p| p.0) != pair.last().map(|p| p.0))
     }
 }
 

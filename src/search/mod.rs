@@ -1309,16 +1309,23 @@ fn merge_postings(docs: usize, postings: impl Iterator<Item = Posting>) -> Vec<P
 }
 
 /// Every tool's lowercased name, and its name without an `mcp__` prefix, sorted for lookup.
-/// Each tool's place in (name, server, build position) order.
+/// Each tool's place in (name, server, build position) order: sorted by name and position with
+/// [`swar::sort_names`] (the one sort of names the `.wasm` holds), then each run of one name (a
+/// tool of that name on several servers) sorted by server and position the same way.
 fn tie_ranks(docs: &[Doc]) -> Vec<u32> {
-    let mut order: Vec<usize> = (0..docs.len()).collect();
-    order.sort_unstable_by(|&a, &b| {
-        let key = |d: usize| docs.get(d).map_or((&[][..], &[][..]), |m| (m.name.as_bytes(), m.server.as_bytes()));
-        let ((name_a, server_a), (name_b, server_b)) = (key(a), key(b));
-        swar::compare(name_a, name_b).then_with(|| swar::compare(server_a, server_b)).then(a.cmp(&b))
-    });
+    let mut order: Vec<(&str, usize)> = docs.iter().enumerate().map(|(i, d)| (d.name.as_str(), i)).collect();
+    swar::sort_names(&mut order);
+    let mut by_server: Vec<(&str, usize)> = Vec::new();
+    for run in order.chunk_by_mut(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
+        by_server.clear();
+        by_server.extend(run.iter().map(|&(_, doc)| (docs.get(doc).map_or("", |d| d.server.as_str()), doc)));
+        swar::sort_names(&mut by_server);
+        for (slot, &(_, doc)) in run.iter_mut().zip(&by_server) {
+            slot.1 = doc;
+        }
+    }
     let mut rank = alloc::vec![0u32; docs.len()];
-    for (place, &doc) in order.iter().enumerate() {
+    for (place, &(_, doc)) in order.iter().enumerate() {
         if let Some(r) = rank.get_mut(doc) {
             *r = place as u32;
         }
