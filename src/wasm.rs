@@ -22,12 +22,17 @@ fn js_error(error: Error) -> JsValue {
 }
 
 /// The unwrap result; for a call whose arguments are exactly what the model sent, `untouched`
-/// holds the keys that lead from the call to them (`function.arguments`), and the JS side hands
-/// back that very object.
+/// holds the keys that lead from the call to them (`function.arguments`), `arguments` is `null`,
+/// and the JS side hands back that very object.
 fn unwrapped_json(unwrapped: &Unwrapped) -> String {
     let mut value = unwrapped.to_value();
     if let (Unwrapped::Call(call), Value::Object(members)) = (unwrapped, &mut value) {
         if let Some(at) = call.untouched {
+            // The JS side puts the caller's own object there: writing it (megabytes, possibly)
+            // and parsing it back would be work thrown away.
+            if let Some((_, arguments)) = members.iter_mut().find(|(key, _)| key == "arguments") {
+                *arguments = Value::Null;
+            }
             members.push(("untouched".into(), Value::str(at.path())));
         }
     }

@@ -291,16 +291,17 @@ const UNWRAPS: &[UnwrapCase] = &[
         "answer",
         &[("id", r#""r1""#)],
     ),
-    // A direct tool with object arguments: untouched, so the JS side hands back the caller's object.
+    // A direct tool with object arguments: untouched, so the JS side hands back the caller's object
+    // (and the boundary does not write it).
     (
         r#"{"name":"read_file","arguments":{"path":"a"}}"#,
         "call",
-        &[("viaBridge", "false"), ("untouched", r#""arguments""#)],
+        &[("viaBridge", "false"), ("untouched", r#""arguments""#), ("arguments", "null")],
     ),
     (
         r#"{"type":"tool_use","id":"t2","name":"read_file","input":{"path":"a"}}"#,
         "call",
-        &[("untouched", r#""input""#)],
+        &[("untouched", r#""input""#), ("arguments", "null")],
     ),
     (
         r#"{"id":"c2","type":"function","function":{"name":"read_file","arguments":{"path":"a"}}}"#,
