@@ -34,8 +34,9 @@ pub struct Tool {
     /// The tool def as given, as compact JSON (what `JSON.stringify` writes for it), shared: a
     /// [`Catalog::update`] keeps an unchanged server's tools. [`Tool::def`] parses it.
     pub def_json: DefText,
-    /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]).
-    schema_outline: Option<Value>,
+    /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]); shared,
+    /// so that an update keeps an unchanged tool's without copying it.
+    schema_outline: Option<Arc<Value>>,
     /// Code points of the def's compact JSON (SPEC §2.1).
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
@@ -379,7 +380,7 @@ impl Catalog {
     /// top-level `properties` (each name holding `null`) and `required` (its names), each when
     /// present; `None` when the tool has no schema.
     pub fn schema_outline<'a>(&self, tool: &'a Tool) -> Option<&'a Value> {
-        tool.schema_outline.as_ref()
+        tool.schema_outline.as_deref()
     }
 
     /// Every tool name, in code-point order.
@@ -881,7 +882,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         description: reading.description,
         size: reading.size,
         def_json: reading.json,
-        schema_outline: reading.schema_outline,
+        schema_outline: reading.schema_outline.map(Arc::new),
         position: entry.position,
         origin: entry.origin,
         renamed: false,

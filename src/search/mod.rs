@@ -646,7 +646,7 @@ impl SearchIndex {
 
     /// What a value of the query asks for: the word for what holds it (`example.com` → `domain`),
     /// at the variants' weight, not distinctive and never unknown; none when the query says it.
-    fn value_concept(&self, value: tokenize::Value, concepts: &[Concept<'_>]) -> Option<Concept<'_>> {
+    fn value_concept(&self, value: tokenize::QueryValue, concepts: &[Concept<'_>]) -> Option<Concept<'_>> {
         let term = self.analyzer.term(value.kind_word()?)?;
         if concepts.iter().any(|c| c.term == term) || concepts.len() >= MAX_QUERY_CONCEPTS {
             return None;

@@ -388,7 +388,7 @@ pub(crate) const VARIANTS: &[(&str, &[&str])] = &[
 /// What a value written in a query is: an argument of the call, not a word to search for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(test, derive(Debug))]
-pub(crate) enum Value {
+pub(crate) enum QueryValue {
     /// `42`, `#7`, `$50`, `12.5%`: not searched.
     Number,
     /// An issue key, `ENG-123`: its letters are a team or project, not a word.
@@ -405,17 +405,17 @@ pub(crate) enum Value {
     Path,
 }
 
-impl Value {
+impl QueryValue {
     /// The word catalogs use for what holds such a value (none for a number).
     pub(crate) fn kind_word(self) -> Option<&'static str> {
         Some(match self {
-            Value::Number => return None,
-            Value::Key => "issue",
-            Value::Ip => "ip",
-            Value::Email => "email",
-            Value::Url => "url",
-            Value::Domain => "domain",
-            Value::Path => "file",
+            QueryValue::Number => return None,
+            QueryValue::Key => "issue",
+            QueryValue::Ip => "ip",
+            QueryValue::Email => "email",
+            QueryValue::Url => "url",
+            QueryValue::Domain => "domain",
+            QueryValue::Path => "file",
         })
     }
 }
@@ -424,9 +424,9 @@ impl Value {
 const DOMAIN_ENDINGS: [&str; 16] =
     ["ai", "app", "co", "com", "de", "dev", "edu", "fr", "gov", "info", "io", "me", "net", "org", "uk", "xyz"];
 
-/// The values written in a query ([`Value`]), each with the byte range of its token
+/// The values written in a query ([`QueryValue`]), each with the byte range of its token
 /// (whitespace-separated, surrounding punctuation and a final `'s` left out).
-pub(crate) fn query_values(text: &str) -> Vec<(core::ops::Range<usize>, Value)> {
+pub(crate) fn query_values(text: &str) -> Vec<(core::ops::Range<usize>, QueryValue)> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut at = 0;
@@ -451,21 +451,21 @@ pub(crate) fn query_values(text: &str) -> Vec<(core::ops::Range<usize>, Value)> 
 }
 
 /// What a token is, if it is a value (a token of letters alone never is: most are).
-fn value_of(token: &[u8]) -> Option<Value> {
+fn value_of(token: &[u8]) -> Option<QueryValue> {
     if token.is_empty() || token.iter().all(u8::is_ascii_alphabetic) {
         return None;
     }
     let starts = |prefix: &[u8]| token.get(..prefix.len()).is_some_and(|b| b.eq_ignore_ascii_case(prefix));
     if starts(b"http://") || starts(b"https://") || starts(b"www.") {
-        return Some(Value::Url);
+        return Some(QueryValue::Url);
     }
     if starts(b"/") || starts(b"~/") || starts(b"./") || starts(b"../") {
-        return Some(Value::Path);
+        return Some(QueryValue::Path);
     }
     let count = |byte: u8| token.iter().filter(|&&b| b == byte).count();
     if let Some(at) = token.iter().position(|&b| b == b'@') {
         return (at > 0 && count(b'@') == 1 && token.get(at..).is_some_and(|d| d.contains(&b'.')))
-            .then_some(Value::Email);
+            .then_some(QueryValue::Email);
     }
     let body = token.strip_prefix(b"#").or(token.strip_prefix(b"$")).unwrap_or(token);
     let body = body.strip_suffix(b"%").unwrap_or(body);
@@ -473,7 +473,7 @@ fn value_of(token: &[u8]) -> Option<Value> {
         let ip = body.len() == token.len()
             && count(b'.') == 3
             && body.split(|&b| b == b'.').all(|p| (1..=3).contains(&p.len()));
-        return Some(if ip { Value::Ip } else { Value::Number });
+        return Some(if ip { QueryValue::Ip } else { QueryValue::Number });
     }
     if let Some(dash) = token.iter().position(|&b| b == b'-') {
         let (letters, digits) = (token.get(..dash).unwrap_or_default(), token.get(dash + 1..).unwrap_or_default());
@@ -482,7 +482,7 @@ fn value_of(token: &[u8]) -> Option<Value> {
             && !digits.is_empty()
             && digits.iter().all(u8::is_ascii_digit)
         {
-            return Some(Value::Key);
+            return Some(QueryValue::Key);
         }
     }
     let dot = token.iter().rposition(|&b| b == b'.')?;
@@ -491,7 +491,8 @@ fn value_of(token: &[u8]) -> Option<Value> {
     let well_formed = labels
         .split(|&b| b == b'.')
         .all(|l| !l.is_empty() && l.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-'));
-    (well_formed && DOMAIN_ENDINGS.iter().any(|d| d.as_bytes().eq_ignore_ascii_case(ending))).then_some(Value::Domain)
+    (well_formed && DOMAIN_ENDINGS.iter().any(|d| d.as_bytes().eq_ignore_ascii_case(ending)))
+        .then_some(QueryValue::Domain)
 }
 
 /// A description without its HTML: tags (`<p>`, `</a>`, `<a href="...">`) and character
@@ -605,18 +606,18 @@ mod tests {
 
     #[test]
     fn values_are_told_from_words() {
-        let kinds = |q: &str| -> Vec<(String, Value)> {
+        let kinds = |q: &str| -> Vec<(String, QueryValue)> {
             query_values(q).into_iter().map(|(r, v)| (String::from(&q[r]), v)).collect()
         };
-        assert_eq!(kinds("close issue #7 now"), [("#7".into(), Value::Number)]);
-        assert_eq!(kinds("reassign ENG-123 to Sara"), [("ENG-123".into(), Value::Key)]);
-        assert_eq!(kinds("ban 203.0.113.7, please"), [("203.0.113.7".into(), Value::Ip)]);
-        assert_eq!(kinds("who owns example.com?"), [("example.com".into(), Value::Domain)]);
-        assert_eq!(kinds("point api.example.com's record"), [("api.example.com".into(), Value::Domain)]);
-        assert_eq!(kinds("mail bob@example.com"), [("bob@example.com".into(), Value::Email)]);
-        assert_eq!(kinds("open (https://x.io/a)"), [("https://x.io/a".into(), Value::Url)]);
-        assert_eq!(kinds("show ~/app/config.yaml"), [("~/app/config.yaml".into(), Value::Path)]);
-        assert_eq!(kinds("bill $50 now"), [("$50".into(), Value::Number)]);
+        assert_eq!(kinds("close issue #7 now"), [("#7".into(), QueryValue::Number)]);
+        assert_eq!(kinds("reassign ENG-123 to Sara"), [("ENG-123".into(), QueryValue::Key)]);
+        assert_eq!(kinds("ban 203.0.113.7, please"), [("203.0.113.7".into(), QueryValue::Ip)]);
+        assert_eq!(kinds("who owns example.com?"), [("example.com".into(), QueryValue::Domain)]);
+        assert_eq!(kinds("point api.example.com's record"), [("api.example.com".into(), QueryValue::Domain)]);
+        assert_eq!(kinds("mail bob@example.com"), [("bob@example.com".into(), QueryValue::Email)]);
+        assert_eq!(kinds("open (https://x.io/a)"), [("https://x.io/a".into(), QueryValue::Url)]);
+        assert_eq!(kinds("show ~/app/config.yaml"), [("~/app/config.yaml".into(), QueryValue::Path)]);
+        assert_eq!(kinds("bill $50 now"), [("$50".into(), QueryValue::Number)]);
         assert!(kinds("deploy my Node.js app to api_v2010 and zones-get").is_empty());
     }
 
