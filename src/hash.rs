@@ -13,10 +13,15 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
 /// Pushes the low `digits` hex digits of `value`, lowercase, most significant first, zero-padded
 /// (`format!("{value:0digits$x}")` when `value` has no more digits than that).
 pub(crate) fn push_hex(out: &mut String, value: u64, digits: u32) {
-    for i in (0..digits.min(16)).rev() {
-        let nibble = (value >> (4 * i)) & 0xf;
-        out.push(char::from_digit(nibble as u32, 16).unwrap_or('0'));
+    // Written into a buffer and pushed once: a `push` per digit is a call each in the `.wasm`.
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digits = digits.min(16) as usize;
+    let mut buf = [b'0'; 16];
+    for (i, slot) in buf.iter_mut().take(digits).enumerate() {
+        let nibble = (value >> (4 * (digits - 1 - i))) & 0xf;
+        *slot = HEX.get(nibble as usize).copied().unwrap_or(b'0');
     }
+    out.push_str(core::str::from_utf8(buf.get(..digits).unwrap_or_default()).unwrap_or_default());
 }
 
 #[cfg(test)]

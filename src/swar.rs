@@ -78,15 +78,24 @@ pub(crate) fn last_named(order: &[(&str, usize)], name: &str) -> Option<usize> {
 /// prefixes (`mcp__cloudflare__…`).
 pub(crate) fn compare(a: &[u8], b: &[u8]) -> Ordering {
     let mut at = 0;
-    while let (Some(x), Some(y)) = (a.get(at..at + 8), b.get(at..at + 8)) {
-        let (Ok(x), Ok(y)) = (<[u8; 8]>::try_from(x), <[u8; 8]>::try_from(y)) else { break };
-        let (x, y) = (u64::from_be_bytes(x), u64::from_be_bytes(y));
+    while let (Some(x), Some(y)) = (word_at(a, at), word_at(b, at)) {
         if x != y {
-            return x.cmp(&y);
+            // Little-endian words: the first differing byte is the lowest one that differs.
+            let shift = (x ^ y).trailing_zeros() / 8 * 8;
+            return ((x >> shift) & 0xff).cmp(&((y >> shift) & 0xff));
         }
         at += 8;
     }
-    a.get(at..).unwrap_or_default().cmp(b.get(at..).unwrap_or_default())
+    // The last few bytes one by one (a slice comparison would call the build's `memcmp`).
+    let shorter = a.len().min(b.len());
+    while at < shorter {
+        let (x, y) = (a.get(at), b.get(at));
+        if x != y {
+            return x.cmp(&y);
+        }
+        at += 1;
+    }
+    a.len().cmp(&b.len())
 }
 
 #[cfg(test)]
