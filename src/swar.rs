@@ -73,9 +73,9 @@ pub(crate) fn last_named(order: &[(&str, usize)], name: &str) -> Option<usize> {
     order.get(end.checked_sub(1)?).filter(|(k, _)| *k == name).map(|(_, at)| *at)
 }
 
-/// `a.cmp(b)`, byte order (for UTF-8, code-point order), eight bytes at a time as big-endian
-/// words: the wasm build's `memcmp` goes byte by byte, and names sorted together often share long
-/// prefixes (`mcp__cloudflare__…`).
+/// `a.cmp(b)`, byte order (for UTF-8, code-point order), eight bytes at a time (the first byte
+/// that differs found in the words' XOR): the wasm build's `memcmp` goes byte by byte, and names
+/// sorted together often share long prefixes (`mcp__cloudflare__…`).
 pub(crate) fn compare(a: &[u8], b: &[u8]) -> Ordering {
     let mut at = 0;
     while let (Some(x), Some(y)) = (word_at(a, at), word_at(b, at)) {
