@@ -722,10 +722,7 @@ impl<'a> Reader<'a> {
     /// whether that text is the value's compact JSON as [`Value::to_json`] writes it (when true it
     /// is, byte for byte; false may still be, rarely: a plane-16 character).
     pub fn value_with_text(&mut self, depth: usize) -> Result<(Value, usize, bool), ParseError> {
-        self.parser.skip_ws();
-        self.parser.canonical = true;
-        let value = self.parser.value(depth)?;
-        Ok((value, self.parser.pos, self.parser.canonical))
+        self.outline_with_text(depth, usize::MAX)
     }
 
     /// Parses an *outline* of the next value: containers more than `keep` levels inside it are
@@ -755,15 +752,7 @@ impl<'a> Reader<'a> {
 
     /// The key of an object's next member, the cursor moved to its value.
     pub fn key(&mut self) -> Result<String, ParseError> {
-        if self.peek() != Some(b'"') {
-            return Err(self.parser.error("expected a string key"));
-        }
-        let key = self.parser.string()?;
-        if self.peek() != Some(b':') {
-            return Err(self.parser.error("expected ':'"));
-        }
-        self.parser.pos += 1;
-        Ok(key)
+        self.key_text().map(Cow::into_owned)
     }
 
     /// The key of an object's next member, borrowed from the text when it holds no escape, the

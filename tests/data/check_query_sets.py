@@ -265,22 +265,22 @@ def main():
     unions_m = sum(n for c, n in mc.items() if "+" in c)
     singles_m = {c for c in mc if "+" not in c}
     print(f"model: {unions_m} union queries, {len(mc)} distinct catalogs")
-    if sum(mc.values()) < MIN_MODEL_TOTAL:
-        problem(f"model: fewer than {MIN_MODEL_TOTAL} queries")
+    def check_counts(label, counts, total, per):
+        """A set's size in all and for each main catalog."""
+        if sum(counts.values()) < total:
+            problem(f"{label}: fewer than {total} queries")
+        for c in MAIN:
+            if counts[c] < per:
+                problem(f"{label}: {c} has {counts[c]} < {per} queries")
+
+    check_counts("model", mc, MIN_MODEL_TOTAL, MIN_MODEL_PER)
     if unions_m < MIN_MODEL_UNION:
         problem(f"model: fewer than {MIN_MODEL_UNION} union queries")
     if len(singles_m) < 5:
         problem("model: fewer than 5 distinct single catalogs")
-    for c in MAIN:
-        if mc[c] < MIN_MODEL_PER:
-            problem(f"model: {c} has {mc[c]} < {MIN_MODEL_PER} queries")
-    if sum(ac.values()) < MIN_ABSENT_TOTAL:
-        problem(f"absent: fewer than {MIN_ABSENT_TOTAL} queries")
+    check_counts("absent", ac, MIN_ABSENT_TOTAL, MIN_ABSENT_PER)
     if len(ac) < 5:
         problem("absent: fewer than 5 distinct catalogs")
-    for c in MAIN:
-        if ac[c] < MIN_ABSENT_PER:
-            problem(f"absent: {c} has {ac[c]} < {MIN_ABSENT_PER} queries")
 
     if problems:
         print(f"\n{len(problems)} problem(s):")

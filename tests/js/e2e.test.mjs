@@ -111,13 +111,18 @@ test("toolshelf/mcp lists every page of every client, named as given or by the s
   assert.ok(byOwnName.servers[UNREAL].every((t) => t.input_schema && !t.inputSchema));
 });
 
+/** The MCP servers' tools in `format` with the direct `read_file`, on a Shelf, and their assembly. */
+async function prepared(format) {
+  const { servers, clients } = await mcpServers(mcpClients, { format });
+  const shelf = new Shelf({ tools: [readFile[format]], servers }, OPTIONS);
+  return { clients, shelf, tools: shelf.assemble().tools };
+}
+
 /** The OpenAI Chat loop; `send` makes one request (create, or stream → finalChatCompletion). */
 function chatLoop(send) {
   return async (url, hooks) => {
     const openai = new OpenAI({ apiKey: "test", baseURL: `${url}/v1` });
-    const { servers, clients } = await mcpServers(mcpClients, { format: "openai" });
-    const shelf = new Shelf({ tools: [readFile.openai], servers }, OPTIONS);
-    const { tools } = shelf.assemble();
+    const { clients, shelf, tools } = await prepared("openai");
     const messages = [{ role: "user", content: PROMPT }];
     for (;;) {
       const message = (await send(openai, { model: "scripted", messages, tools })).choices[0].message;
@@ -144,9 +149,7 @@ test("OpenAI Chat Completions with the openai client, streamed", async () => {
 test("OpenAI Responses with the openai client, streamed", async () => {
   const requests = await converse(async (url, hooks) => {
     const openai = new OpenAI({ apiKey: "test", baseURL: `${url}/v1` });
-    const { servers, clients } = await mcpServers(mcpClients, { format: "responses" });
-    const shelf = new Shelf({ tools: [readFile.responses], servers }, OPTIONS);
-    const { tools } = shelf.assemble();
+    const { clients, shelf, tools } = await prepared("responses");
     const input = [{ role: "user", content: PROMPT }];
     for (;;) {
       const response = await openai.responses.stream({ model: "scripted", input, tools }).finalResponse();
@@ -166,9 +169,7 @@ test("OpenAI Responses with the openai client, streamed", async () => {
 function anthropicLoop(send) {
   return async (url, hooks) => {
     const anthropic = new Anthropic({ apiKey: "test", baseURL: url });
-    const { servers, clients } = await mcpServers(mcpClients, { format: "anthropic" });
-    const shelf = new Shelf({ tools: [readFile.anthropic], servers }, OPTIONS);
-    const { tools } = shelf.assemble();
+    const { clients, shelf, tools } = await prepared("anthropic");
     const messages = [{ role: "user", content: PROMPT }];
     for (;;) {
       const reply = await send(anthropic, { model: "scripted", max_tokens: 1024, messages, tools });
