@@ -3,7 +3,7 @@
 
 use crate::catalog::{Catalog, Tool};
 use crate::format::Format;
-use crate::json::{ParseError, Reader, Value};
+use crate::json::{self, ParseError, Reader, Value};
 use crate::options::Options;
 use crate::search::{DocFields, SearchConfig, SearchIndex, MAX_QUERY_CHARS};
 use crate::texts;
@@ -169,22 +169,18 @@ fn server_counts(catalog: &Catalog) -> Vec<(String, usize)> {
 
 /// The first `max` code points of `text`.
 pub fn cut_chars(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => String::from(&text[..end]),
-        None => String::from(text),
-    }
+    String::from(json::cut_chars(text, max))
 }
 
 /// `text` cut to `max` code points, `…` marking a cut.
 fn cut_marked(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => {
-            let mut out = String::from(text[..end].trim_end());
-            out.push('…');
-            out
-        }
-        None => String::from(text),
+    let kept = json::cut_chars(text, max);
+    if kept.len() == text.len() {
+        return String::from(text);
     }
+    let mut out = String::from(kept.trim_end());
+    out.push('…');
+    out
 }
 
 fn servers_value(servers: &[(String, usize)]) -> Value {

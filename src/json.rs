@@ -870,6 +870,34 @@ fn mark_sequences(s: &str) -> impl Iterator<Item = (Option<u32>, usize)> + '_ {
     })
 }
 
+/// The longest start of `s` of at most `max` characters that does not end inside a
+/// [`SURROGATE_MARK`] sequence: a cut between the mark and what it stands for would leave a raw
+/// U+10FFFF in the text the model reads (every cut of model-visible text goes through here).
+pub fn cut_chars(s: &str, max: usize) -> &str {
+    match s.char_indices().nth(max) {
+        Some((end, _)) => s.get(..mark_safe_end(s, end)).unwrap_or_default(),
+        None => s,
+    }
+}
+
+/// `end` (a character boundary of `s`), moved back to the start of a [`SURROGATE_MARK`] sequence
+/// that it would split.
+pub fn mark_safe_end(s: &str, end: usize) -> usize {
+    if !s.as_bytes().get(..end).is_some_and(|head| head.contains(&PLANE_16_LEAD)) {
+        return end;
+    }
+    let mut at = 0;
+    while let Some(found) = s.get(at..end).and_then(|rest| rest.find(SURROGATE_MARK)) {
+        let start = at + found;
+        let (_, taken) = read_mark(s.get(start..).unwrap_or_default());
+        if start + taken > end {
+            return start;
+        }
+        at = start + taken;
+    }
+    end
+}
+
 /// The number of code points `s` stands for in JavaScript (a lone surrogate is one).
 pub fn code_points(s: &str) -> usize {
     mark_sequences(s).fold(s.chars().count(), |n, (_, counted)| n + 1 - counted)

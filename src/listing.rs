@@ -341,7 +341,7 @@ fn cut_at_word(out: &mut String, start: usize, max: usize) {
     let (Some(limit), Some(_)) = (code_point_offset(text, max.saturating_sub(1)), code_point_offset(text, max)) else {
         return;
     };
-    let head = text.get(..limit).unwrap_or_default();
+    let head = text.get(..crate::json::mark_safe_end(text, limit)).unwrap_or_default();
     let ends_on_word = text.as_bytes().get(limit) == Some(&b' ');
     let cut = match head.rfind(' ') {
         Some(space) if space > 0 && !ends_on_word => head.get(..space).unwrap_or_default(),

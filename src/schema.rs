@@ -5,8 +5,14 @@
 //! - Fail-open: whatever the validator does not understand (an external `$ref`, an unknown keyword,
 //!   `pattern` and `format` (toolshelf ships no regex engine), a malformed schema such as
 //!   `"type": 5`) lets the call through. Validation never blocks a call it cannot judge.
-//! - Bounded: evaluation depth ([`MAX_EVAL_DEPTH`], which also bounds `$ref` cycles) and total
-//!   work ([`MAX_WORK`]) are capped; past either bound the call is let through. Nothing panics.
+//! - Bounded by what it does: each pass has a budget of work in proportion to its input (every
+//!   node visited, type name and `enum` item read, byte compared and path byte copied counts), and
+//!   evaluation depth ([`MAX_EVAL_DEPTH`], which also bounds `$ref` cycles) is capped. Past either
+//!   bound before a violation is found, the call is let through ([`Verdict::Unjudged`], which the
+//!   caller reports as a warning); a violation once found is the verdict. Nothing panics.
+//! - No amplification: a `$ref` target's result is memoised per value, `anyOf` failures are summed
+//!   up as they come (never collected), long `type` lists and `enum`s are read once into sets, and
+//!   a message is written only for the failure reported, with every value in it cut.
 //! - Coercion (`"42"` → 42, `"true"` → true) happens only where it turns a failing value into a
 //!   valid one: a string a string-typed field accepts stays a string.
 //! - A rejection must be one the model can fix. So `oneOf` is read as `anyOf` (real schemas use it
@@ -16,20 +22,29 @@
 
 use crate::json::{self, Value};
 use crate::swar;
+use alloc::collections::BTreeMap;
 use alloc::format;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
+use core::fmt::{self, Write};
 
 /// Deepest evaluation: schema nesting, `$ref` hops and value nesting together. Deeper parts are
 /// not judged (they pass), so a `$ref` cycle ends here.
 pub const MAX_EVAL_DEPTH: usize = 64;
 
-/// Units of work (schema nodes visited, `enum` items compared) one call may spend; past it, the
-/// call is not judged (it passes).
-pub const MAX_WORK: usize = 1_000_000;
+/// Most units of work (schema nodes visited, type names and `enum` items read, bytes compared,
+/// path bytes copied) one pass may spend, however large its input ([`pass_budget`]).
+pub const MAX_WORK: usize = 4_000_000;
 
-/// Up to this many members or properties, a lookup scans them; more are sorted first.
+/// Units of work a pass may spend on any input, before its size adds more ([`pass_budget`]).
+const BASE_WORK: usize = 50_000;
+
+/// Units of work a pass may spend per unit of its input's weight ([`weight`]).
+const WORK_PER_WEIGHT: usize = 16;
+
+/// Up to this many members or properties, a lookup scans them; more are sorted first. Also the
+/// longest `enum` scanned; longer ones are looked up in a sorted set ([`EnumSet`]).
 const SCANNED: usize = 16;
 
 /// How many wide objects' sorted keys a call keeps ([`Validator::member`]).
@@ -37,6 +52,12 @@ const SORTED_KEPT: usize = 8;
 
 /// Most `enum` values or allowed property names a message lists.
 const LIST_LIMIT: usize = 12;
+
+/// Longest text of a value in a message, in code points (then cut, `…`).
+const QUOTED_CHARS: usize = 40;
+
+/// Longest text of a key in a path, in code points (then cut, `…`): real property names reach 60.
+const KEY_CHARS: usize = 100;
 
 /// Why arguments fail a schema: where, which keyword, what was expected.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,6 +77,18 @@ impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.path, self.message)
     }
+}
+
+/// What validation concluded.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// The arguments (coerced where that helped) fit the schema, as far as it is understood.
+    Valid,
+    /// They break the schema: the call must not run.
+    Invalid(Violation),
+    /// Checking them would cost more than the work bound ([`MAX_WORK`], [`MAX_EVAL_DEPTH`])
+    /// before any violation was found: not judged, so the call passes (fail-open), with a warning.
+    Unjudged,
 }
 
 /// Validates `args` against `schema`, first coercing in place what models commonly send as text
@@ -81,48 +114,61 @@ impl fmt::Display for Violation {
 /// assert_eq!(violation.keyword, "type");
 /// ```
 pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
-    validate_counted(schema, args).0
+    match judge(schema, args).0 {
+        Verdict::Invalid(violation) => Err(violation),
+        Verdict::Valid | Verdict::Unjudged => Ok(()),
+    }
 }
 
-/// As [`validate`], also giving the units of work spent (never more than [`MAX_WORK`]): what tests
-/// bound instead of a wall clock.
+/// As [`validate`], also giving the units of work spent by the costliest pass (never more than
+/// [`MAX_WORK`]): what tests bound instead of a wall clock.
 pub fn validate_counted(schema: &Value, args: &mut Value) -> (Result<(), Violation>, usize) {
-    let mut validator = Validator {
-        root: schema,
-        mode: Mode::Strict,
-        work: MAX_WORK,
-        gave_up: false,
-        unsure: 0,
-        path: String::new(),
-        sorted: Vec::new(),
+    let (verdict, work) = judge(schema, args);
+    let result = match verdict {
+        Verdict::Invalid(violation) => Err(violation),
+        Verdict::Valid | Verdict::Unjudged => Ok(()),
     };
-    let result = validator.judge(args);
-    (result, MAX_WORK - validator.work)
+    (result, work)
 }
 
-impl Validator<'_> {
-    /// The passes of [`validate`]: strict; then, on a failure, coercion where a dry run shows it helps.
-    fn judge(&mut self, args: &mut Value) -> Result<(), Violation> {
-        if !depth_within(args, json::MAX_DEPTH + 1) {
-            return Ok(()); // Only a hand-built value can be this deep; too deep to judge safely.
-        }
-        let validator = self;
-        if validator.run(Mode::Strict, args).is_ok() {
-            return Ok(());
-        }
-        // Coerce only what a dry run shows to be worth it, then make sure the result holds.
-        validator.run(Mode::Trial, args).map_err(Fail::into_violation)?;
-        let original = args.clone();
-        let result = validator.run(Mode::Coerce, args).and_then(|()| validator.run(Mode::Strict, args));
-        result.map_err(|fail| {
-            *args = original; // only when coercing one part spoiled another (contradictory schemas)
-            fail.into_violation()
-        })
+/// The verdict on `args` (coerced in place when that makes them valid), and the units of work
+/// spent by the costliest pass. Each pass (strict; a dry run of coercion; coercion and a strict
+/// check of its result) has a budget of its own ([`pass_budget`]), and a violation a pass found is
+/// the verdict even when a later pass runs out of work: a bound never lets a found violation pass.
+pub fn judge(schema: &Value, args: &mut Value) -> (Verdict, usize) {
+    if !depth_within(args, json::MAX_DEPTH + 1) {
+        return (Verdict::Unjudged, 0); // Only a hand-built value can be this deep.
+    }
+    let mut validator = Validator::new(schema, pass_budget(schema, args));
+    let verdict = validator.passes(args);
+    (verdict, validator.most_spent)
+}
+
+/// Units of work each pass may spend: [`BASE_WORK`] plus [`WORK_PER_WEIGHT`] per unit of the
+/// schema's and the arguments' weight, at most [`MAX_WORK`]. Work in proportion to the input keeps
+/// every shape linear in its size: what amplifies (a `$ref` reached many times, a long `type` list
+/// read for every branch) is either made cheap (memoised, read once) or ends at the bound.
+fn pass_budget(schema: &Value, args: &Value) -> usize {
+    let input = weight(schema, json::MAX_DEPTH + 1).saturating_add(weight(args, json::MAX_DEPTH + 1));
+    BASE_WORK.saturating_add(input.saturating_mul(WORK_PER_WEIGHT)).min(MAX_WORK)
+}
+
+/// A value's size in units of work: one per node, plus one per 16 bytes of string; what is deeper
+/// than `depth` counts for nothing (it is not judged).
+fn weight(value: &Value, depth: usize) -> usize {
+    match value {
+        Value::String(s) => 1 + s.len() / 16,
+        Value::Number(n) => 1 + n.len() / 16,
+        Value::Array(items) if depth > 0 => items.iter().fold(1, |sum, v| sum.saturating_add(weight(v, depth - 1))),
+        Value::Object(members) if depth > 0 => members
+            .iter()
+            .fold(1, |sum, (k, v)| sum.saturating_add(1 + k.len() / 16).saturating_add(weight(v, depth - 1))),
+        _ => 1,
     }
 }
 
 /// How a pass treats strings that read as numbers or booleans.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Mode {
     /// No coercion.
     Strict,
@@ -132,30 +178,82 @@ enum Mode {
     Coerce,
 }
 
-/// A violation while validating: borrows the schema; cloned into a [`Violation`] at the end.
+/// What a pass concluded: a pass that ran out of work concludes nothing.
+enum Pass<'s> {
+    Valid,
+    Invalid(Fail<'s>),
+    Unjudged,
+}
+
+/// A violation while validating: borrows the schema; its message is written only for the one
+/// reported ([`Fail::into_violation`]), so a failure thrown away (an `anyOf` alternative) costs
+/// no message. Cheap to clone: the path is shared.
+#[derive(Clone)]
 struct Fail<'s> {
-    path: String,
+    path: Rc<str>,
     keyword: &'static str,
-    message: String,
+    detail: Detail<'s>,
     schema: &'s Value,
+}
+
+/// What a [`Fail`] says, kept as parts until the message is written.
+#[derive(Clone)]
+enum Detail<'s> {
+    /// A message already written (short: its values are cut).
+    Text(String),
+    /// `expected <types>, got <value>`: the node's `type` names (each once, in order).
+    Types(Vec<&'s str>, String),
+    /// `must be one of <values>`.
+    Enum(&'s [Value]),
+    /// `must be <value>`.
+    Const(&'s Value),
+    /// An extra property under `additionalProperties: false`: the key (cut) and the allowed ones.
+    Unexpected(String, &'s [(String, Value)]),
+    /// No alternative matched, none of them of the right type, and no type to name.
+    Alternatives(&'static str),
 }
 
 impl Fail<'_> {
     fn into_violation(self) -> Violation {
         // A hand-built schema could nest deeper than a recursive clone can safely go.
         let schema = if depth_within(self.schema, json::MAX_DEPTH) { self.schema.clone() } else { Value::Null };
-        Violation { path: self.path, keyword: self.keyword, message: self.message, schema }
+        let message = match self.detail {
+            Detail::Text(message) => message,
+            Detail::Types(names, got) => format!("expected {}, got {got}", or_list(&names)),
+            Detail::Enum(allowed) => format!("must be one of {}", brief_list(allowed.iter())),
+            Detail::Const(arg) => format!("must be {}", brief(arg)),
+            Detail::Unexpected(key, known) => {
+                let allowed = short_list(known.iter().map(|(k, _)| cut(k, QUOTED_CHARS)), ", ");
+                let allowed = if known.is_empty() { String::from("none") } else { allowed };
+                format!("unexpected property {key} (additionalProperties is false; allowed: {allowed})")
+            }
+            Detail::Alternatives(keyword) => format!("must match one of the {keyword} alternatives"),
+        };
+        Violation { path: String::from(&*self.path), keyword: self.keyword, message, schema }
     }
 }
 
 type Check<'s> = Result<(), Fail<'s>>;
 
+/// A `$ref` target's result on one value in one mode ([`Validator::check_ref`]).
+struct Memo<'s> {
+    /// The [`Validator::generation`] it was found in; older ones are stale.
+    generation: u32,
+    result: Check<'s>,
+    /// Whether judging it skipped something not understood ([`Validator::unsure`]).
+    unsure: bool,
+}
+
 struct Validator<'s> {
     root: &'s Value,
     mode: Mode,
-    /// Work left before giving up.
+    /// Units of work each pass may spend.
+    budget: usize,
+    /// Work left in this pass.
     work: usize,
-    /// A bound was hit: the verdict is "cannot judge", so everything passes.
+    /// The most work a pass spent so far.
+    most_spent: usize,
+    /// A bound was hit: this pass concludes nothing ([`Pass::Unjudged`]).
     gave_up: bool,
     /// How many things were skipped as not understood; a pass that skipped nothing is certain.
     unsure: usize,
@@ -166,33 +264,106 @@ struct Validator<'s> {
     /// key is found in log time, not by a scan of every member (quadratic in the width over many
     /// lookups). Sorting counts as work, so that alternating between more objects stays bounded.
     sorted: Vec<(usize, Vec<(&'s str, usize)>)>,
+    /// Results of `$ref` targets by (target, value, mode) addresses: a node reached through many
+    /// `$ref`s (an `anyOf` of a thousand references to one definition) is judged once per value.
+    memo: BTreeMap<(usize, usize, Mode), Memo<'s>>,
+    /// Bumped whenever a value may have changed or a temporary value's address may be reused
+    /// (a coercion applied, a coerced reading judged): memo entries of older generations are stale.
+    generation: u32,
+    /// Long `enum`s looked into, by the address of the `enum` array: `None` after the first look
+    /// (a scan), then the sorted set built at the second, kept for the pass.
+    enums: BTreeMap<usize, Option<EnumSet<'s>>>,
+    /// `type` lists read, by the list's address, once per pass (`None`: not understood).
+    types: BTreeMap<usize, Option<TypeList<'s>>>,
 }
 
 impl<'s> Validator<'s> {
-    fn run(&mut self, mode: Mode, args: &mut Value) -> Check<'s> {
-        self.mode = mode;
+    fn new(root: &'s Value, budget: usize) -> Validator<'s> {
+        Validator {
+            root,
+            mode: Mode::Strict,
+            budget,
+            work: budget,
+            most_spent: 0,
+            gave_up: false,
+            unsure: 0,
+            path: String::new(),
+            sorted: Vec::new(),
+            memo: BTreeMap::new(),
+            generation: 0,
+            enums: BTreeMap::new(),
+            types: BTreeMap::new(),
+        }
+    }
+
+    /// The passes of [`judge`]: strict; then, on a failure, coercion where a dry run shows it helps.
+    fn passes(&mut self, args: &mut Value) -> Verdict {
+        let found = match self.run(Mode::Strict, args) {
+            Pass::Valid => return Verdict::Valid,
+            Pass::Unjudged => return Verdict::Unjudged,
+            Pass::Invalid(fail) => fail,
+        };
+        // Coerce only what a dry run shows to be worth it, then make sure the result holds.
+        match self.run(Mode::Trial, args) {
+            Pass::Valid => {}
+            Pass::Invalid(fail) => return Verdict::Invalid(fail.into_violation()),
+            Pass::Unjudged => return Verdict::Invalid(found.into_violation()),
+        }
+        let original = args.clone();
+        let coerced = match self.run(Mode::Coerce, args) {
+            Pass::Valid => self.run(Mode::Strict, args),
+            other => other,
+        };
+        let fail = match coerced {
+            Pass::Valid => return Verdict::Valid,
+            Pass::Invalid(fail) => fail, // coercing one part spoiled another (contradictory schemas)
+            Pass::Unjudged => found,
+        };
+        *args = original;
+        Verdict::Invalid(fail.into_violation())
+    }
+
+    fn run(&mut self, mode: Mode, args: &mut Value) -> Pass<'s> {
+        (self.mode, self.work, self.gave_up) = (mode, self.budget, false);
+        self.memo.clear();
+        self.enums.clear();
+        self.types.clear();
         self.path.clear();
         self.path.push_str("arguments");
         let result = self.check(self.root, args, 0);
-        if self.gave_up {
-            return Ok(());
+        self.most_spent = self.most_spent.max(self.budget - self.work);
+        match result {
+            _ if self.gave_up => Pass::Unjudged,
+            Ok(()) => Pass::Valid,
+            Err(fail) => Pass::Invalid(fail),
         }
-        result
+    }
+
+    /// Takes `units` of work from the pass's budget: false (and the pass gives up) when it is spent.
+    fn spend(&mut self, units: usize) -> bool {
+        if self.gave_up {
+            return false;
+        }
+        if units > self.work {
+            self.work = 0;
+            self.gave_up = true;
+            return false;
+        }
+        self.work -= units;
+        true
     }
 
     /// Checks `value` against one schema node, then, when it fails and may coerce, its coerced reading.
     fn check(&mut self, schema: &'s Value, value: &mut Value, depth: usize) -> Check<'s> {
-        if self.gave_up {
-            return Ok(());
-        }
-        if depth > MAX_EVAL_DEPTH || self.work == 0 {
+        if depth > MAX_EVAL_DEPTH {
             self.gave_up = true;
+        }
+        if !self.spend(1) {
             return Ok(());
         }
-        self.work -= 1;
         match schema {
             Value::Bool(true) => Ok(()),
-            Value::Bool(false) => Err(self.fail("false", String::from("no value is allowed here"), schema)),
+            Value::Bool(false) => Err(self.fail_text("false", String::from("no value is allowed here"), schema)),
             Value::Object(keywords) => match self.check_keywords(schema, keywords, value, depth) {
                 Err(fail) if self.mode != Mode::Strict => self.check_coerced(schema, keywords, value, depth, fail),
                 result => result,
@@ -219,6 +390,9 @@ impl<'s> Validator<'s> {
         let mode = core::mem::replace(&mut self.mode, Mode::Strict);
         let result = self.check_keywords(schema, keywords, &mut reading, depth);
         self.mode = mode;
+        // The reading lived on the stack: what the memo learnt of it must not be taken for
+        // another value at the same address.
+        self.generation = self.generation.wrapping_add(1);
         match result {
             Ok(()) => {
                 if mode == Mode::Coerce {
@@ -248,6 +422,9 @@ impl<'s> Validator<'s> {
         }
         let (mut members, mut items) = (false, false);
         for (keyword, arg) in keywords {
+            if !self.spend(1) {
+                return Ok(());
+            }
             match keyword.as_str() {
                 "type" => {}
                 "enum" => self.check_enum(schema, arg, value)?,
@@ -258,6 +435,9 @@ impl<'s> Validator<'s> {
                 "multipleOf" => self.check_multiple_of(schema, arg, value)?,
                 "minLength" | "maxLength" => {
                     if let Value::String(s) = value {
+                        if !self.spend(s.len() / 64) {
+                            return Ok(());
+                        }
                         self.check_count(schema, keyword, arg, json::code_points(s), "characters")?;
                     }
                 }
@@ -290,42 +470,156 @@ impl<'s> Validator<'s> {
         }
     }
 
+    /// `type`, a name or a list of names (read once, as a set of [`TypeSet`] bits: a list of a
+    /// thousand names costs a thousand units once, not per name per value).
     fn check_type(&mut self, schema: &'s Value, arg: &'s Value, value: &Value) -> Check<'s> {
         let names = match arg {
             Value::String(_) => core::slice::from_ref(arg),
             Value::Array(names) if !names.is_empty() => names.as_slice(),
             _ => return self.not_understood(),
         };
-        for name in names {
-            match name.as_str().and_then(|n| has_type(n, value)) {
-                Some(true) => return Ok(()),
-                Some(false) => {}
-                None => return self.not_understood(),
-            }
+        let Some(set) = self.types_of(names) else { return self.not_understood() };
+        if set.admits(value) {
+            return Ok(());
         }
-        Err(self.fail("type", format!("expected {}, got {}", or_list(names.iter()), describe(value)), schema))
+        let names = self.type_names(names);
+        Err(self.fail(schema, "type", Detail::Types(names, describe(value))))
+    }
+
+    /// The set of a `type` list's names (`None` when it is not understood or the pass is out of
+    /// work). A long list is read once a pass (cached by its address): a list of a thousand names
+    /// costs a thousand units once, not per value judged.
+    fn types_of(&mut self, names: &'s [Value]) -> Option<TypeSet> {
+        if names.len() <= SCANNED {
+            return if self.spend(names.len()) { TypeSet::of(names) } else { None };
+        }
+        self.long_type_list(names).map(|list| list.set)
+    }
+
+    /// The names of a `type` list, each once, in the order written (for a message).
+    fn type_names(&mut self, names: &'s [Value]) -> Vec<&'s str> {
+        if names.len() <= SCANNED {
+            return TypeList::of(names).map(|list| list.names).unwrap_or_default();
+        }
+        self.long_type_list(names).map(|list| list.names.clone()).unwrap_or_default()
+    }
+
+    fn long_type_list(&mut self, names: &'s [Value]) -> Option<&TypeList<'s>> {
+        let key = names.as_ptr() as usize;
+        if !self.types.contains_key(&key) {
+            if !self.spend(names.len()) {
+                return None;
+            }
+            self.types.insert(key, TypeList::of(names));
+        } else if !self.spend(1) {
+            return None;
+        }
+        self.types.get(&key)?.as_ref()
+    }
+
+    /// The node's `type` as a set, for judging whether an `enum` or `const` is possible at all:
+    /// `None` when it has none or one not understood (then every value is possible).
+    fn node_types(&mut self, schema: &'s Value) -> Option<TypeSet> {
+        let names = match schema.get("type")? {
+            name @ Value::String(_) => core::slice::from_ref(name),
+            Value::Array(names) if !names.is_empty() => names.as_slice(),
+            _ => return None,
+        };
+        self.types_of(names)
     }
 
     fn check_enum(&mut self, schema: &'s Value, arg: &'s Value, value: &Value) -> Check<'s> {
         let Value::Array(allowed) = arg else { return self.not_understood() };
-        self.work = self.work.saturating_sub(allowed.len());
-        if allowed.iter().any(|a| json_eq(a, value)) {
-            return Ok(());
+        let found = if allowed.len() <= SCANNED {
+            self.scan_for(allowed, value)
+        } else {
+            self.in_enum_set(schema, arg, allowed, value)
+        };
+        match found {
+            Some(true) => Ok(()),
+            None => Ok(()), // out of work
+            Some(false) => {
+                let admitted = match self.enums.get(&address(arg)) {
+                    Some(Some(set)) => set.admitted,
+                    _ => {
+                        let types = self.node_types(schema);
+                        allowed.iter().any(|a| admits(types, schema, a))
+                    }
+                };
+                if !admitted {
+                    return self.not_understood(); // e.g. string values on an array: no value could pass
+                }
+                Err(self.fail(schema, "enum", Detail::Enum(allowed)))
+            }
         }
-        if !allowed.iter().any(|a| type_admits(schema, a)) {
-            return self.not_understood(); // e.g. string values on an array: no value could pass
+    }
+
+    /// Whether `value` is one of `allowed`, compared one by one; `None` when out of work.
+    fn scan_for(&mut self, allowed: &'s [Value], value: &Value) -> Option<bool> {
+        for item in allowed {
+            if self.equal(item, value)? {
+                return Some(true);
+            }
         }
-        Err(self.fail("enum", format!("must be one of {}", brief_list(allowed.iter())), schema))
+        Some(false)
+    }
+
+    /// Whether `value` is in the long `enum` `arg` of `schema`: the first look in a pass scans it,
+    /// a second builds its sorted set (kept for the pass), then lookups take log time; `None`
+    /// when out of work.
+    fn in_enum_set(&mut self, schema: &'s Value, arg: &'s Value, allowed: &'s [Value], value: &Value) -> Option<bool> {
+        let key = address(arg);
+        match self.enums.get(&key).map(Option::is_some) {
+            None => {
+                self.enums.insert(key, None);
+                return self.scan_for(allowed, value);
+            }
+            Some(false) => {
+                let log = (usize::BITS - allowed.len().leading_zeros()) as usize;
+                if !self.spend(allowed.len().saturating_mul(1 + log / 8)) {
+                    return None;
+                }
+                let types = self.node_types(schema);
+                self.enums.insert(key, Some(EnumSet::of(allowed, schema, types)));
+            }
+            Some(true) => {}
+        }
+        if !self.spend(1) {
+            return None;
+        }
+        let set = self.enums.get(&key)?.as_ref()?;
+        if let Some(found) = set.has_scalar(value) {
+            return Some(found);
+        }
+        let containers = set.containers.clone();
+        for item in containers {
+            if self.equal(item, value)? {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 
     fn check_const(&mut self, schema: &'s Value, arg: &'s Value, value: &Value) -> Check<'s> {
-        if json_eq(arg, value) {
-            return Ok(());
+        match self.equal(arg, value) {
+            Some(true) | None => Ok(()),
+            Some(false) if !admits(self.node_types(schema), schema, arg) => self.not_understood(),
+            Some(false) => Err(self.fail(schema, "const", Detail::Const(arg))),
         }
-        if !type_admits(schema, arg) {
-            return self.not_understood();
+    }
+
+    /// JSON equality ([`json_eq`]) paid for by its size; `None` when the pass is out of work.
+    fn equal(&mut self, a: &Value, b: &Value) -> Option<bool> {
+        let mut work = self.work;
+        let equal = json_eq_within(a, b, &mut work);
+        self.work = work;
+        match equal {
+            Some(equal) if !self.gave_up => Some(equal),
+            _ => {
+                self.gave_up = true;
+                None
+            }
         }
-        Err(self.fail("const", format!("must be {}", brief(arg)), schema))
     }
 
     /// `minimum`, `maximum`, and both forms of `exclusiveMinimum`/`exclusiveMaximum`: a number
@@ -337,6 +631,9 @@ impl<'s> Validator<'s> {
                 _ => self.not_understood(),
             };
         };
+        if !self.spend((x.len() + limit.len()) / 16) {
+            return Ok(());
+        }
         let (Ok(xf), Ok(limitf)) = (x.parse::<f64>(), limit.parse::<f64>()) else { return self.not_understood() };
         let (keyword, op, holds): (&'static str, &str, bool) = match keyword {
             "minimum" if schema.get("exclusiveMinimum") == Some(&Value::Bool(true)) => ("minimum", ">", xf > limitf),
@@ -349,14 +646,19 @@ impl<'s> Validator<'s> {
         if holds {
             return Ok(());
         }
-        Err(self.fail(keyword, format!("must be {op} {limit}, got {x}"), schema))
+        let message = format!("must be {op} {}, got {}", cut(limit, QUOTED_CHARS), cut(x, QUOTED_CHARS));
+        Err(self.fail_text(keyword, message, schema))
     }
 
     fn check_multiple_of(&mut self, schema: &'s Value, arg: &'s Value, value: &Value) -> Check<'s> {
         let (Value::Number(x), Some(step)) = (value, arg.as_f64().filter(|s| *s > 0.0)) else { return Ok(()) };
+        if !self.spend(x.len() / 16) {
+            return Ok(());
+        }
         match x.parse::<f64>() {
             Ok(xf) if !is_multiple(xf, step) => {
-                Err(self.fail("multipleOf", format!("must be a multiple of {}, got {x}", brief(arg)), schema))
+                let message = format!("must be a multiple of {}, got {}", brief(arg), cut(x, QUOTED_CHARS));
+                Err(self.fail_text("multipleOf", message, schema))
             }
             _ => Ok(()),
         }
@@ -376,12 +678,15 @@ impl<'s> Validator<'s> {
         if holds {
             return Ok(());
         }
-        Err(self.fail(keyword, format!("must have {words} {} {noun}, got {count}", brief(arg)), schema))
+        Err(self.fail_text(keyword, format!("must have {words} {} {noun}, got {count}", brief(arg)), schema))
     }
 
     fn check_required(&mut self, schema: &'s Value, arg: &'s Value, value: &Value) -> Check<'s> {
         let (Value::Object(members), Value::Array(names)) = (value, arg) else { return Ok(()) };
-        self.work = self.work.saturating_sub(names.len() + members.len());
+        let sorting = if members.len() <= SCANNED { members.len() * names.len().min(1) } else { members.len() * 4 };
+        if !self.spend(names.len().saturating_add(sorting)) {
+            return Ok(());
+        }
         let missing = if members.len() <= SCANNED {
             names.iter().filter_map(Value::as_str).find(|name| !members.iter().any(|(k, _)| k == name))
         } else {
@@ -389,7 +694,9 @@ impl<'s> Validator<'s> {
             names.iter().filter_map(Value::as_str).find(|name| swar::last_named(&keys, name).is_none())
         };
         match missing {
-            Some(name) => Err(self.fail("required", format!("missing required property {}", quoted(name)), schema)),
+            Some(name) => {
+                Err(self.fail_text("required", format!("missing required property {}", quoted(name)), schema))
+            }
             None => Ok(()),
         }
     }
@@ -401,12 +708,16 @@ impl<'s> Validator<'s> {
     fn check_members(&mut self, schema: &'s Value, members: &mut [(String, Value)], depth: usize) -> Check<'s> {
         let known: &'s [(String, Value)] = schema.get("properties").and_then(Value::as_object).unwrap_or(&[]);
         let extra = schema.get("additionalProperties").filter(|_| !extras_declared_elsewhere(schema));
-        self.work = self.work.saturating_sub(members.len());
+        if !self.spend(members.len()) {
+            return Ok(());
+        }
         for (key, child) in members.iter_mut() {
             let sub = match self.member(known, key) {
                 Some(sub) => sub,
                 None => match extra {
-                    Some(Value::Bool(false)) => return Err(self.unexpected_property(schema, key, known)),
+                    Some(Value::Bool(false)) => {
+                        return Err(self.fail(schema, "additionalProperties", Detail::Unexpected(quoted(key), known)))
+                    }
                     Some(sub) => sub,
                     None => continue,
                 },
@@ -436,7 +747,9 @@ impl<'s> Validator<'s> {
                 }
                 None => {
                     // The first look into an object is a scan; its keys are sorted at the second.
-                    self.work = self.work.saturating_sub(members.len());
+                    if !self.spend(members.len()) {
+                        return None;
+                    }
                     if self.sorted.len() >= SORTED_KEPT {
                         self.sorted.remove(0);
                     }
@@ -445,9 +758,15 @@ impl<'s> Validator<'s> {
                 }
             }
         }
+        let log = usize::BITS - members.len().leading_zeros();
+        let sorting = members.len().saturating_mul(log as usize);
         let sorted = match self.sorted.last_mut() {
             Some((_, keys)) if keys.is_empty() => {
-                self.work = self.work.saturating_sub(members.len());
+                if sorting > self.work {
+                    self.gave_up = true;
+                    return None;
+                }
+                self.work -= sorting;
                 *keys = sorted_keys(members);
                 keys.as_slice()
             }
@@ -463,6 +782,9 @@ impl<'s> Validator<'s> {
         if pointer.is_empty() {
             return Some(self.root);
         }
+        if !self.spend(1 + pointer.len() / 16) {
+            return None;
+        }
         pointer.strip_prefix('/')?.split('/').try_fold(self.root, |node, token| {
             let token = unescape_token(token);
             match node {
@@ -471,16 +793,6 @@ impl<'s> Validator<'s> {
                 _ => None,
             }
         })
-    }
-
-    fn unexpected_property(&self, schema: &'s Value, key: &str, known: &[(String, Value)]) -> Fail<'s> {
-        let allowed = short_list(known.iter().map(|(k, _)| k.as_str()), ", ");
-        let allowed = if known.is_empty() { String::from("none") } else { allowed };
-        self.fail(
-            "additionalProperties",
-            format!("unexpected property {} (additionalProperties is false; allowed: {allowed})", quoted(key)),
-            schema,
-        )
     }
 
     /// `items` as one schema for all items; `items` as a list or `prefixItems` position by position
@@ -495,10 +807,13 @@ impl<'s> Validator<'s> {
         for (index, item) in items.iter_mut().enumerate() {
             let Some(sub) = tuple.get(index).or(rest) else { break };
             let mark = self.path.len();
-            self.path.push_str(&format!("[{index}]"));
+            let _ = write!(self.path, "[{index}]");
             let result = self.check(sub, item, depth + 1);
             self.path.truncate(mark);
             result?;
+            if self.gave_up {
+                return Ok(());
+            }
         }
         Ok(())
     }
@@ -507,6 +822,9 @@ impl<'s> Validator<'s> {
         let Value::Array(branches) = arg else { return self.not_understood() };
         for branch in branches {
             self.check(branch, value, depth + 1)?;
+            if self.gave_up {
+                return Ok(());
+            }
         }
         Ok(())
     }
@@ -515,7 +833,8 @@ impl<'s> Validator<'s> {
     /// Real schemas use `oneOf` for overlapping alternatives (Cloudflare's IDs: a string of at most
     /// 32 characters, or at most 36); rejecting a match of both would block correct calls with no
     /// fix the model could make. Alternatives are tried as they are, then (when this pass may)
-    /// with coercion.
+    /// with coercion. The failures of the alternatives are summed up as they come ([`Failures`]),
+    /// never collected: a thousand alternatives keep one failure and a few type names.
     fn check_any_of(
         &mut self,
         keyword: &'static str,
@@ -528,17 +847,23 @@ impl<'s> Validator<'s> {
             Value::Array(branches) if !branches.is_empty() => branches,
             _ => return self.not_understood(),
         };
-        let mut fails = Vec::new();
+        let mut failures = Failures::default();
         for &attempt in self.attempts() {
-            fails.clear();
+            failures = Failures::default();
             for branch in branches {
                 match self.check_as(attempt, branch, value, depth + 1) {
+                    _ if self.gave_up => return Ok(()),
                     Ok(()) => return self.commit(attempt, branch, value, depth),
-                    Err(fail) => fails.push(fail),
+                    Err(fail) => {
+                        if !self.spend(1 + fail.path.len() / 16) {
+                            return Ok(());
+                        }
+                        failures.add(fail, &self.path);
+                    }
                 }
             }
         }
-        Err(self.most_useful(fails, keyword, schema, value))
+        Err(self.most_useful(failures, keyword, schema, value))
     }
 
     /// `not`, judged without coercion; a subschema "matched" only because something was skipped
@@ -547,17 +872,34 @@ impl<'s> Validator<'s> {
         let unsure = self.unsure;
         match self.check_as(Mode::Strict, arg, value, depth + 1) {
             Ok(()) if self.unsure == unsure && !self.gave_up => {
-                Err(self.fail("not", String::from("must not match the schema under \"not\""), schema))
+                Err(self.fail_text("not", String::from("must not match the schema under \"not\""), schema))
             }
             _ => Ok(()),
         }
     }
 
+    /// A local `$ref`, its target's result memoised per value and mode (a pass that coerces in
+    /// place is not memoised: it changes what it judges).
     fn check_ref(&mut self, arg: &'s Value, value: &mut Value, depth: usize) -> Check<'s> {
-        match arg.as_str().and_then(|r| self.resolve(r)) {
-            Some(target) => self.check(target, value, depth + 1),
-            None => self.not_understood(), // external, an anchor, or a pointer to nothing
+        let Some(target) = arg.as_str().and_then(|r| self.resolve(r)) else {
+            return self.not_understood(); // external, an anchor, or a pointer to nothing
+        };
+        if self.mode == Mode::Coerce {
+            return self.check(target, value, depth + 1);
         }
+        let key = (address(target), address(value), self.mode);
+        if let Some(memo) = self.memo.get(&key).filter(|m| m.generation == self.generation) {
+            let (result, unsure) = (memo.result.clone(), memo.unsure);
+            self.unsure += usize::from(unsure);
+            return if self.spend(1) { result } else { Ok(()) };
+        }
+        let (unsure, generation) = (self.unsure, self.generation);
+        let result = self.check(target, value, depth + 1);
+        if !self.gave_up && self.generation == generation && self.spend(2) {
+            let memo = Memo { generation, result: result.clone(), unsure: self.unsure != unsure };
+            self.memo.insert(key, memo);
+        }
+        result
     }
 
     /// The passes an alternative gets: as is, then (if this pass may coerce) as a dry run with coercion.
@@ -578,56 +920,212 @@ impl<'s> Validator<'s> {
     /// After an alternative passed a dry run with coercion, applies that coercion when this pass coerces.
     fn commit(&mut self, attempt: Mode, branch: &'s Value, value: &mut Value, depth: usize) -> Check<'s> {
         if attempt == Mode::Trial && self.mode == Mode::Coerce {
-            return self.check(branch, value, depth + 1);
+            let result = self.check(branch, value, depth + 1);
+            self.generation = self.generation.wrapping_add(1); // `value` may have changed
+            return result;
         }
         Ok(())
     }
 
     /// The failure to report when no alternative matched: the deepest failure of an alternative of
     /// the right type; when every alternative has the wrong type, one message listing the types.
-    fn most_useful(&self, fails: Vec<Fail<'s>>, keyword: &'static str, schema: &'s Value, value: &Value) -> Fail<'s> {
-        let mut types: Vec<&Value> = Vec::new();
-        let mut best: Option<Fail<'s>> = None;
-        for fail in fails {
-            if fail.keyword == "type" && fail.path == self.path {
-                types.extend(type_names(fail.schema));
-            } else if best.as_ref().is_none_or(|b| fail.path.len() > b.path.len()) {
-                best = Some(fail);
-            }
-        }
-        if let Some(best) = best {
+    fn most_useful(
+        &mut self,
+        failures: Failures<'s>,
+        keyword: &'static str,
+        schema: &'s Value,
+        value: &Value,
+    ) -> Fail<'s> {
+        if let Some(best) = failures.best {
             return best;
         }
-        let message = if types.is_empty() {
-            format!("must match one of the {keyword} alternatives")
+        let detail = if failures.types.is_empty() {
+            Detail::Alternatives(keyword)
         } else {
-            types.dedup();
-            format!("expected {}, got {}", or_list(types.into_iter()), describe(value))
+            Detail::Types(failures.types, describe(value))
         };
-        self.fail(keyword, message, schema)
+        self.fail(schema, keyword, detail)
     }
 
+    /// Enters `key` into the path: `.key`, or `["key"]` for a key that is not a plain word or is
+    /// long (its text cut: a path is for the model to find the value, not to copy it).
     fn enter_key(&mut self, key: &str) -> usize {
         let mark = self.path.len();
-        if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'$') {
+        let plain = !key.is_empty()
+            && key.len() <= KEY_CHARS
+            && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'$');
+        if plain {
             self.path.push('.');
             self.path.push_str(key);
         } else {
             self.path.push('[');
-            json::write_string(&mut self.path, key);
+            self.path.push_str(&quoted_up_to(key, KEY_CHARS));
             self.path.push(']');
         }
         mark
     }
 
-    fn fail(&self, keyword: &'static str, message: String, schema: &'s Value) -> Fail<'s> {
-        Fail { path: self.path.clone(), keyword, message, schema }
+    fn fail(&mut self, schema: &'s Value, keyword: &'static str, detail: Detail<'s>) -> Fail<'s> {
+        self.spend(1 + self.path.len() / 16);
+        Fail { path: Rc::from(self.path.as_str()), keyword, detail, schema }
+    }
+
+    fn fail_text(&mut self, keyword: &'static str, message: String, schema: &'s Value) -> Fail<'s> {
+        self.fail(schema, keyword, Detail::Text(message))
     }
 
     fn not_understood(&mut self) -> Check<'s> {
         self.unsure += 1;
         Ok(())
     }
+}
+
+/// The failures of an `anyOf`'s alternatives, summed up: the deepest one of the right type, and
+/// the type names asked for by those that failed for their type at the `anyOf`'s own value.
+#[derive(Default)]
+struct Failures<'s> {
+    best: Option<Fail<'s>>,
+    types: Vec<&'s str>,
+}
+
+impl<'s> Failures<'s> {
+    fn add(&mut self, fail: Fail<'s>, here: &str) {
+        if fail.keyword == "type" && *fail.path == *here {
+            if let Detail::Types(names, _) = &fail.detail {
+                for name in names {
+                    if !self.types.contains(name) {
+                        self.types.push(name); // at most the seven JSON Schema types
+                    }
+                }
+            }
+        } else if self.best.as_ref().is_none_or(|b| fail.path.len() > b.path.len()) {
+            self.best = Some(fail);
+        }
+    }
+}
+
+/// The JSON Schema types a `type` keyword names, as bits ([`TYPE_NAMES`] order).
+#[derive(Clone, Copy)]
+struct TypeSet(u8);
+
+/// The seven JSON Schema types, in the order of [`TypeSet`]'s bits.
+const TYPE_NAMES: [&str; 7] = ["null", "boolean", "number", "integer", "string", "array", "object"];
+
+impl TypeSet {
+    /// The set of `names`; `None` when one is not a JSON Schema type name (not understood).
+    fn of(names: &[Value]) -> Option<TypeSet> {
+        names.iter().try_fold(TypeSet(0), |set, name| {
+            let at = TYPE_NAMES.iter().position(|t| Some(*t) == name.as_str())?;
+            Some(TypeSet(set.0 | 1 << at))
+        })
+    }
+
+    fn has(self, name: &str) -> bool {
+        TYPE_NAMES.iter().position(|t| *t == name).is_some_and(|at| self.0 & 1 << at != 0)
+    }
+
+    /// Whether `value` is of one of the set's types.
+    fn admits(self, value: &Value) -> bool {
+        match value {
+            Value::Null => self.has("null"),
+            Value::Bool(_) => self.has("boolean"),
+            Value::Number(_) => self.has("number") || (self.has("integer") && value.as_f64().is_some_and(is_integral)),
+            Value::String(_) => self.has("string"),
+            Value::Array(_) => self.has("array"),
+            Value::Object(_) => self.has("object"),
+        }
+    }
+}
+
+/// A `type` list read: its set, and its names each once in the order written (for messages).
+struct TypeList<'s> {
+    set: TypeSet,
+    names: Vec<&'s str>,
+}
+
+impl<'s> TypeList<'s> {
+    /// `None` when a name is not a JSON Schema type name (the list is not understood).
+    fn of(names: &'s [Value]) -> Option<TypeList<'s>> {
+        let mut list = TypeList { set: TypeSet(0), names: Vec::new() };
+        for name in names {
+            let name = name.as_str()?;
+            let at = TYPE_NAMES.iter().position(|t| *t == name)?;
+            if list.set.0 & 1 << at == 0 {
+                list.set.0 |= 1 << at;
+                list.names.push(name);
+            }
+        }
+        Some(list)
+    }
+}
+
+/// Whether a node whose `type` is `types` (`None`: absent or not understood) and whose
+/// `nullable` is in `schema` lets `value` through.
+fn admits(types: Option<TypeSet>, schema: &Value, value: &Value) -> bool {
+    let nullable = *value == Value::Null && schema.get("nullable") == Some(&Value::Bool(true));
+    nullable || types.is_none_or(|set| set.admits(value))
+}
+
+/// A long `enum` as a sorted set of its scalars (strings, numbers by value, booleans, null) and
+/// the list of its containers (compared one by one).
+struct EnumSet<'s> {
+    scalars: Vec<Scalar<'s>>,
+    containers: Vec<&'s Value>,
+    /// Whether the node's `type` lets any of the values through (else the `enum` is not judged).
+    admitted: bool,
+}
+
+/// A scalar `enum` value, ordered: numbers that read as `f64` by value (so `1` is `1.0`).
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+enum Scalar<'a> {
+    Null,
+    Bool(bool),
+    Number(f64),
+    /// A number text no `f64` reads (only a hand-built value holds one): compared as text.
+    NumberText(&'a str),
+    String(&'a str),
+}
+
+impl<'a> Scalar<'a> {
+    fn of(value: &'a Value) -> Option<Scalar<'a>> {
+        Some(match value {
+            Value::Null => Scalar::Null,
+            Value::Bool(b) => Scalar::Bool(*b),
+            Value::Number(n) => match n.parse::<f64>() {
+                Ok(x) if x.is_nan() => Scalar::NumberText(n),
+                Ok(x) => Scalar::Number(x + 0.0), // -0 is 0
+                Err(_) => Scalar::NumberText(n),
+            },
+            Value::String(s) => Scalar::String(s),
+            Value::Array(_) | Value::Object(_) => return None,
+        })
+    }
+
+    /// A total order (no NaN is ever held: see [`Scalar::of`]).
+    fn order(&self, other: &Scalar<'_>) -> core::cmp::Ordering {
+        self.partial_cmp(other).unwrap_or(core::cmp::Ordering::Equal)
+    }
+}
+
+impl<'s> EnumSet<'s> {
+    fn of(allowed: &'s [Value], schema: &Value, types: Option<TypeSet>) -> EnumSet<'s> {
+        let mut scalars: Vec<Scalar<'s>> = allowed.iter().filter_map(Scalar::of).collect();
+        scalars.sort_unstable_by(|a, b| a.order(b));
+        let containers = allowed.iter().filter(|v| matches!(v, Value::Array(_) | Value::Object(_))).collect();
+        let admitted = allowed.iter().any(|v| admits(types, schema, v));
+        EnumSet { scalars, containers, admitted }
+    }
+
+    /// Whether a scalar `value` is in the set; `None` for a container (compare those one by one).
+    fn has_scalar(&self, value: &Value) -> Option<bool> {
+        let wanted = Scalar::of(value)?;
+        Some(self.scalars.binary_search_by(|held| held.order(&wanted)).is_ok())
+    }
+}
+
+/// A node's address: memo and cache keys (values and schemas do not move during a pass).
+fn address(value: &Value) -> usize {
+    value as *const Value as usize
 }
 
 /// True when properties beyond `properties` may be declared by other keywords of the node.
@@ -656,41 +1154,6 @@ fn is_annotation(keyword: &str) -> bool {
             | "readOnly"
             | "writeOnly"
     ) || keyword.starts_with("x-")
-}
-
-/// Whether `value` is of JSON Schema type `name`; `None` for a name that is not a JSON Schema type.
-fn has_type(name: &str, value: &Value) -> Option<bool> {
-    Some(match name {
-        "null" => *value == Value::Null,
-        "boolean" => matches!(value, Value::Bool(_)),
-        "number" => matches!(value, Value::Number(_)),
-        "integer" => value.as_f64().is_some_and(is_integral),
-        "string" => matches!(value, Value::String(_)),
-        "array" => matches!(value, Value::Array(_)),
-        "object" => matches!(value, Value::Object(_)),
-        _ => return None,
-    })
-}
-
-/// Whether the node's `type` (and `nullable`) lets `value` through; true when it is absent or not understood.
-fn type_admits(schema: &Value, value: &Value) -> bool {
-    let admits = |name: &Value| name.as_str().and_then(|n| has_type(n, value)) != Some(false);
-    let nullable = *value == Value::Null && schema.get("nullable") == Some(&Value::Bool(true));
-    nullable
-        || match schema.get("type") {
-            Some(Value::Array(names)) => names.is_empty() || names.iter().any(admits),
-            Some(name) => admits(name),
-            None => true,
-        }
-}
-
-/// The type names a failing node asked for (its `type`, a name or a list).
-fn type_names(schema: &Value) -> &[Value] {
-    match schema.get("type") {
-        Some(Value::Array(names)) => names,
-        Some(name @ Value::String(_)) => core::slice::from_ref(name),
-        _ => &[],
-    }
 }
 
 /// The number or boolean a string reads as, for coercion (`"42"`, `"-1.5"`, `"true"`).
@@ -723,29 +1186,67 @@ fn unescape_token(token: &str) -> String {
     out
 }
 
-/// JSON equality: numbers by value, objects regardless of key order. Recursion is bounded by the
-/// shallower of the two values, and `validate` bounds the arguments' depth.
-fn json_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
+/// JSON equality: numbers by value, objects regardless of key order, paid for from `work` (a unit a
+/// node, a unit per 16 bytes of string, the sorting of wide objects): `None` when it runs out.
+/// Recursion is bounded by the shallower of the two values, and `judge` bounds the arguments' depth.
+fn json_eq_within(a: &Value, b: &Value, work: &mut usize) -> Option<bool> {
+    let cost = match (a, b) {
+        (Value::String(x), Value::String(y)) => 1 + x.len().min(y.len()) / 16,
+        (Value::Number(x), Value::Number(y)) => 1 + (x.len() + y.len()) / 16,
+        (Value::Object(x), Value::Object(y)) if x.len() == y.len() && x.len() > SCANNED => {
+            let log = usize::BITS - x.len().leading_zeros();
+            1 + 2 * x.len() * log as usize
+        }
+        (Value::Object(x), Value::Object(y)) if x.len() == y.len() => 1 + x.len() * x.len(),
+        _ => 1,
+    };
+    *work = work.checked_sub(cost)?;
+    Some(match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
             x == y || matches!((x.parse::<f64>(), y.parse::<f64>()), (Ok(x), Ok(y)) if x == y)
         }
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y)),
-        (Value::Object(x), Value::Object(y)) if x.len() <= SCANNED => {
-            x.len() == y.len() && x.iter().all(|(k, v)| b.get(k).is_some_and(|w| json_eq(v, w)))
+        (Value::Array(x), Value::Array(y)) => {
+            if x.len() != y.len() {
+                return Some(false);
+            }
+            for (x, y) in x.iter().zip(y) {
+                if !json_eq_within(x, y, work)? {
+                    return Some(false);
+                }
+            }
+            true
         }
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && sorted_members_eq(x, y),
+        (Value::Object(x), Value::Object(y)) if x.len() != y.len() => false,
+        (Value::Object(x), Value::Object(_)) if x.len() <= SCANNED => {
+            for (k, v) in x {
+                match b.get(k) {
+                    Some(w) if json_eq_within(v, w, work)? => {}
+                    _ => return Some(false),
+                }
+            }
+            true
+        }
+        (Value::Object(x), Value::Object(y)) => sorted_members_eq(x, y, work)?,
+        (Value::String(x), Value::String(y)) => x == y,
         _ => a == b,
-    }
+    })
 }
 
 /// Wide objects equal regardless of key order: both sorted by key (keys of a parsed object are
 /// unique), then compared member by member.
-fn sorted_members_eq(x: &[(String, Value)], y: &[(String, Value)]) -> bool {
+fn sorted_members_eq(x: &[(String, Value)], y: &[(String, Value)], work: &mut usize) -> Option<bool> {
     let (xs, ys) = (sorted_keys(x), sorted_keys(y));
-    xs.iter().zip(&ys).all(|((k, i), (l, j))| {
-        k == l && matches!((x.get(*i), y.get(*j)), (Some((_, v)), Some((_, w))) if json_eq(v, w))
-    })
+    for ((k, i), (l, j)) in xs.iter().zip(&ys) {
+        *work = work.checked_sub(1 + k.len().min(l.len()) / 16)?;
+        if k != l {
+            return Some(false);
+        }
+        match (x.get(*i), y.get(*j)) {
+            (Some((_, v)), Some((_, w))) if json_eq_within(v, w, work)? => {}
+            _ => return Some(false),
+        }
+    }
+    Some(true)
 }
 
 /// The keys of `members` with their positions, sorted ([`swar::sort_names`]).
@@ -792,25 +1293,39 @@ fn depth_within(value: &Value, limit: usize) -> bool {
     }
 }
 
-/// A value for a message: scalars as JSON (long strings cut), containers as `[…]` / `{…}`.
+/// A value for a message: scalars as JSON (long strings and numbers cut), containers as `[…]` / `{…}`.
 fn brief(value: &Value) -> String {
     match value {
         Value::String(s) => quoted(s),
+        Value::Number(n) => cut(n, QUOTED_CHARS),
         Value::Array(_) => String::from("[…]"),
         Value::Object(_) => String::from("{…}"),
         scalar => scalar.to_json(),
     }
 }
 
-/// A string as a JSON literal, cut to 40 characters.
+/// A string as a JSON literal, cut to [`QUOTED_CHARS`] characters.
 fn quoted(s: &str) -> String {
+    quoted_up_to(s, QUOTED_CHARS)
+}
+
+/// A string as a JSON literal, cut to `chars` characters.
+fn quoted_up_to(s: &str, chars: usize) -> String {
     let mut out = String::new();
-    match s.char_indices().nth(40) {
-        Some((cut, _)) => {
-            json::write_string(&mut out, &s[..cut]);
-            out.insert(out.len() - 1, '…');
-        }
-        None => json::write_string(&mut out, s),
+    let kept = json::cut_chars(s, chars);
+    json::write_string(&mut out, kept);
+    if kept.len() < s.len() {
+        out.insert(out.len() - 1, '…');
+    }
+    out
+}
+
+/// `s` cut to `chars` code points, `…` appended when cut.
+fn cut(s: &str, chars: usize) -> String {
+    let kept = json::cut_chars(s, chars);
+    let mut out = String::from(kept);
+    if kept.len() < s.len() {
+        out.push('…');
     }
     out
 }
@@ -820,7 +1335,7 @@ fn describe(value: &Value) -> String {
     match value {
         Value::Null => String::from("null"),
         Value::Bool(b) => format!("boolean {b}"),
-        Value::Number(n) => format!("number {n}"),
+        Value::Number(n) => format!("number {}", cut(n, QUOTED_CHARS)),
         Value::String(s) => format!("string {}", quoted(s)),
         Value::Array(_) => String::from("array"),
         Value::Object(_) => String::from("object"),
@@ -854,14 +1369,13 @@ fn short_list<S: AsRef<str>>(items: impl ExactSizeIterator<Item = S>, sep: &str)
 }
 
 /// Type names as `string`, `string or null`, `string, integer or null`.
-fn or_list<'a>(names: impl ExactSizeIterator<Item = &'a Value>) -> String {
-    let count = names.len();
+fn or_list(names: &[&str]) -> String {
     let mut out = String::new();
-    for (i, name) in names.enumerate() {
+    for (i, name) in names.iter().enumerate() {
         if i > 0 {
-            out.push_str(if i + 1 == count { " or " } else { ", " });
+            out.push_str(if i + 1 == names.len() { " or " } else { ", " });
         }
-        out.push_str(name.as_str().unwrap_or("?"));
+        out.push_str(name);
     }
     out
 }

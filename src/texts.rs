@@ -198,13 +198,12 @@ pub fn invalid_arguments(tool: &str, path: &str, message: &str, keyword: &str, s
         "{tool} was not invoked: invalid arguments. {message} ({keyword} at {path}). \
          Fix the arguments and call again. Schema at {path}: "
     );
-    match schema.char_indices().nth(MAX_SCHEMA_CHARS) {
-        None => text.push_str(schema),
-        Some((end, _)) => {
-            let left_out = schema.get(end..).map_or(0, |rest| rest.chars().count());
-            let _ =
-                write!(text, "{}… ({left_out} more characters of schema left out)", schema.get(..end).unwrap_or(""));
-        }
+    let kept = crate::json::cut_chars(schema, MAX_SCHEMA_CHARS);
+    if kept.len() == schema.len() {
+        text.push_str(schema);
+    } else {
+        let left_out = schema.get(kept.len()..).map_or(0, |rest| rest.chars().count());
+        let _ = write!(text, "{kept}… ({left_out} more characters of schema left out)");
     }
     text
 }

@@ -1348,10 +1348,7 @@ fn sorted_names(docs: &[Doc]) -> Vec<(String, usize)> {
 
 /// The query cut to [`MAX_QUERY_CHARS`] code points.
 fn cut_query(query: &str) -> &str {
-    match query.char_indices().nth(MAX_QUERY_CHARS) {
-        Some((end, _)) => query.get(..end).unwrap_or(query),
-        None => query,
-    }
+    crate::json::cut_chars(query, MAX_QUERY_CHARS)
 }
 
 /// Fallback test: a query with at least one letter or digit, contained in the name.
