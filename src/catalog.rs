@@ -395,7 +395,7 @@ pub fn parse_input(text: &str, what: &str, code: ErrorCode) -> Result<Value, Err
 }
 
 /// A JSON syntax error as `code` (a too-deep input as `too_large`), with where it was noticed.
-fn input_error(e: ParseError, what: &str, code: ErrorCode) -> Error {
+pub(crate) fn input_error(e: ParseError, what: &str, code: ErrorCode) -> Error {
     let code = if e.too_deep { ErrorCode::TooLarge } else { code };
     Error::new(code, format!("{what}: {} at byte {}", e.message, e.offset))
 }

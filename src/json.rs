@@ -119,6 +119,16 @@ impl Value {
         }
     }
 
+    /// True when the value nests arrays and objects at most `limit` levels deep (a scalar: 0).
+    /// Recursion ends at `limit`, so a value of any depth is safe to ask.
+    pub fn depth_within(&self, limit: usize) -> bool {
+        match self {
+            Value::Array(items) => limit > 0 && items.iter().all(|v| v.depth_within(limit - 1)),
+            Value::Object(members) => limit > 0 && members.iter().all(|(_, v)| v.depth_within(limit - 1)),
+            _ => true,
+        }
+    }
+
     /// True for objects.
     pub fn is_object(&self) -> bool {
         matches!(self, Value::Object(_))
@@ -181,7 +191,14 @@ impl Value {
 
 /// Parses JSON text into a [`Value`], refusing nesting deeper than [`MAX_DEPTH`].
 pub fn parse(text: &str) -> Result<Value, ParseError> {
+    parse_deeper(text, 0)
+}
+
+/// As [`parse`], allowing `extra` levels more than [`MAX_DEPTH`]: for a wrapper (a tool call)
+/// around a value that may itself nest [`MAX_DEPTH`] levels.
+pub fn parse_deeper(text: &str, extra: usize) -> Result<Value, ParseError> {
     let mut parser = Parser::new(text);
+    parser.max_depth = MAX_DEPTH.saturating_add(extra);
     parser.skip_ws();
     let value = parser.value(0)?;
     parser.skip_ws();
@@ -205,12 +222,22 @@ struct Parser<'a> {
     prune: usize,
     /// Whether skipping judges [`Parser::canonical`] too (an outline's skipped parts count).
     judge: bool,
+    /// Deepest nesting accepted ([`MAX_DEPTH`] unless [`parse_deeper`]).
+    max_depth: usize,
 }
 
 impl<'a> Parser<'a> {
     /// A parser at the start of `text`, keeping everything.
     fn new(text: &'a str) -> Parser<'a> {
-        Parser { bytes: text.as_bytes(), text, pos: 0, canonical: true, prune: usize::MAX, judge: false }
+        Parser {
+            bytes: text.as_bytes(),
+            text,
+            pos: 0,
+            canonical: true,
+            prune: usize::MAX,
+            judge: false,
+            max_depth: MAX_DEPTH,
+        }
     }
 
     fn error(&self, message: &str) -> ParseError {
@@ -248,7 +275,7 @@ impl<'a> Parser<'a> {
     }
 
     fn check_depth(&self, depth: usize) -> Result<(), ParseError> {
-        if depth > MAX_DEPTH {
+        if depth > self.max_depth {
             let mut e = self.error("JSON nesting is deeper than 128 levels");
             e.too_deep = true;
             return Err(e);
@@ -868,6 +895,59 @@ fn mark_sequences(s: &str) -> impl Iterator<Item = (Option<u32>, usize)> + '_ {
         rest = tail.get(taken..).unwrap_or_default();
         Some((surrogate, counted))
     })
+}
+
+/// `text` with every array or object nested deeper than `keep` levels written as `null`: an
+/// outline of JSON nested however deep, made in one scan without recursion (so that the top of a
+/// value too deep to parse can still be read). Strings are copied as they are; text that is not
+/// JSON stays not JSON.
+pub fn shallow_text(text: &str, keep: usize) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let (mut depth, mut at, mut copied_from) = (0usize, 0usize, 0usize);
+    let mut skipping_above: Option<usize> = None;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'"' => {
+                at = string_end(bytes, at);
+                continue;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if skipping_above.is_none() && depth > keep {
+                    out.push_str(text.get(copied_from..at).unwrap_or_default());
+                    out.push_str("null");
+                    skipping_above = Some(depth - 1);
+                }
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if skipping_above == Some(depth) {
+                    skipping_above = None;
+                    copied_from = at + 1;
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    if skipping_above.is_none() {
+        out.push_str(text.get(copied_from..).unwrap_or_default());
+    }
+    out
+}
+
+/// The offset just past the string whose opening quote is at `start` (or the end of `bytes`).
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let mut at = start + 1;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'\\' => at += 2,
+            b'"' => return at + 1,
+            _ => at += 1,
+        }
+    }
+    bytes.len()
 }
 
 /// The longest start of `s` of at most `max` characters that does not end inside a

@@ -35,7 +35,7 @@ pub const MAX_EVAL_DEPTH: usize = 64;
 
 /// Most units of work (schema nodes visited, type names and `enum` items read, bytes compared,
 /// path bytes copied) one pass may spend, however large its input ([`pass_budget`]).
-pub const MAX_WORK: usize = 4_000_000;
+pub const MAX_WORK: usize = 1 << 26;
 
 /// Units of work a pass may spend on any input, before its size adds more ([`pass_budget`]).
 const BASE_WORK: usize = 50_000;
@@ -1286,11 +1286,7 @@ fn is_multiple(x: f64, step: f64) -> bool {
 
 /// True when `value` nests arrays and objects at most `limit` levels deep.
 fn depth_within(value: &Value, limit: usize) -> bool {
-    match value {
-        Value::Array(items) => limit > 0 && items.iter().all(|v| depth_within(v, limit - 1)),
-        Value::Object(members) => limit > 0 && members.iter().all(|(_, v)| depth_within(v, limit - 1)),
-        _ => true,
-    }
+    value.depth_within(limit)
 }
 
 /// A value for a message: scalars as JSON (long strings and numbers cut), containers as `[…]` / `{…}`.

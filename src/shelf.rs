@@ -163,6 +163,13 @@ impl Shelf {
     pub fn unwrap(&self, call: &Value) -> Result<Unwrapped, Error> {
         crate::unwrap::unwrap(self, call)
     }
+
+    /// [`Shelf::unwrap`] of a call given as JSON text; a call nested too deep to parse (its
+    /// arguments are) is a reject, as the same arguments sent as JSON text are. Text that is not
+    /// JSON is `invalid_call`.
+    pub fn unwrap_json(&self, call: &str) -> Result<Unwrapped, Error> {
+        crate::unwrap::unwrap_text(self, call)
+    }
 }
 
 impl crate::unwrap::Prepared for Shelf {

@@ -127,6 +127,18 @@ pub fn arguments_too_large(limit: usize) -> String {
     format!("the arguments are larger than {limit} code points")
 }
 
+/// Why arguments are not usable: nested deeper than `limit` levels.
+pub fn arguments_too_deep(limit: usize) -> String {
+    format!("the arguments nest deeper than {limit} levels")
+}
+
+/// For the agent: `tool`'s arguments passed without being judged in full.
+pub fn arguments_unjudged(tool: &str) -> String {
+    format!(
+        "arguments of {tool} not fully validated: its schema costs more to check than the validator's work bound; passed as sent (fail-open)"
+    )
+}
+
 /// Why arguments are not usable: not valid JSON (`message` at byte `offset`).
 pub fn arguments_not_json(message: &str, offset: usize) -> String {
     format!("the arguments are not valid JSON ({message} at byte {offset})")

@@ -11,6 +11,7 @@ use crate::find::batch_model_value;
 use crate::find::SearchResult;
 use crate::json::{self, Value};
 use crate::options::Options;
+use crate::schema::Verdict;
 use crate::texts;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -51,6 +52,9 @@ pub struct Call {
     /// Where the call held `arguments` when they are exactly the object the model sent (a binding
     /// hands back that very object); `None` when they were parsed, coerced or made.
     pub untouched: Option<SentAt>,
+    /// For the agent, not the model: why the arguments passed without being judged in full
+    /// (their schema would cost more to check than the validator's work bound).
+    pub warnings: Vec<String>,
 }
 
 /// Where a call holds its arguments: `key` of the call, or of its `function` object.
@@ -125,6 +129,9 @@ impl Unwrapped {
         }
         if let Unwrapped::Call(call) = self {
             members.push(("viaBridge", Value::Bool(call.via_bridge)));
+            if !call.warnings.is_empty() {
+                members.push(("warnings", Value::strings(&call.warnings)));
+            }
         }
         Value::object(members)
     }
@@ -170,7 +177,10 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
             if text.len() > MAX_ARGUMENTS_CHARS && text.chars().count() > MAX_ARGUMENTS_CHARS {
                 return Err(texts::arguments_too_large(MAX_ARGUMENTS_CHARS));
             }
-            let value = json::parse(text).map_err(|e| texts::arguments_not_json(&e.message, e.offset))?;
+            let value = json::parse(text).map_err(|e| match e.too_deep {
+                true => texts::arguments_too_deep(json::MAX_DEPTH),
+                false => texts::arguments_not_json(&e.message, e.offset),
+            })?;
             (value, false)
         }
         Some(value) => (value.clone(), true),
@@ -179,11 +189,42 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
     if !value.is_object() {
         return Err(texts::arguments_not_object(value.kind()));
     }
+    if untouched && !value.depth_within(json::MAX_DEPTH) {
+        return Err(texts::arguments_too_deep(json::MAX_DEPTH));
+    }
     if untouched && value.json_code_points() > MAX_ARGUMENTS_CHARS {
         return Err(texts::arguments_too_large(MAX_ARGUMENTS_CHARS));
     }
     Ok((value, untouched))
 }
+
+/// Unwraps a call given as JSON text. A call whose text nests deeper than the parser allows
+/// (its arguments do: the call itself adds two or three levels) is a reject the model can act on,
+/// like the same arguments sent as JSON text, not an error: its name and id are read from an
+/// outline of its top levels.
+pub fn unwrap_text(shelf: &dyn Prepared, text: &str) -> Result<Unwrapped, Error> {
+    let error = match json::parse_deeper(text, CALL_LEVELS) {
+        Ok(call) => return unwrap(shelf, &call),
+        Err(error) => error,
+    };
+    let outline = match error.too_deep {
+        true => json::parse_deeper(&json::shallow_text(text, CALL_LEVELS), CALL_LEVELS).ok(),
+        false => None,
+    };
+    let Some(call) = outline.filter(Value::is_object) else {
+        return Err(crate::catalog::input_error(error, "call", ErrorCode::InvalidCall));
+    };
+    let parts = parts(&call)?;
+    let name = parts.name.map(str::trim).filter(|n| !n.is_empty()).unwrap_or("the tool");
+    let names = &shelf.options().bridge_names;
+    let inner = parts.arguments.and_then(|a| a.get("name")).and_then(Value::as_str).filter(|_| name == names.call);
+    let content = texts::bad_arguments(inner.unwrap_or(name), &texts::arguments_too_deep(json::MAX_DEPTH));
+    Ok(Unwrapped::Reject { content, id: parts.id })
+}
+
+/// Levels a call's shape may add around its arguments: the call, `function` or `input`, and
+/// `tool_call`'s own `arguments` (so arguments may nest [`json::MAX_DEPTH`] levels in any shape).
+const CALL_LEVELS: usize = 3;
 
 /// Unwraps one call against the shelf's toolbox.
 pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
@@ -268,20 +309,27 @@ fn unknown(shelf: &dyn Prepared, name: &str) -> Outcome {
 
 /// A deferred tool's call, after validating (and coercing) its arguments against its schema.
 fn checked_call(shelf: &dyn Prepared, tool: &Tool, mut arguments: Value, via_bridge: bool) -> Outcome {
+    let mut warnings = Vec::new();
     if let Some(schema) = tool.schema(shelf.catalog().format) {
-        if let Err(violation) = crate::schema::validate(&schema, &mut arguments) {
-            let schema_text = violation.schema.to_json();
-            let message = texts::invalid_arguments(
-                &tool.name,
-                &violation.path,
-                &violation.message,
-                violation.keyword,
-                &schema_text,
-            );
-            return Outcome::Reject(message);
+        match crate::schema::judge(&schema, &mut arguments).0 {
+            Verdict::Valid => {}
+            Verdict::Unjudged => warnings.push(texts::arguments_unjudged(&tool.name)),
+            Verdict::Invalid(violation) => {
+                let schema_text = violation.schema.to_json();
+                let message = texts::invalid_arguments(
+                    &tool.name,
+                    &violation.path,
+                    &violation.message,
+                    violation.keyword,
+                    &schema_text,
+                );
+                return Outcome::Reject(message);
+            }
         }
     }
-    Outcome::Call(call_of(tool, arguments, via_bridge, None))
+    let mut call = call_of(tool, arguments, via_bridge, None);
+    call.warnings = warnings;
+    Outcome::Call(call)
 }
 
 fn call_of(tool: &Tool, arguments: Value, via_bridge: bool, untouched: Option<SentAt>) -> Call {
@@ -293,6 +341,7 @@ fn call_of(tool: &Tool, arguments: Value, via_bridge: bool, untouched: Option<Se
         id: None,
         via_bridge,
         untouched,
+        warnings: Vec::new(),
     }
 }
 

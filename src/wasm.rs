@@ -4,7 +4,6 @@
 //! own objects back where the core says they are (a tool def's place in the toolbox, the key that
 //! held a call's untouched arguments).
 
-use crate::catalog::parse_input;
 use crate::error::{Error, ErrorCode};
 use crate::json::Value;
 use crate::shelf::Shelf;
@@ -118,7 +117,6 @@ impl ShelfHandle {
     /// The unwrap result as JSON text.
     pub fn unwrap(&self, call: &str) -> Result<String, JsValue> {
         reserve_for(call);
-        let call = parse_input(call, "call", ErrorCode::InvalidCall).map_err(js_error)?;
-        self.shelf.unwrap(&call).map(|u| unwrapped_json(&u)).map_err(js_error)
+        self.shelf.unwrap_json(call).map(|u| unwrapped_json(&u)).map_err(js_error)
     }
 }

@@ -204,6 +204,60 @@ const CASES: &[Case] = &[
     }),
 ];
 
+/// Amplifying schemas (issue 21): what a malicious MCP server could publish to make one call's
+/// validation cost far more than its input. Each grows with n in both dimensions the issue names.
+const SCHEMA_CASES: &[Case] = &[
+    ("unwrap: anyOf of n $refs to anyOf of n $refs to a type list of 25n names", 60, |n| {
+        let names: Vec<&str> = (0..25 * n).map(|i| if i % 2 == 0 { "\"boolean\"" } else { "\"null\"" }).collect();
+        let schema = nested_ref_fan_out(n, &format!(r#"{{"type":[{}]}}"#, names.join(",")));
+        unwrap_case(one_tool(&schema), call(r#"{"v":"hello"}"#), schema.len())
+    }),
+    ("unwrap: a key of 1,000·n characters under additionalProperties: anyOf of n $refs", 100, |n| {
+        let refs = vec![r##"{"$ref":"#/$defs/d"}"##; n].join(",");
+        let schema = format!(
+            r#"{{"type":"object","additionalProperties":{{"anyOf":[{refs}]}},"$defs":{{"d":{{"type":"integer"}}}}}}"#
+        );
+        let key = "k".repeat(1000 * n);
+        unwrap_case(one_tool(&schema), call(&format!(r#"{{"{key}":"x"}}"#)), schema.len())
+    }),
+    ("validate: anyOf of n $refs to a const object of n keys, differing in the last", 1_000, |n| {
+        let refs = vec![r##"{"$ref":"#/$defs/c"}"##; n].join(",");
+        let schema = format!(r#"{{"anyOf":[{refs}],"$defs":{{"c":{{"const":{{{}}}}}}}}}"#, keys(n));
+        let differing = format!("{{{},\"key_{}\":-1}}", keys(n - 1), n - 1);
+        validate_case(schema, differing)
+    }),
+    ("validate: a type list of n nulls and string, an enum of n numbers, against \"x\"", 10_000, |n| {
+        let types = vec!["\"null\""; n].join(",");
+        let numbers: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        validate_case(format!(r#"{{"type":[{types},"string"],"enum":[{}]}}"#, numbers.join(",")), r#""x""#.into())
+    }),
+    ("validate: anyOf of n $refs to a list of n type names", 1_000, |n| {
+        let refs = vec![r##"{"$ref":"#/$defs/t"}"##; n].join(",");
+        let names: Vec<&str> = (0..n).map(|i| ["\"null\"", "\"boolean\"", "\"array\""][i % 3]).collect();
+        validate_case(format!(r#"{{"anyOf":[{refs}],"$defs":{{"t":{{"type":[{}]}}}}}}"#, names.join(",")), "{}".into())
+    }),
+    ("validate: anyOf of n $refs to one string const of 100·n characters", 1_000, |n| {
+        let refs = vec![r##"{"$ref":"#/$defs/c"}"##; n].join(",");
+        let long = "c".repeat(100 * n);
+        let schema = format!(r#"{{"anyOf":[{refs}],"$defs":{{"c":{{"const":"{long}"}}}}}}"#);
+        validate_case(schema, format!("\"{}x\"", &long[1..]))
+    }),
+    ("validate: an array of n items against a type list of n names", 2_000, |n| {
+        let names: Vec<&str> = (0..n).map(|i| ["\"null\"", "\"boolean\"", "\"integer\""][i % 3]).collect();
+        let items = vec!["1"; n].join(",");
+        validate_case(format!(r#"{{"items":{{"type":[{}]}}}}"#, names.join(",")), format!("[{items}]"))
+    }),
+];
+
+/// `anyOf` of n `$ref`s to a node whose `anyOf` holds n `$ref`s to `leaf`: n² paths to one leaf.
+fn nested_ref_fan_out(n: usize, leaf: &str) -> String {
+    let outer = vec![r##"{"$ref":"#/$defs/inner"}"##; n].join(",");
+    let inner = vec![r##"{"$ref":"#/$defs/leaf"}"##; n].join(",");
+    format!(
+        r#"{{"type":"object","properties":{{"v":{{"anyOf":[{outer}]}}}},"$defs":{{"inner":{{"anyOf":[{inner}]}},"leaf":{leaf}}}}}"#
+    )
+}
+
 /// Search shapes: many tools sharing an own name (the exact-name rule), and a word every tool
 /// holds (the whole catalog goes through scoring and the top-k selection).
 const SEARCH_CASES: &[Case] = &[
@@ -266,6 +320,11 @@ fn growth(make: fn(usize) -> Work, n: usize) -> (f64, f64, Duration, Duration) {
 #[test]
 fn every_shape_grows_at_most_n_log_n() {
     check_growth(CASES);
+}
+
+#[test]
+fn amplifying_schemas_grow_at_most_n_log_n() {
+    check_growth(SCHEMA_CASES);
 }
 
 #[test]
