@@ -47,6 +47,7 @@ function unwrapped(text, toolCall) {
 function splitLimit(options) {
   if (!options || typeof options !== "object" || !("limit" in options)) return [options, undefined];
   const { limit, ...rest } = options;
+  if (limit === null || limit === undefined) return [rest, undefined]; // the default, as tool_search reads it
   const n = Math.floor(Number(limit));
   return [rest, Number.isFinite(n) ? Math.min(Math.max(n, 0), 1000) : undefined];
 }
@@ -61,15 +62,23 @@ function prepare(toolbox, options) {
   return call(() => new ShelfHandle(bytes, toJson(options, "options")));
 }
 
-/** Prepares the toolbox, runs `use` on it, and frees it before returning (or throwing). */
+/** Prepares the toolbox, runs `use` on it, and frees it before returning (or throwing its error). */
 function once(toolbox, options, use) {
   ensureReady();
   const handle = prepare(toolbox, options);
+  let result;
   try {
-    return use(handle);
-  } finally {
-    handle.free();
+    result = call(() => use(handle));
+  } catch (e) {
+    try {
+      handle.free();
+    } catch {
+      // the error that matters is the call's
+    }
+    throw e;
   }
+  handle.free();
+  return result;
 }
 
 /** Stateless assemble: the model-visible tools for `toolbox` under `options` (`new Shelf(...).assemble()`). */
@@ -124,6 +133,12 @@ export class Shelf {
     this.#lists = snapshot(listsOf(toolbox));
   }
 
+  /** The prepared toolbox; after `free()`, the `freed` error (never wasm's null-pointer one). */
+  #live() {
+    if (this.#handle === null) throw new ToolshelfError("freed", "this Shelf was freed: make a new Shelf");
+    return this.#handle;
+  }
+
   /**
    * Prepares `toolbox` in place of this shelf's toolbox, with the same options; the result is
    * that of a new Shelf. A tool def that is the very same object as in the shelf's last toolbox,
@@ -152,39 +167,48 @@ export class Shelf {
           servers[name] = list;
         }
       }
-      partial = {};
+      partial = Object.create(null); // an own "__proto__" key stays a key, as in a new Shelf's JSON
       for (const key of Object.keys(toolbox)) partial[key] = key === "servers" ? servers : toolbox[key];
     }
     const bytes = toolboxBytes(partial);
-    call(() => this.#handle.update(bytes, JSON.stringify(keep)));
+    const handle = this.#live();
+    call(() => handle.update(bytes, JSON.stringify(keep)));
     this.#lists = snapshot(lists);
     this.#assembly = undefined;
   }
 
   /** The model-visible tools; the same result every call (a fresh object each time). */
   assemble() {
-    this.#assembly ??= this.#handle.assemble();
+    const handle = this.#live();
+    this.#assembly ??= call(() => handle.assemble());
     return hydrate(this.#assembly, this.#lists);
   }
 
   /** Searches the deferred tools; `options.limit` sets the number of hits. */
   search(query, options) {
     const [, limit] = splitLimit(options);
-    return JSON.parse(this.#handle.search(coreString(query), limit));
+    const handle = this.#live();
+    return JSON.parse(call(() => handle.search(coreString(query), limit)));
   }
 
   /** A deferred tool's whole description and schema, or null. */
   describe(name) {
-    return JSON.parse(this.#handle.describe(coreString(name)));
+    const handle = this.#live();
+    return JSON.parse(call(() => handle.describe(coreString(name))));
   }
 
   /** The model's tool call (any provider's shape) → call | answer | reject. */
   unwrap(toolCall) {
-    return unwrapped(call(() => this.#handle.unwrap(toJson(toolCall, "call"))), toolCall);
+    const handle = this.#live();
+    return unwrapped(call(() => handle.unwrap(toJson(toolCall, "call"))), toolCall);
   }
 
-  /** Releases the wasm memory now rather than at garbage collection. */
+  /** Releases the wasm memory now rather than at garbage collection; later calls throw `freed`. */
   free() {
-    this.#handle.free();
+    const handle = this.#handle;
+    if (handle === null) return; // freeing twice is harmless
+    this.#handle = null;
+    this.#assembly = undefined;
+    handle.free();
   }
 }

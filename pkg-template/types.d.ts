@@ -128,7 +128,11 @@ export type ErrorCode =
   | "mixed_formats"
   | "invalid_call"
   | "too_large"
-  | "not_initialized";
+  | "not_initialized"
+  /** A method of a `Shelf` called after its `free()`. */
+  | "freed"
+  /** The wasm instance trapped: a defect of toolshelf's (please report the input). */
+  | "internal_error";
 
 /** A programmer error with a stable code and a message that says where. */
 export declare class ToolshelfError extends Error {
@@ -197,6 +201,11 @@ export type Unwrapped =
       arguments: Record<string, unknown>;
       id?: string;
       viaBridge: boolean;
+      /**
+       * For the agent, not the model: present when the arguments passed without being judged in
+       * full (their schema costs more to check than the validator's work bound; fail-open).
+       */
+      warnings?: string[];
     }
   | { kind: "answer"; content: string; id?: string }
   | { kind: "reject"; content: string; id?: string };

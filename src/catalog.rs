@@ -7,7 +7,7 @@ use crate::json::{ParseError, Reader, Value};
 use crate::options::{Options, Switch};
 use crate::swar;
 use alloc::boxed::Box;
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
@@ -234,54 +234,35 @@ impl Catalog {
     }
 
     fn updated(&self, toolbox: Toolbox, keep: &[String], options: &Options) -> Result<Catalog, Error> {
-        let runs = self.server_runs();
+        let lists = self.server_lists();
         let kept_one = |server: &str, at: usize| {
-            let run = runs.get(server)?;
+            let run = lists.runs.get(server)?;
             let found = run.binary_search_by_key(&at, |&i| self.tools.get(i).map_or(0, |t| t.origin.index()));
             found.ok().and_then(|p| run.get(p)).and_then(|&i| self.tools.get(i)).map(Tool::as_read)
         };
-        let mut catalog =
-            Catalog::read(toolbox.into_lists()?, options, &mut |server| self.kept(server, keep), &kept_one)?;
+        let keep: BTreeSet<&str> = keep.iter().map(String::as_str).collect();
+        let mut kept = |server: &str| keep.contains(server).then(|| lists.as_read(server)).flatten();
+        let mut catalog = Catalog::read(toolbox.into_lists()?, options, &mut kept, &kept_one)?;
         compact(&mut catalog.tools);
         Ok(catalog)
     }
 
-    /// Per server, the indexes into `tools` of its list's tools, in list order.
-    fn server_runs(&self) -> BTreeMap<&str, Vec<usize>> {
+    /// Where each server's list is: made once (n·log n), so that an update that looks up every
+    /// server does not scan every tool for each.
+    pub fn server_lists(&self) -> ServerLists<'_> {
         let mut runs: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (i, tool) in self.tools.iter().enumerate() {
             if let (Origin::Server(_), Some(server)) = (tool.origin, &tool.server) {
                 runs.entry(server).or_default().push(i);
             }
         }
-        runs
-    }
-
-    /// `server`'s tools as read and its list's length, when `keep` names it.
-    fn kept(&self, server: &str, keep: &[String]) -> Option<(Vec<Tool>, usize)> {
-        keep.iter().any(|k| k == server).then(|| self.as_read(server)).flatten()
-    }
-
-    /// Whether `server`'s list in this catalog is `defs`, every def read (none dropped as a bridge name).
-    pub fn holds(&self, server: &str, defs: &[Value]) -> bool {
-        let Some((tools, length)) = self.list(server) else { return false };
-        length == defs.len()
-            && tools.clone().count() == length
-            && tools.zip(defs).all(|(tool, def)| *tool.def_json == *def.to_json())
-    }
-
-    /// The tools of `server`'s list, in input order, and the list's length (bridge-named defs
-    /// included); `None` when this catalog has no such list.
-    fn list<'a>(&'a self, server: &'a str) -> Option<(impl Iterator<Item = &'a Tool> + Clone, usize)> {
-        let length = self.lists.iter().find(|(s, _)| s.as_deref() == Some(server))?.1;
-        let of_list = move |t: &&Tool| matches!(t.origin, Origin::Server(_)) && t.server.as_deref() == Some(server);
-        Some((self.tools.iter().filter(of_list), length))
-    }
-
-    /// The tools of `server`'s list as first read (before the passes over the whole toolbox), and
-    /// the list's length.
-    fn as_read(&self, server: &str) -> Option<(Vec<Tool>, usize)> {
-        self.list(server).map(|(tools, length)| (tools.map(Tool::as_read).collect(), length))
+        let mut lengths: BTreeMap<&str, usize> = BTreeMap::new();
+        for (server, length) in &self.lists {
+            if let Some(server) = server {
+                lengths.entry(server).or_insert(*length);
+            }
+        }
+        ServerLists { catalog: self, runs, lengths }
     }
 
     /// Reads the lists of a toolbox into a catalog; `kept` gives, for a server, its tools as read
@@ -386,6 +367,39 @@ impl Catalog {
     /// Every tool name, in code-point order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.by_name.iter().filter_map(|&i| self.tools.get(i)).map(|t| t.name.as_str())
+    }
+}
+
+/// A catalog's server lists, indexed ([`Catalog::server_lists`]).
+pub struct ServerLists<'a> {
+    catalog: &'a Catalog,
+    /// Per server, the indexes into `tools` of its list's tools, in list order.
+    runs: BTreeMap<&'a str, Vec<usize>>,
+    /// Per server, its list's length (bridge-named defs included).
+    lengths: BTreeMap<&'a str, usize>,
+}
+
+impl<'a> ServerLists<'a> {
+    /// Whether `server`'s list in the catalog is `defs`, every def read (none dropped as a bridge name).
+    pub fn holds(&self, server: &str, defs: &[Value]) -> bool {
+        let Some((tools, length)) = self.list(server) else { return false };
+        length == defs.len()
+            && tools.len() == length
+            && tools.zip(defs).all(|(tool, def)| *tool.def_json == *def.to_json())
+    }
+
+    /// The tools of `server`'s list, in input order, and the list's length; `None` when the
+    /// catalog has no such list.
+    fn list(&self, server: &str) -> Option<(impl ExactSizeIterator<Item = &'a Tool> + '_, usize)> {
+        let length = *self.lengths.get(server)?;
+        let run = self.runs.get(server).map_or(&[][..], Vec::as_slice);
+        Some((run.iter().filter_map(|&i| self.catalog.tools.get(i)).collect::<Vec<_>>().into_iter(), length))
+    }
+
+    /// The tools of `server`'s list as first read (before the passes over the whole toolbox), and
+    /// the list's length.
+    fn as_read(&self, server: &str) -> Option<(Vec<Tool>, usize)> {
+        self.list(server).map(|(tools, length)| (tools.map(Tool::as_read).collect(), length))
     }
 }
 

@@ -106,11 +106,12 @@ impl Shelf {
     /// `toolbox` with the lists of the servers whose defs equal this shelf's emptied, and their names.
     fn unchanged_servers(&self, toolbox: &Value) -> (Value, Vec<String>) {
         let Value::Object(members) = toolbox else { return (toolbox.clone(), Vec::new()) };
+        let lists = self.catalog.server_lists();
         let mut keep = Vec::new();
         let members = members.iter().map(|(key, value)| match (key.as_str(), value) {
             ("servers", Value::Object(servers)) => {
                 let servers = servers.iter().map(|(server, list)| match list {
-                    Value::Array(defs) if self.catalog.holds(server, defs) => {
+                    Value::Array(defs) if lists.holds(server, defs) => {
                         keep.push(server.clone());
                         (server.clone(), Value::Array(Vec::new()))
                     }

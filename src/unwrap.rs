@@ -167,8 +167,10 @@ fn parts(call: &Value) -> Result<Parts<'_>, Error> {
     Ok(Parts { name, arguments, sent_at, id })
 }
 
-/// Arguments as a JSON object: absent, `null` and blank text count as `{}`; text is parsed.
-fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
+/// Arguments as a JSON object: absent, `null` and blank text count as `{}`; text is parsed. They
+/// may nest [`json::MAX_DEPTH`] levels, and `wrapping` levels more (`tool_call`'s hold the real
+/// tool's arguments one level down).
+fn arguments_object(raw: Option<&Value>, wrapping: usize) -> Result<(Value, bool), String> {
     let parsed = match raw {
         None | Some(Value::Null) => return Ok((Value::Object(Vec::new()), false)),
         Some(Value::String(text)) if text.trim().is_empty() => return Ok((Value::Object(Vec::new()), false)),
@@ -177,7 +179,7 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
             if text.len() > MAX_ARGUMENTS_CHARS && text.chars().count() > MAX_ARGUMENTS_CHARS {
                 return Err(texts::arguments_too_large(MAX_ARGUMENTS_CHARS));
             }
-            let value = json::parse(text).map_err(|e| match e.too_deep {
+            let value = json::parse_deeper(text, wrapping).map_err(|e| match e.too_deep {
                 true => texts::arguments_too_deep(json::MAX_DEPTH),
                 false => texts::arguments_not_json(&e.message, e.offset),
             })?;
@@ -189,7 +191,7 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
     if !value.is_object() {
         return Err(texts::arguments_not_object(value.kind()));
     }
-    if untouched && !value.depth_within(json::MAX_DEPTH) {
+    if untouched && !value.depth_within(json::MAX_DEPTH + wrapping) {
         return Err(texts::arguments_too_deep(json::MAX_DEPTH));
     }
     if untouched && value.json_code_points() > MAX_ARGUMENTS_CHARS {
@@ -216,9 +218,8 @@ pub fn unwrap_text(shelf: &dyn Prepared, text: &str) -> Result<Unwrapped, Error>
     };
     let parts = parts(&call)?;
     let name = parts.name.map(str::trim).filter(|n| !n.is_empty()).unwrap_or("the tool");
-    let names = &shelf.options().bridge_names;
-    let inner = parts.arguments.and_then(|a| a.get("name")).and_then(Value::as_str).filter(|_| name == names.call);
-    let content = texts::bad_arguments(inner.unwrap_or(name), &texts::arguments_too_deep(json::MAX_DEPTH));
+    let shown = shown_name(name, parts.arguments, &shelf.options().bridge_names);
+    let content = texts::bad_arguments(shown, &texts::arguments_too_deep(json::MAX_DEPTH));
     Ok(Unwrapped::Reject { content, id: parts.id })
 }
 
@@ -235,9 +236,10 @@ pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
     let Some(name) = parts.name.map(str::trim).filter(|n| !n.is_empty()) else {
         return Ok(reject(texts::missing_name(names)));
     };
-    let arguments = match arguments_object(parts.arguments) {
+    let wrapping = usize::from(name == names.call);
+    let arguments = match arguments_object(parts.arguments, wrapping) {
         Ok(arguments) => arguments,
-        Err(reason) => return Ok(reject(texts::bad_arguments(name, &reason))),
+        Err(reason) => return Ok(reject(texts::bad_arguments(shown_name(name, parts.arguments, names), &reason))),
     };
     let result = if name == names.search {
         answer_search(shelf, &arguments.0)
@@ -257,6 +259,15 @@ pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
         Outcome::Answer(content) => Unwrapped::Answer { content, id },
         Outcome::Reject(content) => Unwrapped::Reject { content, id },
     })
+}
+
+/// The tool a call's unusable arguments are for: `tool_call`'s inner tool when it names one.
+fn shown_name<'a>(name: &'a str, arguments: Option<&'a Value>, names: &crate::options::BridgeNames) -> &'a str {
+    let inner = arguments.and_then(|a| a.get("name")).and_then(Value::as_str).map(str::trim);
+    match inner {
+        Some(inner) if name == names.call && !inner.is_empty() => inner,
+        _ => name,
+    }
 }
 
 enum Outcome {
@@ -291,7 +302,7 @@ fn through_bridge(shelf: &dyn Prepared, mut outer: Value) -> Outcome {
         }
         _ => outer.get("arguments").cloned(),
     };
-    let arguments = match arguments_object(raw.as_ref()) {
+    let arguments = match arguments_object(raw.as_ref(), 0) {
         Ok((arguments, _)) => arguments,
         Err(reason) => return Outcome::Reject(texts::bad_arguments(&inner, &reason)),
     };

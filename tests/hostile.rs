@@ -242,6 +242,24 @@ const SCHEMA_CASES: &[Case] = &[
         let schema = format!(r#"{{"anyOf":[{refs}],"$defs":{{"c":{{"const":"{long}"}}}}}}"#);
         validate_case(schema, format!("\"{}x\"", &long[1..]))
     }),
+    ("Shelf::update_keeping: n servers, every one kept (as the JS Shelf.update sends them)", 2_000, |n| {
+        let servers: Vec<String> =
+            (0..n).map(|i| format!(r#""server{i}":[{}]"#, tool(&format!("t{i}"), "A tool.", "{}"))).collect();
+        let toolbox = format!(r#"{{"servers":{{{}}}}}"#, servers.join(","));
+        let emptied: Vec<String> = (0..n).map(|i| format!(r#""server{i}":[]"#)).collect();
+        let emptied = json::parse(&format!(r#"{{"servers":{{{}}}}}"#, emptied.join(","))).unwrap();
+        let keep: Vec<String> = (0..n).map(|i| format!("server{i}")).collect();
+        let mut shelf = Shelf::from_json(&toolbox, "").unwrap();
+        work(toolbox.len(), move || shelf.update_keeping(emptied.clone(), &keep).unwrap())
+    }),
+    ("Shelf::update: n servers, every one unchanged (compared def by def)", 2_000, |n| {
+        let servers: Vec<String> =
+            (0..n).map(|i| format!(r#""server{i}":[{}]"#, tool(&format!("t{i}"), "A tool.", "{}"))).collect();
+        let text = format!(r#"{{"servers":{{{}}}}}"#, servers.join(","));
+        let toolbox = json::parse(&text).unwrap();
+        let mut shelf = Shelf::from_json(&text, "").unwrap();
+        work(text.len(), move || shelf.update(&toolbox).unwrap())
+    }),
     ("validate: an array of n items against a type list of n names", 2_000, |n| {
         let names: Vec<&str> = (0..n).map(|i| ["\"null\"", "\"boolean\"", "\"integer\""][i % 3]).collect();
         let items = vec!["1"; n].join(",");
@@ -426,4 +444,167 @@ fn a_reject_quotes_a_long_schema_cut() {
     let values: Vec<String> = (0..100_000).map(|i| format!("\"value_{i}\"")).collect();
     let whole = format!(r#"{{"type":"string","enum":[{}]}}"#, values.join(",")).len();
     assert_eq!(note, format!(" ({} more characters of schema left out)", whole - 8_000));
+}
+
+/// The verdict on each amplifying schema of issue 21 is the right one, not merely a fast one:
+/// each is judged in full (a reject naming the keyword), none passes for want of work.
+#[test]
+fn amplifying_schemas_are_judged_in_full() {
+    let reject = |shelf: &Shelf, arguments: &str| match shelf.unwrap(&json::parse(&call(arguments)).unwrap()).unwrap() {
+        toolshelf::Unwrapped::Reject { content, .. } => content,
+        other => panic!("expected a reject, got {other:?}"),
+    };
+    // The 40 KB schema that trapped the instance (issue 21): 600 × 600 paths to a list of 1,500 types.
+    let names: Vec<&str> = (0..1500).map(|i| if i % 2 == 0 { "\"boolean\"" } else { "\"null\"" }).collect();
+    let shelf = one_tool(&nested_ref_fan_out(600, &format!(r#"{{"type":[{}]}}"#, names.join(","))));
+    let content = reject(&shelf, r#"{"v":"hello"}"#);
+    assert!(
+        content.contains(r#"expected boolean or null, got string "hello" (anyOf at arguments.v)"#),
+        "{content:.400}"
+    );
+    assert!(content.chars().count() < 10_000, "{} characters", content.chars().count());
+    // A 2M-character key under additionalProperties: anyOf of 2,500 $refs.
+    let refs = vec![r##"{"$ref":"#/$defs/d"}"##; 2500].join(",");
+    let schema = format!(
+        r#"{{"type":"object","additionalProperties":{{"anyOf":[{refs}]}},"$defs":{{"d":{{"type":"integer"}}}}}}"#
+    );
+    let content = reject(&one_tool(&schema), &format!(r#"{{"{}":"x"}}"#, "k".repeat(2_000_000)));
+    assert!(content.contains("expected integer, got string \"x\""), "{content:.400}");
+    assert!(content.contains(&format!("(anyOf at arguments[\"{}…\"])", "k".repeat(100))), "{content:.400}");
+    assert!(content.chars().count() < 9_000, "the path cuts the key: {} characters", content.chars().count());
+    // anyOf of n $refs to a list of n type names: the message names each type once.
+    let n = 10_000;
+    let refs = vec![r##"{"$ref":"#/$defs/t"}"##; n].join(",");
+    let types: Vec<&str> = (0..n).map(|i| ["\"null\"", "\"boolean\"", "\"array\""][i % 3]).collect();
+    let schema = format!(
+        r#"{{"type":"object","properties":{{"v":{{"anyOf":[{refs}]}}}},"$defs":{{"t":{{"type":[{}]}}}}}}"#,
+        types.join(",")
+    );
+    let content = reject(&one_tool(&schema), r#"{"v":{}}"#);
+    assert!(content.contains("expected null, boolean or array, got object (anyOf at arguments.v)"), "{content:.300}");
+    assert!(content.chars().count() < 10_000, "{} characters (was 67.5 MB)", content.chars().count());
+    for (schema, value, keyword) in [
+        // anyOf of n $refs to a const object of n keys, the argument differing in its last key
+        (
+            format!(
+                r#"{{"anyOf":[{}],"$defs":{{"c":{{"const":{{{}}}}}}}}}"#,
+                vec![r##"{"$ref":"#/$defs/c"}"##; n].join(","),
+                keys(n)
+            ),
+            format!("{{{},\"key_{}\":-1}}", keys(n - 1), n - 1),
+            "const",
+        ),
+        // a type list of n nulls and string, an enum of n numbers and one string
+        (
+            format!(
+                r#"{{"type":[{},"string"],"enum":[{},"y"]}}"#,
+                vec!["\"null\""; n].join(","),
+                (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+            ),
+            r#""x""#.to_string(),
+            "enum",
+        ),
+        // anyOf of n $refs to one long string const
+        (
+            format!(
+                r#"{{"anyOf":[{}],"$defs":{{"c":{{"const":"{}"}}}}}}"#,
+                vec![r##"{"$ref":"#/$defs/c"}"##; n].join(","),
+                "c".repeat(100 * n)
+            ),
+            format!("\"{}x\"", "c".repeat(100 * n - 1)),
+            "const",
+        ),
+    ] {
+        let schema = json::parse(&schema).unwrap();
+        let mut args = json::parse(&value).unwrap();
+        let (verdict, _) = schema::judge(&schema, &mut args);
+        match verdict {
+            schema::Verdict::Invalid(violation) => assert_eq!(violation.keyword, keyword, "{violation}"),
+            other => panic!("expected a {keyword} violation, got {other:?}"),
+        }
+    }
+}
+
+/// A violation found is a reject whatever the passes after it cost (issue 21: 600,000 ids before
+/// a bad `mode` and an extra property came back as a call): the passes never share one budget.
+#[test]
+fn a_violation_found_is_never_lost_to_the_work_bound() {
+    let schema = r#"{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer"}},"mode":{"enum":["a","b"]}},"additionalProperties":false}"#;
+    let shelf = one_tool(schema);
+    for ids in [400_000, 600_000, 2_000_000] {
+        let ids = vec!["1"; ids].join(",");
+        for arguments in [
+            format!(r#"{{"ids":[{ids}],"mode":"zzz","extra":1}}"#),
+            format!(r#"{{"mode":"zzz","ids":[{ids}],"extra":1}}"#),
+            format!(r#"{{"ids":[{ids}],"extra":1}}"#),
+        ] {
+            match shelf.unwrap(&json::parse(&call(&arguments)).unwrap()).unwrap() {
+                toolshelf::Unwrapped::Reject { content, .. } => {
+                    assert!(
+                        content.contains("(enum at arguments.mode)")
+                            || content.contains("(additionalProperties at arguments)"),
+                        "{content:.300}"
+                    )
+                }
+                other => panic!("{} ids: expected a reject, got a {:?}", ids.len() / 2, std::mem::discriminant(&other)),
+            }
+        }
+    }
+}
+
+/// Arguments nested deeper than the parser reads are a reject in every provider shape, as the same
+/// arguments sent as JSON text are (issue 21: an Anthropic `tool_use` at 128 levels threw
+/// `too_large`); the call's id is carried through.
+#[test]
+fn deep_arguments_are_a_reject_in_every_shape() {
+    let shelf = one_tool(r#"{"type":"object"}"#);
+    let nested = |levels: usize| format!("{}1{}", r#"{"a":"#.repeat(levels), "}".repeat(levels));
+    for levels in [json::MAX_DEPTH + 1, 1_000, 100_000] {
+        let args = nested(levels);
+        for call in [
+            format!(r#"{{"type":"tool_use","id":"c1","name":"t","input":{args}}}"#),
+            format!(r#"{{"type":"tool_use","id":"c1","name":"tool_call","input":{{"name":"t","arguments":{args}}}}}"#),
+            format!(r#"{{"id":"c1","type":"function","function":{{"name":"t","arguments":{}}}}}"#, quote(&args)),
+            format!(r#"{{"type":"function_call","call_id":"c1","name":"t","arguments":{args}}}"#),
+        ] {
+            match shelf.unwrap_json(&call) {
+                Ok(toolshelf::Unwrapped::Reject { content, id }) => {
+                    assert_eq!(id.as_deref(), Some("c1"));
+                    assert_eq!(content, "t was not run: the arguments nest deeper than 128 levels. Send the arguments as a JSON object.");
+                }
+                other => panic!("{levels} levels, {:.80}: {other:?}", call),
+            }
+        }
+    }
+    // At the bound, arguments are judged in every shape.
+    let args = nested(json::MAX_DEPTH);
+    for call in [
+        format!(r#"{{"type":"tool_use","id":"c1","name":"t","input":{args}}}"#),
+        format!(r#"{{"type":"tool_use","id":"c1","name":"tool_call","input":{{"name":"t","arguments":{args}}}}}"#),
+        format!(r#"{{"id":"c1","type":"function","function":{{"name":"t","arguments":{}}}}}"#, quote(&args)),
+    ] {
+        assert!(matches!(shelf.unwrap_json(&call), Ok(toolshelf::Unwrapped::Call(_))), "{call:.80}");
+    }
+    assert_eq!(shelf.unwrap_json("[[[").map_err(|e| e.code.as_str()), Err("invalid_call"));
+}
+
+/// A call the validator cannot judge in full passes (fail-open) with a warning for the agent; one it
+/// judges carries none.
+#[test]
+fn an_unjudged_call_passes_with_a_warning() {
+    // Alternatives that both recurse: 2^60 paths, cut off by the evaluation depth.
+    let schema = r##"{"type":"object","properties":{"v":{"anyOf":[{"type":"array","items":{"$ref":"#/properties/v"}},{"type":"array","items":{"$ref":"#/properties/v"}}]}}}"##;
+    let shelf = one_tool(schema);
+    let deep = format!("{}5{}", "[".repeat(100), "]".repeat(100));
+    match shelf.unwrap(&json::parse(&call(&format!(r#"{{"v":{deep}}}"#))).unwrap()).unwrap() {
+        toolshelf::Unwrapped::Call(call) => {
+            assert_eq!(call.warnings.len(), 1, "{:?}", call.warnings);
+            assert!(call.warnings[0].contains("not fully validated"), "{:?}", call.warnings);
+        }
+        other => panic!("expected a call, got {other:?}"),
+    }
+    match shelf.unwrap(&json::parse(&call(r#"{"v":[[]]}"#)).unwrap()).unwrap() {
+        toolshelf::Unwrapped::Call(call) => assert!(call.warnings.is_empty(), "{:?}", call.warnings),
+        other => panic!("expected a call, got {other:?}"),
+    }
 }
