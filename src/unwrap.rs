@@ -453,8 +453,8 @@ mod tests {
         let fits = "é".repeat(MAX_ARGUMENTS_CHARS - 8); // 8 code points of `{"a":""}` around it
         let over = "é".repeat(MAX_ARGUMENTS_CHARS - 7);
         assert!(fits.len() > MAX_ARGUMENTS_CHARS, "more bytes than the bound: counted as code points");
-        assert!(arguments_object(Some(&text(&fits))).is_ok());
-        assert!(arguments_object(Some(&object(&fits))).is_ok());
+        assert!(arguments_object(Some(&text(&fits)), 0).is_ok());
+        assert!(arguments_object(Some(&object(&fits)), 0).is_ok());
         for raw in [text(&over), object(&over)] {
             let error = arguments_object(Some(&raw)).unwrap_err();
             assert!(error.ends_with("code points"), "{error}");
