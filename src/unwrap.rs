@@ -456,7 +456,7 @@ mod tests {
         assert!(arguments_object(Some(&text(&fits)), 0).is_ok());
         assert!(arguments_object(Some(&object(&fits)), 0).is_ok());
         for raw in [text(&over), object(&over)] {
-            let error = arguments_object(Some(&raw)).unwrap_err();
+            let error = arguments_object(Some(&raw), 0).unwrap_err();
             assert!(error.ends_with("code points"), "{error}");
         }
     }
