@@ -11,15 +11,25 @@ const MAX_TOOLS = 10000;
 /** Lets timers and I/O run between pages (an in-memory transport answers in microtasks only). */
 const yieldToEventLoop = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** Rejects when `signal` aborts, so that a client that ignores the signal cannot hold the listing. */
-function abortable(promise, signal) {
-  if (!signal) return promise;
+/**
+ * One tools/list page. With `signal`, the client gets a signal of this page's own (aborted with the
+ * caller's), so that what a client hangs on a signal per request is let go with the page, and the
+ * page rejects as soon as the caller's signal aborts, whether or not the client heeds it.
+ */
+async function listPage(client, params, signal) {
+  if (!signal) return client.listTools(params);
   signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
+  const page = new AbortController();
+  const onAbort = () => page.abort(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await new Promise((resolve, reject) => {
+      page.signal.addEventListener("abort", () => reject(page.signal.reason), { once: true });
+      client.listTools(params, { signal: page.signal }).then(resolve, reject);
+    });
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
 }
 
 /**
@@ -42,7 +52,7 @@ export async function listAllTools(client, { signal, maxPages = MAX_PAGES, maxTo
       break;
     }
     if (pages > 0) await yieldToEventLoop();
-    const page = await abortable(client.listTools(cursor === undefined ? undefined : { cursor }, signal ? { signal } : undefined), signal);
+    const page = await listPage(client, cursor === undefined ? undefined : { cursor }, signal);
     pages++;
     cursors.add(cursor);
     const items = Array.isArray(page?.tools) ? page.tools : [];
@@ -121,9 +131,10 @@ export async function mcpServers(clients, { format = "mcp", signal, maxPages, ma
     onWarning?.(message);
   };
   const named = [];
-  const taken = new Set(given.map(([name]) => name));
+  const taken = new Set();
   for (const [name, client] of given) {
-    if (named.some(([n]) => n === name)) throw new TypeError(`toolshelf/mcp: two clients named "${name}" (pass clients by name)`);
+    if (taken.has(name)) throw new TypeError(`toolshelf/mcp: two clients named "${name}" (pass clients by name)`);
+    taken.add(name);
     named.push([name, client]);
   }
   for (const entry of named) {

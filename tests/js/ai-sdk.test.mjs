@@ -53,10 +53,10 @@ function deleteRepo(runs, needsApproval = true) {
   });
 }
 
-test("approval: needsApproval true stops the SDK with one approval request, direct and through tool_call; nothing runs", async () => {
-  for (const deferred of [false, true]) {
+test("approval: needsApproval true stops the SDK with one approval request, direct and through tool_call, generateText and streamText; nothing runs", async () => {
+  for (const [deferred, generate] of [[false, generateText], [true, generateText], [false, streamText], [true, streamText]]) {
     const runs = [];
-    const { content, requests } = await converse({ name: "delete_repo", tool: deleteRepo(runs), deferred, calls: [{ id: "prod" }] });
+    const { content, requests } = await converse({ name: "delete_repo", tool: deleteRepo(runs), deferred, calls: [{ id: "prod" }], generate });
     assert.deepEqual(runs, [], `${deferred ? "deferred" : "direct"}: nothing ran before approval`);
     const asked = approvalRequests(content);
     assert.equal(asked.length, 1, `${deferred ? "deferred" : "direct"}: the SDK asked once`);

@@ -6,6 +6,7 @@
 // client serves) as an `isError` result the loop can send back.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -42,6 +43,10 @@ test("listing is bounded: maxPages cuts an endless cursor with a warning; the ca
   assert.match(warnings.join("\n"), /server "endless": tools\/list cut off after 50 pages \(maxPages\)/);
   const byDefault = await mcpServers({ endless: await endless("endless") });
   assert.equal(byDefault.servers.endless.length, 1000, "1,000 pages by default");
+  // A signal is not left holding a listener per page (the SDK's client adds one per request).
+  const signal = new AbortController().signal;
+  await mcpServers({ endless: await endless("endless") }, { maxPages: 30, signal });
+  assert.equal(getEventListeners(signal, "abort").length, 0);
   // Without a page cap, an abort signal ends the listing (timers run between pages).
   await assert.rejects(mcpServers({ endless: await endless("endless") }, { maxPages: Infinity, signal: AbortSignal.timeout(200) }), { name: "TimeoutError" });
 });
