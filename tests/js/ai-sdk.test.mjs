@@ -262,3 +262,31 @@ test("toolshelfSearch: candidates whose text holds \\0 or \\1 are not a stale in
   assert.deepEqual(withBad({ query: "merge", tools: [{ name: "", description: "merge" }, { name: "d", description: "merge" }, { name: "merge_pr", description: "Merge a pull request." }] }), ["merge_pr"]);
   assert.equal(warnings.length, 2, warnings.join("\n"));
 });
+
+test("output: @ai-sdk/mcp's toModelOutput for server-everything's image tool reaches the model as for the direct tool", async () => {
+  const { createMCPClient } = await import("@ai-sdk/mcp");
+  const { everythingServer } = await import("./mcp-servers.mjs");
+  const everything = everythingServer();
+  const client = await createMCPClient({ transport: everything.transport() });
+  try {
+    const tools = await client.tools();
+    assert.equal(typeof tools["get-tiny-image"].toModelOutput, "function", "@ai-sdk/mcp renders MCP content itself");
+    const read = {};
+    for (const deferred of [false, true]) {
+      const steps = [deferred ? { tool: "tool_call", arguments: { name: "get-tiny-image", arguments: {} } } : { tool: "get-tiny-image", arguments: {} }, { text: "seen" }];
+      const model = await startModelServer(steps);
+      try {
+        const shelf = deferred ? createToolshelf({ servers: { everything: tools } }) : undefined;
+        await generateText({ model: createOpenAI({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"), prompt: "Show me.", tools: deferred ? shelf.tools : { "get-tiny-image": tools["get-tiny-image"] }, ...(shelf ? { prepareStep: shelf.prepareStep } : {}), stopWhen: stepCountIs(3) });
+        read[deferred] = model.requests.at(-1).body.input.filter((i) => i.type === "function_call_output").map((i) => i.output);
+      } finally {
+        await model.close();
+      }
+    }
+    assert.ok(JSON.stringify(read.false).includes("input_image"), `the direct tool's image reached the model as an image: ${JSON.stringify(read.false).slice(0, 200)}`);
+    assert.deepEqual(read.true, read.false, "the same output items through the bridge");
+  } finally {
+    await client.close();
+    await everything.close();
+  }
+});
