@@ -148,7 +148,8 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   const defs = new WeakMap(); // tool object → its MCP def, so that Shelf.update keeps what it read
   const asked = records(); // toolCallId → the approval status the SDK was told, for execute
   const outputs = records(); // toolCallId → the real tool and its input, for toModelOutput
-  const unwraps = records(); // toolCallId → the call unwrapped (approval, then execute: one unwrap)
+  const unwraps = records(); // toolCallId → the call unwrapped (input hooks, approval, execute: one unwrap)
+  const resolved = records(); // toolCallId → the call read and validated (one validation per call)
   let state; // { shelf, servers, routes, signature, assembly, warnings }
   let shelf;
   let seen = {}; // what the last prepareStep was given: toolsContext, runtimeContext
@@ -239,6 +240,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     for (const name of box.routes.keys()) if (left.some((w) => w.startsWith(`server "${name}" left out`))) box.routes.delete(name);
     const warnings = [...box.warnings, ...left].map((w) => `toolshelf/ai: ${w}`);
     unwraps.clear();
+    resolved.clear();
     const assembly = shelf.assemble();
     assembly.warnings = [...warnings, ...assembly.warnings];
     state = { servers: next, routes: box.routes, signature: signature(next), assembly, warnings };
@@ -293,7 +295,17 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     return u;
   }
 
-  async function resolve(name, input, execution) {
+  function resolve(name, input, execution) {
+    const id = execution?.toolCallId;
+    const json = JSON.stringify(input ?? {});
+    const memo = id === undefined ? undefined : resolved.get(id);
+    if (memo && memo.name === name && memo.json === json) return memo.promise;
+    const promise = read(name, input, execution);
+    if (id !== undefined) resolved.set(id, { name, json, promise });
+    return promise;
+  }
+
+  async function read(name, input, execution) {
     const u = unwrapCall(name, input, execution?.toolCallId);
     if (u.kind !== "call") return { content: u.content };
     const found = target(u);
@@ -347,6 +359,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   async function admit(name, input, execution) {
     const r = await resolve(name, input, execution);
     unwraps.take(execution?.toolCallId);
+    resolved.take(execution?.toolCallId);
     if (!r.tool) return r;
     const record = asked.take(execution?.toolCallId);
     const known = record && record.input === JSON.stringify(input ?? {});
@@ -391,7 +404,9 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     inputSchema: jsonSchema(def.inputSchema),
     needsApproval: async (input, options) => (await ask(def.name, input, options)).type === "user-approval",
     onInputAvailable: async ({ input, ...options }) => {
+      // The real tool's input hooks, when its input is whole, as generateText calls a direct tool's.
       const r = await resolve(def.name, input, options).catch(() => undefined);
+      if (r?.tool?.onInputStart) await r.tool.onInputStart({ ...options, context: r.context });
       if (r?.tool?.onInputAvailable) await r.tool.onInputAvailable({ ...options, input: r.value, context: r.context });
     },
     execute: execute(def.name),

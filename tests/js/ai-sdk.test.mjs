@@ -290,3 +290,17 @@ test("output: @ai-sdk/mcp's toModelOutput for server-everything's image tool rea
     await everything.close();
   }
 });
+
+test("input hooks: onInputStart and onInputAvailable are called for the real tool as generateText calls them for the direct tool", async () => {
+  const got = {};
+  for (const deferred of [false, true]) {
+    const hooks = [];
+    const real = tool({ description: "Write a file.", inputSchema: z.object({ path: z.string(), mode: z.string().default("w") }), execute: async () => "written",
+      onInputStart: ({ toolCallId }) => { hooks.push(["start", toolCallId]); },
+      onInputAvailable: ({ input, toolCallId }) => { hooks.push(["available", toolCallId, input]); } });
+    await converse({ name: "write_file", tool: real, deferred, calls: [{ path: "a" }] });
+    got[deferred] = hooks;
+  }
+  assert.deepEqual(got.false, [["start", "call_0"], ["available", "call_0", { path: "a", mode: "w" }]]);
+  assert.deepEqual(got.true, got.false);
+});
