@@ -157,8 +157,8 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   const readServers = () => (typeof servers === "function" ? servers() : servers) ?? {};
 
   /** The MCP def of a tool, the same object while the tool and its name are the same. */
-  function defOf(name, tool, problems, where) {
-    const cached = tool !== null && typeof tool === "object" ? defs.get(tool) : undefined;
+  function defOf(name, tool, problems, where, cache = true) {
+    const cached = cache && tool !== null && typeof tool === "object" ? defs.get(tool) : undefined;
     if (cached?.name === name) {
       for (const problem of cached.problems) problems.push(`${where}: ${problem}`);
       return cached.def;
@@ -167,7 +167,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     const input = inputJsonSchema(tool);
     const own_ = [description.problem, input.problem].filter(Boolean);
     const def = { name, description: description.text, inputSchema: input.schema };
-    if (tool !== null && typeof tool === "object") defs.set(tool, { name, def, problems: own_ });
+    if (cache && tool !== null && typeof tool === "object") defs.set(tool, { name, def, problems: own_ });
     for (const problem of own_) problems.push(`${where}: ${problem}`);
     return def;
   }
@@ -175,7 +175,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   /** The toolbox for `next` (servers by name), with the routes back from the names the core sees. */
   function toolboxOf(next) {
     const warnings = [];
-    const directDefs = Object.entries(direct).map(([name, tool]) => defOf(name, tool, warnings, `tool "${name}"`));
+    const directDefs = Object.entries(direct).map(([name, tool]) => defOf(name, tool, warnings, `tool "${name}"`, false)); // its own objects: told apart from server defs
     const taken = new Set(Object.keys(next));
     const routes = new Map(); // the server name the core sees → { server, set }
     const lists = new Map();

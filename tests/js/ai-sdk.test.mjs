@@ -219,6 +219,10 @@ test("isolation: bad servers are left out with a warning naming each; the others
   const warnings = shelf.assembly.warnings.join("\n");
   for (const name of Object.keys(bad)) assert.match(warnings, new RegExp(`server "${name}" left out`), warnings);
   assert.equal(await shelf.tools.tool_call.execute({ name: "ping", arguments: {} }, { toolCallId: "p", messages: [] }), "pong");
+  // Two servers whose names qualify to the same name: the second is left out, the first works.
+  const clash = createToolshelf({ servers: { "git hub": good, git_hub: { ...good } }, options: { qualify: true } });
+  assert.match(clash.assembly.warnings.join("\n"), /server "git_hub" left out: servers\.git_hub\[0\]: duplicate tool name "mcp__git_hub__ping"/);
+  assert.equal(await clash.tools.tool_call.execute({ name: "mcp__git_hub__ping", arguments: {} }, { toolCallId: "q", messages: [] }), "pong");
   // Attached mid-run through servers(): generateText completes, the bad server left out.
   let attached = { good };
   const live = createToolshelf({ servers: () => attached });
@@ -231,7 +235,7 @@ test("isolation: bad servers are left out with a warning naming each; the others
     await model.close();
   }
   assert.match(live.assembly.warnings.join("\n"), /server "deep" left out/);
-  assert.deepEqual(runs, ["ping", "ping"]);
+  assert.deepEqual(runs, ["ping", "ping", "ping"]);
 });
 
 test("update: a failed update leaves the adapter as it was; a kept .shelf works after re-assembly", async () => {
