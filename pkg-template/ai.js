@@ -351,7 +351,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     }
     if (!r.tool) return NOT_APPLICABLE;
     const status = await approval(r, options);
-    asked.set(options.toolCallId, { input: JSON.stringify(input ?? {}), status });
+    if (options?.toolCallId !== undefined) asked.set(options.toolCallId, { input: JSON.stringify(input ?? {}), status });
     return status;
   }
 
@@ -361,7 +361,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     unwraps.take(execution?.toolCallId);
     resolved.take(execution?.toolCallId);
     if (!r.tool) return r;
-    const record = asked.take(execution?.toolCallId);
+    const record = execution?.toolCallId === undefined ? undefined : asked.take(execution.toolCallId);
     const known = record && record.input === JSON.stringify(input ?? {});
     const status = known ? record.status : await approval(r, execution ?? {});
     if (status.type === "denied") return { content: `${r.call.name} was not run: its approval was denied${status.reason ? ` (${status.reason})` : ""}.` };
@@ -371,7 +371,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     const verdict = onCall ? await onCall(r.call, execution) : undefined;
     if (typeof verdict === "string") return { content: verdict }; // the hook declined, with a reason for the model
     if (typeof r.tool?.execute !== "function") return { content: `${r.call.tool} has no execute function here; it was not invoked.` };
-    outputs.set(execution?.toolCallId, { tool: r.tool, value: r.value });
+    if (execution?.toolCallId !== undefined) outputs.set(execution.toolCallId, { tool: r.tool, value: r.value });
     return { run: () => r.tool.execute(r.value, { ...execution, context: r.context }) };
   }
 
@@ -453,6 +453,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     /** For generateText/streamText: re-assembles before a step when the servers changed. */
     prepareStep({ toolsContext, runtimeContext } = {}) {
       seen = { toolsContext, runtimeContext };
+      asked.clear(); // what the SDK was told about a call counts for its own step only
       const next = readServers();
       if (!sameSignature(signature(next), state.signature)) prepare(next);
       return undefined;
