@@ -199,8 +199,8 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
 
   /**
    * Prepares `toolbox` on the shelf (a new one the first time, else `Shelf.update` in place) and
-   * returns the servers left out. When the whole toolbox fails, the servers are added one at a
-   * time and each that fails is left out; a failure of the direct tools alone is the caller's and
+   * returns the servers left out (`[name, warning]`). When the whole toolbox fails, the servers are
+   * added one at a time, in the order given, and each that fails is left out; a failure of the direct tools alone is the caller's and
    * throws, with the shelf as it was.
    */
   function prepareShelf({ directDefs, lists }) {
@@ -228,7 +228,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
         accepted.push(name);
       } catch (error) {
         if (!isToolboxError(error)) throw error;
-        left.push(`server "${name}" left out: ${error.message}`);
+        left.push([name, `server "${name}" left out: ${error.message}`]);
       }
     }
     return left;
@@ -237,8 +237,8 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   function prepare(next) {
     const box = toolboxOf(next);
     const left = prepareShelf(box);
-    for (const name of box.routes.keys()) if (left.some((w) => w.startsWith(`server "${name}" left out`))) box.routes.delete(name);
-    const warnings = [...box.warnings, ...left].map((w) => `toolshelf/ai: ${w}`);
+    for (const [name] of left) box.routes.delete(name);
+    const warnings = [...box.warnings, ...left.map(([, warning]) => warning)].map((w) => `toolshelf/ai: ${w}`);
     unwraps.clear();
     resolved.clear();
     const assembly = shelf.assemble();
