@@ -385,15 +385,25 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
       if (u.kind === "call" && isAsyncGeneratorFunction(target(u)?.tool?.execute)) {
         return (async function* () {
           const admitted = await admit(name, input, execution);
-          if (admitted.run) yield* admitted.run();
-          else yield admitted.content;
+          if (!admitted.run) return yield admitted.content;
+          try {
+            yield* admitted.run();
+          } catch (error) {
+            outputs.take(execution?.toolCallId); // a tool error: the SDK renders it, not toModelOutput
+            throw error;
+          }
         })();
       }
       return (async () => {
         const admitted = await admit(name, input, execution);
         if (!admitted.run) return admitted.content;
-        const result = await admitted.run();
-        return isAsyncIterable(result) ? lastOf(result) : result;
+        try {
+          const result = await admitted.run();
+          return isAsyncIterable(result) ? await lastOf(result) : result;
+        } catch (error) {
+          outputs.take(execution?.toolCallId); // a tool error: the SDK renders it, not toModelOutput
+          throw error;
+        }
       })();
     };
   }

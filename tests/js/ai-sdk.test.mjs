@@ -308,3 +308,14 @@ test("input hooks: onInputStart and onInputAvailable are called for the real too
   assert.deepEqual(got.false, [["start", "call_0"], ["available", "call_0", { path: "a", mode: "w" }]]);
   assert.deepEqual(got.true, got.false);
 });
+
+test("errors: a tool whose execute throws (plain or generator) reaches the model with the same error text as the direct tool", async () => {
+  const plain = tool({ description: "Fails.", inputSchema: z.object({}), execute: async () => { throw new Error("disk full"); } });
+  const streaming = tool({ description: "Fails midway.", inputSchema: z.object({}), async *execute() { yield "started"; throw new Error("disk full midway"); } });
+  for (const [name, real] of [["fail", plain], ["fail_midway", streaming]]) {
+    const read = {};
+    for (const deferred of [false, true]) read[deferred] = modelRead((await converse({ name, tool: real, deferred, calls: [{}] })).requests);
+    assert.match(read.false[0], /disk full/);
+    assert.deepEqual(read.true, read.false, name);
+  }
+});
