@@ -266,7 +266,10 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
         const verdict = await ask(input, execution);
         return typeof verdict === "string" ? verdict : tool.execute(input, execution);
       };
-    return { ...tool, execute };
+    // Every own property kept, non-enumerable ones too (the SDK's `experimental_toolCaller`).
+    const properties = Object.getOwnPropertyDescriptors(tool);
+    properties.execute = { value: execute, enumerable: true, writable: true, configurable: true };
+    return Object.create(Object.getPrototypeOf(tool), properties);
   }
 
   /** The real tool behind an unwrapped call, with the call `onCall` sees, or undefined. */

@@ -190,6 +190,7 @@ test("onCall sees direct tools (server undefined) and can decline them; a server
     onCall: (call) => { seen.push([call.server, call.tool, call.name]); return call.tool === "delete_file" ? "declined" : undefined; },
   });
   assert.equal(await shelf.tools.delete_file.execute({}, { toolCallId: "1", messages: [] }), "declined");
+  assert.equal(shelf.tools.delete_file.description, "direct delete_file.", "the wrapped direct tool keeps its properties");
   assert.match(shelf.assembly.warnings.join("\n"), /server "builtin" is named "builtin_2"/);
   const names = shelf.shelf.search("x", { limit: 50 }).matches.map((m) => m.name).filter((n) => n === "x" || n.endsWith("__x"));
   assert.deepEqual(names.sort(), ["mcp__builtin_2__x", "x"], "the server's x is qualified under its new name; the deferred direct x keeps its name");
