@@ -1,12 +1,12 @@
 // toolshelf/ai: the Vercel AI SDK (`ai` 7, a peer dependency).
-import type { ToolExecutionOptions, ToolSet } from "ai";
+import type { GenericToolApprovalFunction, ToolApprovalConfiguration, ToolExecutionOptions, ToolSet } from "ai";
 import type { Assembly, McpTool, Options, Shelf } from "./types.js";
 
 /** A real call about to run: where it goes, under the tool's own name, with validated arguments. */
 export interface RealCall {
   /** The name the model knows (qualified when two tools shared it). */
   name: string;
-  /** The server it belongs to; undefined for a direct tool. */
+  /** The server it belongs to (as given to createToolshelf); undefined for a direct tool, `defer`red ones too. */
   server?: string;
   /** The tool's own name: the key of its ToolSet. */
   tool: string;
@@ -25,18 +25,32 @@ export interface ToolshelfInput {
    * Return a string to decline: it goes back to the model as the tool result and nothing runs.
    */
   onCall?: (call: RealCall, execution: ToolExecutionOptions<unknown>) => unknown;
+  /**
+   * Approval of the real tools, in generateText's `toolApproval` shape, keyed by the name the model
+   * knows (else the tool's own name). Applied to calls through the bridge as the SDK applies it to a
+   * direct tool; pass `shelf.toolApproval` as generateText's `toolApproval` to have the SDK apply it.
+   */
+  toolApproval?: ToolApprovalConfiguration<ToolSet, unknown>;
 }
 
 export interface Toolshelf {
   /** For generateText/streamText: the direct tools (your objects) and the bridge tools. Updated in place. */
   readonly tools: ToolSet;
   /** For generateText/streamText: re-assembles before a step when `servers` (a function) changed. */
-  prepareStep: () => undefined;
+  prepareStep: (step?: { toolsContext?: unknown; runtimeContext?: unknown }) => undefined;
+  /**
+   * For generateText/streamText's `toolApproval`: a bridge call is judged as its real tool (the
+   * `toolApproval` given to createToolshelf, else the tool's `needsApproval`), any other tool as the
+   * SDK would judge it.
+   */
+  toolApproval: GenericToolApprovalFunction<ToolSet, any, any>;
+  /** The adapter's own warnings of the current assembly (servers left out or renamed, schemas); also first in `assembly.warnings`. */
+  readonly warnings: string[];
   /** The prepared toolbox (search, describe, unwrap for programs). */
   readonly shelf: Shelf<McpTool>;
   /** The current assembly's facts (tier, listing, warnings, fingerprint). */
   readonly assembly: Assembly<McpTool>;
-  /** Re-assembles with other servers. */
+  /** Re-assembles with other servers; when that throws, the adapter is left as it was. */
   update(servers: Record<string, ToolSet> | (() => Record<string, ToolSet>)): void;
 }
 
@@ -49,4 +63,4 @@ export type ToolSearchCallback = (options: { query: string; tools: Array<{ name:
  * toolshelf's ranking as the `search` of the AI SDK's `toolSearch({ search })` (tools marked
  * `deferLoading: true`). With `tools` (the ToolSet), parameter names count too.
  */
-export declare function toolshelfSearch(options?: { tools?: ToolSet; limit?: number; server?: string }): ToolSearchCallback;
+export declare function toolshelfSearch(options?: { tools?: ToolSet; limit?: number; server?: string; onWarning?: (warning: string) => void }): ToolSearchCallback;

@@ -1,97 +1,472 @@
 // toolshelf/ai: the Vercel AI SDK (`ai`, a peer dependency). `createToolshelf` turns direct tools
 // and deferred tools by server (any ToolSet, e.g. from @ai-sdk/mcp) into what generateText and
-// streamText take: the direct tools as they are plus bridge tools whose `execute` answers
-// tool_search / tool_describe here and, for tool_call, runs the real tool's `execute` after
-// validation (a reject goes back to the model as the tool result; nothing runs). `toolshelfSearch`
-// is a `search` callback for the AI SDK's own `toolSearch({ search })` (tools with deferLoading).
-import { asSchema, jsonSchema, tool as aiTool } from "ai";
+// streamText take: the direct tools plus bridge tools whose `execute` answers tool_search /
+// tool_describe here and, for tool_call, runs the real tool as the SDK runs a tool it was given
+// directly: its own input validation (the transformed value is what `execute` gets), its approval
+// (`needsApproval`, `toolApproval`), its context, `toModelOutput` and a generator `execute`.
+// `toolshelfSearch` is a `search` callback for the AI SDK's own `toolSearch({ search })`.
+import { InvalidToolInputError, TypeValidationError, asSchema, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
 
-/** The JSON Schema of an AI SDK tool's input (zod, Standard Schema or jsonSchema()), else any object. */
+/** The core's pseudo-server of the direct tools named in `defer`; a real server of that name is renamed. */
+const DEFERRED_DIRECT = "builtin";
+/** Per-call records (approvals asked, outputs to render) are kept for at most this many calls. */
+const RECORDS = 1024;
+const NOT_APPLICABLE = Object.freeze({ type: "not-applicable" });
+
+const own = (object, key) => (object != null && Object.hasOwn(object, key) ? object[key] : undefined);
+const isAsyncIterable = (value) => value != null && typeof value[Symbol.asyncIterator] === "function";
+const isAsyncGeneratorFunction = (fn) => typeof fn === "function" && fn[Symbol.toStringTag] === "AsyncGeneratorFunction";
+/** Sets `object[key]` as an own property even when the key is "__proto__". */
+const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+
+/** A Map that forgets its oldest entry past `RECORDS` (records of calls the SDK never completed). */
+function records() {
+  const map = new Map();
+  return {
+    set(key, value) {
+      map.delete(key);
+      map.set(key, value);
+      if (map.size > RECORDS) map.delete(map.keys().next().value);
+    },
+    get: (key) => map.get(key),
+    clear: () => map.clear(),
+    take(key) {
+      const value = map.get(key);
+      map.delete(key);
+      return value;
+    },
+  };
+}
+
+/**
+ * The JSON Schema of an AI SDK tool's input (zod, Standard Schema or jsonSchema()) and, when the
+ * SDK cannot write it whole, why: a schema with parts JSON Schema cannot express (`z.date()`) is
+ * written with those parts open (`{}`, Standard JSON Schema's `unrepresentable: "any"`) where the
+ * schema library can, else as any object.
+ */
 function inputJsonSchema(tool) {
   try {
     const schema = asSchema(tool?.inputSchema).jsonSchema;
-    return schema && typeof schema === "object" && !("then" in schema) ? schema : { type: "object" };
-  } catch {
-    return { type: "object" }; // a schema the SDK cannot write as JSON Schema: no validation, the call passes
+    if (schema && typeof schema === "object" && typeof schema.then !== "function") return { schema };
+    return { schema: { type: "object" }, problem: "its input schema is not a JSON Schema object" };
+  } catch (error) {
+    const partial = openSchema(tool?.inputSchema);
+    return partial
+      ? { schema: partial, problem: `parts of its input schema cannot be written as JSON Schema (${error.message}); those parameters are shown open` }
+      : { schema: { type: "object" }, problem: `its input schema cannot be written as JSON Schema (${error.message}); the model sees no parameters` };
   }
 }
 
-/** An AI SDK tool as an MCP-format tool def (the toolbox's one format). */
-function toDef(name, tool) {
-  const description = typeof tool?.description === "string" ? tool.description : "";
-  return { name, description, inputSchema: inputJsonSchema(tool) };
+/** A Standard JSON Schema written with the parts JSON Schema cannot express left open, or undefined. */
+function openSchema(schema) {
+  try {
+    const written = schema?.["~standard"]?.jsonSchema?.input?.({ target: "draft-07", libraryOptions: { unrepresentable: "any" } });
+    if (!written || typeof written !== "object") return undefined;
+    const { $schema: _, ...rest } = written;
+    return rest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A tool's description: a string, or AI SDK 7's `({ context }) => string`. */
+function describeTool(tool, context) {
+  if (typeof tool?.description === "string") return { text: tool.description };
+  if (typeof tool?.description !== "function") return { text: "" };
+  try {
+    const text = tool.description({ context, experimental_sandbox: undefined });
+    return typeof text === "string" ? { text } : { text: "", problem: "its description function gave no string" };
+  } catch (error) {
+    return { text: "", problem: `its description function threw (${error?.message ?? error})` };
+  }
+}
+
+/** Validates `value` with an AI SDK schema as the SDK does (safeValidateTypes): the transformed value, or throws. */
+async function validated(schema, value, wrap) {
+  if (schema == null) return value;
+  const validate = asSchema(schema).validate;
+  if (validate == null) return value;
+  let result;
+  try {
+    result = await validate(value);
+  } catch (cause) {
+    throw wrap(TypeValidationError.wrap({ value, cause }));
+  }
+  if (!result.success) throw wrap(TypeValidationError.wrap({ value, cause: result.error }));
+  return result.value;
+}
+
+/** The model output the SDK makes of a tool's result when the tool has no `toModelOutput`. */
+function defaultModelOutput(output) {
+  if (typeof output === "string") return { type: "text", value: output };
+  const text = output === undefined ? undefined : JSON.stringify(output);
+  return { type: "json", value: text === undefined ? null : JSON.parse(text) };
+}
+
+/** An approval status as the SDK normalizes it. */
+const normalizeStatus = (status) => (status === undefined ? NOT_APPLICABLE : typeof status === "string" ? { type: status } : status);
+
+/** The last value of an async iterable (a tool `execute` that streams). */
+async function lastOf(iterable) {
+  let last;
+  for await (const value of iterable) last = value;
+  return last;
 }
 
 /** A cheap identity of the servers: each ToolSet object and its tool names. */
 function signature(servers) {
-  return Object.entries(servers).map(([server, set]) => [server, set, Object.keys(set).join("\0")]);
+  return Object.entries(servers).map(([server, set]) => [server, set, Object.keys(set ?? {}).join("\0")]);
 }
 
 function sameSignature(a, b) {
   return a.length === b.length && a.every(([server, set, keys], i) => server === b[i][0] && set === b[i][1] && keys === b[i][2]);
 }
 
+/** Why a server's tool list is refused before the core reads it, or undefined. */
+function refusal(set) {
+  if (set === null || typeof set !== "object") return "its tools are not a ToolSet object";
+  for (const name of Object.keys(set)) {
+    if (name === "") return "a tool has an empty name";
+    if (/^mcp__.+__./s.test(name)) return `tool "${name}" has a qualified name (mcp__<server>__<tool> names are toolshelf's)`;
+  }
+  return undefined;
+}
+
+/** A free server name for a real server named like the core's pseudo-server. */
+function freeName(base, taken) {
+  for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
+}
+
 /**
- * Direct tools plus deferred tools by server → `{ tools, prepareStep, shelf, assembly, update }`.
- * `servers` may be a function: `prepareStep` calls it before every step and re-assembles when a
- * server or its tool list changed (the `tools` object is updated in place).
+ * Direct tools plus deferred tools by server → `{ tools, prepareStep, toolApproval, shelf, assembly,
+ * warnings, update }`. `servers` may be a function: `prepareStep` calls it before every step and
+ * re-assembles when a server or its tool list changed (the `tools` object is updated in place).
  */
-export function createToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall } = {}) {
+export function createToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, toolApproval } = {}) {
   const toolSet = {};
-  let state;
+  const defs = new WeakMap(); // tool object → its MCP def, so that Shelf.update keeps what it read
+  const asked = records(); // toolCallId → the approval status the SDK was told, for execute
+  const outputs = records(); // toolCallId → the real tool and its input, for toModelOutput
+  const unwraps = records(); // toolCallId → the call unwrapped (input hooks, approval, execute: one unwrap)
+  const resolved = records(); // toolCallId → the call read and validated (one validation per call)
+  let state; // { shelf, servers, routes, signature, assembly, warnings }
+  let shelf;
+  let seen = {}; // what the last prepareStep was given: toolsContext, runtimeContext
 
   const readServers = () => (typeof servers === "function" ? servers() : servers) ?? {};
 
-  /** The real tool behind an unwrapped call: a server's tool, or a direct one (also `defer`red ones). */
-  const target = (call) => (call.server !== undefined && Object.hasOwn(state.servers, call.server)
-    ? state.servers[call.server][call.tool]
-    : direct[call.tool ?? call.name]);
+  /** The MCP def of a tool, the same object while the tool and its name are the same. */
+  function defOf(name, tool, problems, where, cache = true) {
+    const cached = cache && tool !== null && typeof tool === "object" ? defs.get(tool) : undefined;
+    if (cached?.name === name) {
+      for (const problem of cached.problems) problems.push(`${where}: ${problem}`);
+      return cached.def;
+    }
+    const description = describeTool(tool, own(seen.toolsContext, name));
+    const input = inputJsonSchema(tool);
+    const own_ = [description.problem, input.problem].filter(Boolean);
+    const def = { name, description: description.text, inputSchema: input.schema };
+    if (cache && tool !== null && typeof tool === "object") defs.set(tool, { name, def, problems: own_ });
+    for (const problem of own_) problems.push(`${where}: ${problem}`);
+    return def;
+  }
 
-  async function run(name, input, execution) {
-    const unwrapped = state.shelf.unwrap({ name, arguments: input ?? {}, id: execution?.toolCallId });
-    if (unwrapped.kind !== "call") return unwrapped.content; // an answer, or a reject: nothing ran
-    const call = { name: unwrapped.name, server: unwrapped.server, tool: unwrapped.tool ?? unwrapped.name, arguments: unwrapped.arguments };
-    const verdict = onCall ? await onCall(call, execution) : undefined;
-    if (typeof verdict === "string") return verdict; // the hook declined, with a reason for the model
-    const real = target(unwrapped);
-    if (typeof real?.execute !== "function") return `${call.tool} has no execute function here; it was not invoked.`;
-    return real.execute(unwrapped.arguments, execution);
+  /** The toolbox for `next` (servers by name), with the routes back from the names the core sees. */
+  function toolboxOf(next) {
+    const warnings = [];
+    const directDefs = Object.entries(direct).map(([name, tool]) => defOf(name, tool, warnings, `tool "${name}"`, false)); // its own objects: told apart from server defs
+    const taken = new Set(Object.keys(next));
+    const routes = new Map(); // the server name the core sees → { server, set }
+    const lists = new Map();
+    for (const [server, set] of Object.entries(next)) {
+      const why = refusal(set);
+      if (why) {
+        warnings.push(`server "${server}" left out: ${why}`);
+        continue;
+      }
+      let seenAs = server;
+      if (server === DEFERRED_DIRECT) {
+        seenAs = freeName(server, taken);
+        taken.add(seenAs);
+        warnings.push(`server "${server}" is named "${seenAs}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
+      }
+      routes.set(seenAs, { server, set });
+      lists.set(seenAs, Object.entries(set).map(([name, tool]) => defOf(name, tool, warnings, `server "${server}", tool "${name}"`)));
+    }
+    return { directDefs, routes, lists, warnings };
+  }
+
+  /**
+   * Prepares `toolbox` on the shelf (a new one the first time, else `Shelf.update` in place) and
+   * returns the servers left out (`[name, warning]`). When the whole toolbox fails, the servers are
+   * added one at a time, in the order given, and each that fails is left out; a failure of the direct tools alone is the caller's and
+   * throws, with the shelf as it was.
+   */
+  function prepareShelf({ directDefs, lists }) {
+    const toolbox = (names) => {
+      const servers = Object.create(null);
+      for (const name of names) servers[name] = lists.get(name);
+      return { tools: directDefs, servers };
+    };
+    const load = (box) => {
+      if (shelf) shelf.update(box);
+      else shelf = new Shelf(box, { ...options, format: "mcp" });
+    };
+    try {
+      load(toolbox(lists.keys()));
+      return [];
+    } catch (error) {
+      if (!isToolboxError(error)) throw error;
+    }
+    load(toolbox([]));
+    const accepted = [];
+    const left = [];
+    for (const name of lists.keys()) {
+      try {
+        shelf.update(toolbox([...accepted, name]));
+        accepted.push(name);
+      } catch (error) {
+        if (!isToolboxError(error)) throw error;
+        left.push([name, `server "${name}" left out: ${error.message}`]);
+      }
+    }
+    return left;
+  }
+
+  function prepare(next) {
+    const box = toolboxOf(next);
+    const left = prepareShelf(box);
+    for (const [name] of left) box.routes.delete(name);
+    const warnings = [...box.warnings, ...left.map(([, warning]) => warning)].map((w) => `toolshelf/ai: ${w}`);
+    unwraps.clear();
+    resolved.clear();
+    const assembly = shelf.assemble();
+    assembly.warnings = [...warnings, ...assembly.warnings];
+    state = { servers: next, routes: box.routes, signature: signature(next), assembly, warnings };
+    for (const key of Object.keys(toolSet)) delete toolSet[key];
+    const directDefs = new Map(box.directDefs.map((def) => [def, def.name]));
+    for (const def of assembly.tools) {
+      put(toolSet, def.name, directDefs.has(def) ? directTool(def.name) : routed(def));
+    }
+  }
+
+  /** A direct tool as given, or, with `onCall`, the same tool whose `execute` asks `onCall` first. */
+  function directTool(name) {
+    const tool = direct[name];
+    if (!onCall || typeof tool?.execute !== "function") return tool;
+    const ask = (input, execution) => onCall({ name, server: undefined, tool: name, arguments: input }, execution);
+    const execute = isAsyncGeneratorFunction(tool.execute)
+      ? async function* (input, execution) {
+        const verdict = await ask(input, execution);
+        if (typeof verdict === "string") yield verdict;
+        else yield* tool.execute(input, execution);
+      }
+      : async (input, execution) => {
+        const verdict = await ask(input, execution);
+        return typeof verdict === "string" ? verdict : tool.execute(input, execution);
+      };
+    // Every own property kept, non-enumerable ones too (the SDK's `experimental_toolCaller`).
+    const properties = Object.getOwnPropertyDescriptors(tool);
+    properties.execute = { value: execute, enumerable: true, writable: true, configurable: true };
+    return Object.create(Object.getPrototypeOf(tool), properties);
+  }
+
+  /** The real tool behind an unwrapped call, with the call `onCall` sees, or undefined. */
+  function target(u) {
+    const name = u.tool ?? u.name;
+    if (u.server === undefined || u.server === DEFERRED_DIRECT) {
+      return Object.hasOwn(direct, name) ? { tool: direct[name], call: { name: u.name, server: undefined, tool: name, arguments: u.arguments } } : undefined;
+    }
+    const route = state.routes.get(u.server);
+    if (!route || !Object.hasOwn(route.set, name)) return undefined;
+    return { tool: route.set[name], call: { name: u.name, server: route.server, tool: name, arguments: u.arguments } };
+  }
+
+  /**
+   * A bridge call read as the SDK reads a direct tool's call: unwrapped and validated by the core,
+   * then by the tool's own `inputSchema` (its transformed value is the input), its context read
+   * and checked by its `contextSchema`. `{ content }` when the core answered or rejected it.
+   */
+  /** The unwrapped call, unwrapped once per tool call id (approval, then execute). */
+  function unwrapCall(name, input, id) {
+    const json = JSON.stringify(input ?? {});
+    const memo = id === undefined ? undefined : unwraps.get(id);
+    if (memo && memo.name === name && memo.json === json) return memo.u;
+    const u = shelf.unwrap({ name, arguments: input ?? {}, id });
+    if (id !== undefined) unwraps.set(id, { name, json, u });
+    return u;
+  }
+
+  function resolve(name, input, execution) {
+    const id = execution?.toolCallId;
+    const json = JSON.stringify(input ?? {});
+    const memo = id === undefined ? undefined : resolved.get(id);
+    if (memo && memo.name === name && memo.json === json) return memo.promise;
+    const promise = read(name, input, execution);
+    if (id !== undefined) resolved.set(id, { name, json, promise });
+    return promise;
+  }
+
+  async function read(name, input, execution) {
+    const u = unwrapCall(name, input, execution?.toolCallId);
+    if (u.kind !== "call") return { content: u.content };
+    const found = target(u);
+    if (!found) return { content: `${u.name} has no tool here; it was not invoked.` };
+    const { tool, call } = found;
+    const value = await validated(tool?.inputSchema, u.arguments,
+      (cause) => new InvalidToolInputError({ toolName: u.name, toolInput: JSON.stringify(u.arguments), cause }));
+    const toolsContext = execution?.toolsContext ?? seen.toolsContext;
+    const given = own(toolsContext, call.name) ?? own(toolsContext, call.tool);
+    const context = tool?.contextSchema == null ? given : await validated(tool.contextSchema, given, (e) => e);
+    return { tool, call: { ...call, arguments: value }, value, context };
+  }
+
+  /**
+   * The approval status of a resolved call, as the SDK's own resolution gives it for a direct
+   * tool: `toolApproval` (by the name the model knows, else the tool's own name; or a function),
+   * else the tool's `needsApproval` (boolean or function).
+   */
+  async function approval(r, { toolCallId, messages, runtimeContext, toolsContext }) {
+    if (typeof toolApproval === "function") {
+      const toolCall = { type: "tool-call", toolCallId, toolName: r.call.name, input: r.value };
+      return normalizeStatus(await toolApproval({ toolCall, tools: { [r.call.name]: r.tool }, toolsContext: toolsContext ?? seen.toolsContext ?? {}, runtimeContext: runtimeContext ?? seen.runtimeContext, messages: messages ?? [] }));
+    }
+    const configured = own(toolApproval, r.call.name) ?? own(toolApproval, r.call.tool);
+    if (configured != null) {
+      return normalizeStatus(typeof configured === "function"
+        ? await configured(r.value, { toolCallId, messages: messages ?? [], toolContext: r.context, runtimeContext: runtimeContext ?? seen.runtimeContext })
+        : configured);
+    }
+    const needs = r.tool?.needsApproval;
+    if (needs == null) return NOT_APPLICABLE;
+    const yes = typeof needs === "function" ? await needs(r.value, { toolCallId, messages: messages ?? [], context: r.context }) : needs;
+    return yes ? { type: "user-approval" } : NOT_APPLICABLE;
+  }
+
+  /** Resolves a bridge call's approval for the SDK and records what the SDK was told. */
+  async function ask(name, input, options) {
+    let r;
+    try {
+      r = await resolve(name, input, options);
+    } catch {
+      return NOT_APPLICABLE; // invalid input: nothing to approve; execute reports the error
+    }
+    if (!r.tool) return NOT_APPLICABLE;
+    const status = await approval(r, options);
+    if (options?.toolCallId !== undefined) asked.set(options.toolCallId, { input: JSON.stringify(input ?? {}), status });
+    return status;
+  }
+
+  /** Runs a resolved call after its approval: declined, denied or unasked calls run nothing. */
+  async function admit(name, input, execution) {
+    const r = await resolve(name, input, execution);
+    unwraps.take(execution?.toolCallId);
+    resolved.take(execution?.toolCallId);
+    if (!r.tool) return r;
+    const record = execution?.toolCallId === undefined ? undefined : asked.take(execution.toolCallId);
+    const known = record && record.input === JSON.stringify(input ?? {});
+    const status = known ? record.status : await approval(r, execution ?? {});
+    if (status.type === "denied") return { content: `${r.call.name} was not run: its approval was denied${status.reason ? ` (${status.reason})` : ""}.` };
+    if (status.type === "user-approval" && !known) {
+      return { content: `${r.call.name} needs approval before it runs, and none was asked for this call, so it was not run.` };
+    }
+    const verdict = onCall ? await onCall(r.call, execution) : undefined;
+    if (typeof verdict === "string") return { content: verdict }; // the hook declined, with a reason for the model
+    if (typeof r.tool?.execute !== "function") return { content: `${r.call.tool} has no execute function here; it was not invoked.` };
+    if (execution?.toolCallId !== undefined) outputs.set(execution.toolCallId, { tool: r.tool, value: r.value });
+    return { run: () => r.tool.execute(r.value, { ...execution, context: r.context }) };
+  }
+
+  /**
+   * `execute` of a bridge tool. A real tool whose `execute` is an async generator is streamed (its
+   * values are the SDK's preliminary results, the last the result); otherwise the result is awaited.
+   */
+  function execute(name) {
+    return (input, execution) => {
+      const u = unwrapCall(name, input, execution?.toolCallId);
+      if (u.kind === "call" && isAsyncGeneratorFunction(target(u)?.tool?.execute)) {
+        return (async function* () {
+          const admitted = await admit(name, input, execution);
+          if (!admitted.run) return yield admitted.content;
+          try {
+            yield* admitted.run();
+          } catch (error) {
+            outputs.take(execution?.toolCallId); // a tool error: the SDK renders it, not toModelOutput
+            throw error;
+          }
+        })();
+      }
+      return (async () => {
+        const admitted = await admit(name, input, execution);
+        if (!admitted.run) return admitted.content;
+        try {
+          const result = await admitted.run();
+          return isAsyncIterable(result) ? await lastOf(result) : result;
+        } catch (error) {
+          outputs.take(execution?.toolCallId); // a tool error: the SDK renders it, not toModelOutput
+          throw error;
+        }
+      })();
+    };
   }
 
   /** A model-visible tool that goes through unwrap: a bridge tool, or a deferred tool in tier 0. */
   const routed = (def) => aiTool({
     description: def.description,
     inputSchema: jsonSchema(def.inputSchema),
-    execute: (input, execution) => run(def.name, input, execution),
+    needsApproval: async (input, options) => (await ask(def.name, input, options)).type === "user-approval",
+    onInputAvailable: async ({ input, ...options }) => {
+      // The real tool's input hooks, when its input is whole, as generateText calls a direct tool's.
+      const r = await resolve(def.name, input, options).catch(() => undefined);
+      if (r?.tool?.onInputStart) await r.tool.onInputStart({ ...options, context: r.context });
+      if (r?.tool?.onInputAvailable) await r.tool.onInputAvailable({ ...options, input: r.value, context: r.context });
+    },
+    execute: execute(def.name),
+    toModelOutput: ({ toolCallId, input, output }) => {
+      const ran = outputs.take(toolCallId);
+      return ran?.tool?.toModelOutput ? ran.tool.toModelOutput({ toolCallId, input: ran.value, output }) : defaultModelOutput(output);
+    },
   });
 
-  function prepare(next) {
-    const toolbox = {
-      tools: Object.entries(direct).map(([name, tool]) => toDef(name, tool)),
-      servers: Object.fromEntries(Object.entries(next).map(([server, set]) => [server, Object.entries(set).map(([n, t]) => toDef(n, t))])),
-    };
-    const shelf = new Shelf(toolbox, { ...options, format: "mcp" });
-    const previous = state?.shelf;
-    state = { servers: next, signature: signature(next), shelf, assembly: shelf.assemble() };
-    previous?.free?.();
-    for (const key of Object.keys(toolSet)) delete toolSet[key];
-    const directDefs = new Set(toolbox.tools);
-    for (const def of state.assembly.tools) toolSet[def.name] = directDefs.has(def) ? direct[def.name] : routed(def);
+  /** For generateText's `toolApproval`: bridge calls as their real tool, the rest as the SDK would. */
+  async function sdkToolApproval({ toolCall, tools, toolsContext, runtimeContext, messages }) {
+    const name = toolCall.toolName;
+    const ours = own(toolSet, name);
+    if (ours !== undefined && own(direct, name) === undefined) {
+      return ask(name, toolCall.input, { toolCallId: toolCall.toolCallId, messages, toolsContext, runtimeContext });
+    }
+    if (typeof toolApproval === "function") return normalizeStatus(await toolApproval({ toolCall, tools, toolsContext, runtimeContext, messages }));
+    const tool = own(tools, name);
+    const configured = own(toolApproval, name);
+    const toolContext = own(toolsContext, name);
+    if (configured != null) {
+      return normalizeStatus(typeof configured === "function" ? await configured(toolCall.input, { toolCallId: toolCall.toolCallId, messages, toolContext, runtimeContext }) : configured);
+    }
+    if (tool?.needsApproval == null) return NOT_APPLICABLE;
+    const yes = typeof tool.needsApproval === "function"
+      ? await tool.needsApproval(toolCall.input, { toolCallId: toolCall.toolCallId, messages, context: toolContext })
+      : tool.needsApproval;
+    return yes ? { type: "user-approval" } : NOT_APPLICABLE;
   }
 
   prepare(readServers());
   return {
     tools: toolSet,
-    get shelf() { return state.shelf; },
+    get shelf() { return shelf; },
     get assembly() { return state.assembly; },
-    /** Re-assembles with these servers. */
+    get warnings() { return state.warnings; },
+    toolApproval: sdkToolApproval,
+    /** Re-assembles with these servers; when that fails, the adapter is left as it was. */
     update(next) {
+      const read = () => (typeof next === "function" ? next() : next) ?? {};
+      prepare(read());
       servers = next;
-      prepare(readServers());
     },
     /** For generateText/streamText: re-assembles before a step when the servers changed. */
-    prepareStep() {
+    prepareStep({ toolsContext, runtimeContext } = {}) {
+      seen = { toolsContext, runtimeContext };
+      asked.clear(); // what the SDK was told about a call counts for its own step only
       const next = readServers();
       if (!sameSignature(signature(next), state.signature)) prepare(next);
       return undefined;
@@ -99,26 +474,56 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   };
 }
 
+/** Whether an error is the core's verdict on a toolbox (a server can be left out for it). */
+function isToolboxError(error) {
+  return error?.name === "ToolshelfError" && !["not_initialized", "freed"].includes(error.code);
+}
+
 /**
  * A `search` callback for the AI SDK's `toolSearch({ search })`: toolshelf's ranking over the
  * candidate tools the SDK passes (names and descriptions; with `tools`, their input schemas too,
  * whose parameter names count). The prepared index is kept in the callback and rebuilt only when
- * the candidates change.
+ * the candidates change. A candidate the core refuses (an empty name, a schema too deep) is left
+ * out and reported to `onWarning`; a repeated name is searched once.
  */
-export function toolshelfSearch({ tools, limit = 10, server = "deferred" } = {}) {
-  let key;
+export function toolshelfSearch({ tools, limit = 10, server = "deferred", onWarning = (w) => console.warn(w) } = {}) {
+  let last = [];
   let shelf;
+  const same = (candidates) => candidates.length === last.length
+    && candidates.every((t, i) => t.name === last[i][0] && (t.description ?? "") === last[i][1]);
+  const build = (defs) => new Shelf({ servers: { [server]: defs } }, { format: "mcp", maxSearchLimit: 50 });
   return ({ query, tools: candidates }) => {
-    const nextKey = candidates.map((t) => `${t.name}\u0000${t.description ?? ""}`).join("\u0001");
-    if (nextKey !== key) {
-      const defs = candidates.map((t) => ({
-        name: t.name,
-        description: t.description ?? "",
-        inputSchema: tools?.[t.name] ? inputJsonSchema(tools[t.name]) : { type: "object" },
-      }));
+    if (!shelf || !same(candidates)) {
+      const names = new Set();
+      const defs = [];
+      for (const t of candidates) {
+        if (names.has(t.name)) {
+          onWarning(`toolshelfSearch: tool "${t.name}" is given twice; searched once`);
+          continue;
+        }
+        names.add(t.name);
+        const schema = own(tools, t.name) ? inputJsonSchema(tools[t.name]).schema : { type: "object" };
+        defs.push({ name: t.name, description: t.description ?? "", inputSchema: schema });
+      }
+      let next;
+      try {
+        next = build(defs);
+      } catch (error) {
+        if (!isToolboxError(error)) throw error;
+        next = build(defs.filter((def) => {
+          try {
+            build([def]).free();
+            return true;
+          } catch (e) {
+            if (!isToolboxError(e)) throw e;
+            onWarning(`toolshelfSearch: tool ${JSON.stringify(def.name)} left out: ${e.message}`);
+            return false;
+          }
+        }));
+      }
       shelf?.free?.();
-      shelf = new Shelf({ servers: { [server]: defs } }, { format: "mcp", maxSearchLimit: 50 });
-      key = nextKey;
+      shelf = next;
+      last = candidates.map((t) => [t.name, t.description ?? ""]);
     }
     return shelf.search(query, { limit }).matches.map((m) => m.name);
   };

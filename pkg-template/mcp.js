@@ -1,18 +1,82 @@
 // toolshelf/mcp: the MCP TypeScript SDK's connected `Client`s as a toolbox's servers (every
-// tools/list page), and an unwrapped call run on the right client under the tool's own name.
-// It imports nothing: a client is anything with the SDK Client's listTools/callTool methods.
+// tools/list page, within caps), and an unwrapped call run on the right client under the tool's own
+// name, its failures returned as tool errors. It imports nothing: a client is anything with the SDK
+// Client's listTools/callTool methods.
 
-/** Every tool a client lists, following `nextCursor` through all pages. */
-export async function listAllTools(client, options) {
+/** The core's pseudo-server of the direct tools named in `defer`: never an MCP client's name. */
+const DEFERRED_DIRECT = "builtin";
+const MAX_PAGES = 1000;
+const MAX_TOOLS = 10000;
+
+/** Lets timers and I/O run between pages (an in-memory transport answers in microtasks only). */
+const yieldToEventLoop = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * One tools/list page. With `signal`, the client gets a signal of this page's own (aborted with the
+ * caller's), so that what a client hangs on a signal per request is let go with the page, and the
+ * page rejects as soon as the caller's signal aborts, whether or not the client heeds it.
+ */
+async function listPage(client, params, signal) {
+  if (!signal) return client.listTools(params);
+  signal.throwIfAborted();
+  const page = new AbortController();
+  const onAbort = () => page.abort(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await new Promise((resolve, reject) => {
+      page.signal.addEventListener("abort", () => reject(page.signal.reason), { once: true });
+      client.listTools(params, { signal: page.signal }).then(resolve, reject);
+    });
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * Every tool a client lists, following `nextCursor` page by page up to `maxPages` pages and
+ * `maxTools` tools (a cut-off is reported to `onWarning`), a repeated tool name kept once (also
+ * reported), a repeated cursor ending the listing. Yields to the event loop between pages and
+ * rejects as soon as `signal` aborts.
+ */
+export async function listAllTools(client, { signal, maxPages = MAX_PAGES, maxTools = MAX_TOOLS, onWarning, server = "" } = {}) {
+  const warn = (message) => onWarning?.(`server ${JSON.stringify(server)}: ${message}`);
   const tools = [];
-  const seen = new Set();
+  const names = new Set();
+  const cursors = new Set();
+  const repeated = new Set();
   let cursor;
+  let pages = 0;
   do {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor }, options);
-    tools.push(...(page.tools ?? []));
-    seen.add(cursor);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined && !seen.has(cursor)); // a server repeating a cursor ends the listing
+    if (pages >= maxPages) {
+      warn(`tools/list cut off after ${pages} pages (maxPages), ${tools.length} tools read`);
+      break;
+    }
+    if (pages > 0) await yieldToEventLoop();
+    const page = await listPage(client, cursor === undefined ? undefined : { cursor }, signal);
+    pages++;
+    cursors.add(cursor);
+    const items = Array.isArray(page?.tools) ? page.tools : [];
+    for (let i = 0; i < items.length; i++) {
+      const tool = items[i];
+      const name = tool?.name;
+      if (names.has(name)) {
+        repeated.add(name);
+        continue;
+      }
+      if (tools.length >= maxTools) {
+        warn(`tools/list cut off at ${maxTools} tools (maxTools)`);
+        return finish(tools, repeated, warn);
+      }
+      names.add(name);
+      tools.push(tool);
+    }
+    cursor = page?.nextCursor ?? undefined;
+  } while (cursor !== undefined && !cursors.has(cursor)); // a server repeating a cursor ends the listing
+  return finish(tools, repeated, warn);
+}
+
+function finish(tools, repeated, warn) {
+  if (repeated.size) warn(`${repeated.size} tool name(s) listed more than once, kept once: ${[...repeated].slice(0, 5).map((n) => JSON.stringify(n)).join(", ")}`);
   return tools;
 }
 
@@ -39,21 +103,61 @@ function serverName(client, index) {
   return name;
 }
 
+/** Why a server's tools cannot be a toolbox's server list, or undefined (MCP: every tool has a name). */
+function refusal(tools) {
+  for (const tool of tools) {
+    if (tool === null || typeof tool !== "object") return "a tools/list item is not an object";
+    if (typeof tool.name !== "string" || tool.name === "") return "a tool has no name";
+    if (/^mcp__.+__./s.test(tool.name)) return `tool "${tool.name}" has a qualified name (mcp__<server>__<tool> names are toolshelf's)`;
+  }
+  return undefined;
+}
+
+/** Sets `object[key]` as an own property even when the key is "__proto__". */
+const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+
 /**
  * Connected clients (a list, named by their servers, or an object by name) → the servers of a
- * toolbox, each with all its tools in `format`, and the clients by the same names.
+ * toolbox, each with its tools in `format`, the clients by the same names, and `warnings`. A client
+ * whose listing fails, or whose tools are unusable, is left out with a warning naming it; a server
+ * named "builtin" (the `defer` pseudo-server) is renamed "builtin_2". Rejects only when `signal`
+ * aborts.
  */
-export async function mcpServers(clients, { format = "mcp", signal } = {}) {
-  const named = Array.isArray(clients) ? clients.map((c, i) => [serverName(c, i), c]) : Object.entries(clients);
-  const byName = {};
-  for (const [name, client] of named) {
-    if (Object.hasOwn(byName, name)) throw new TypeError(`toolshelf/mcp: two clients named "${name}" (pass clients by name)`);
-    byName[name] = client;
+export async function mcpServers(clients, { format = "mcp", signal, maxPages, maxTools, onWarning } = {}) {
+  const given = Array.isArray(clients) ? clients.map((c, i) => [serverName(c, i), c]) : Object.entries(clients);
+  const warnings = [];
+  const warn = (message) => {
+    warnings.push(message);
+    onWarning?.(message);
+  };
+  const named = [];
+  const taken = new Set();
+  for (const [name, client] of given) {
+    if (taken.has(name)) throw new TypeError(`toolshelf/mcp: two clients named "${name}" (pass clients by name)`);
+    taken.add(name);
+    named.push([name, client]);
   }
-  const lists = await Promise.all(named.map(([, client]) => listAllTools(client, signal ? { signal } : undefined)));
+  for (const entry of named) {
+    if (entry[0] !== DEFERRED_DIRECT) continue;
+    let n = 2;
+    while (taken.has(`${DEFERRED_DIRECT}_${n}`)) n++;
+    entry[0] = `${DEFERRED_DIRECT}_${n}`;
+    taken.add(entry[0]);
+    warn(`server "${DEFERRED_DIRECT}" is named "${entry[0]}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
+  }
+  const lists = await Promise.allSettled(named.map(([name, client]) => listAllTools(client, { signal, maxPages, maxTools, onWarning: warn, server: name })));
+  signal?.throwIfAborted();
   const servers = {};
-  named.forEach(([name], i) => { servers[name] = lists[i].map((tool) => fromMcpTool(tool, format)); });
-  return { servers, clients: byName };
+  const byName = {};
+  named.forEach(([name, client], i) => {
+    const listed = lists[i];
+    if (listed.status === "rejected") return warn(`server "${name}" left out: tools/list failed (${listed.reason?.message ?? listed.reason})`);
+    const why = refusal(listed.value);
+    if (why) return warn(`server "${name}" left out: ${why}`);
+    put(servers, name, listed.value.map((tool) => fromMcpTool(tool, format)));
+    put(byName, name, client);
+  });
+  return { servers, clients: byName, warnings };
 }
 
 /** An MCP tool result's content as one tool message: text items as they are, other items as JSON. */
@@ -62,15 +166,31 @@ export function toolMessage(result) {
   return result.content.map((item) => (item?.type === "text" ? item.text : JSON.stringify(item))).join("\n");
 }
 
+/** A failure as a tool result: the message the model reads, with the error for programs. */
+function failure(text, error) {
+  return { content: text, result: { content: [{ type: "text", text }], isError: true }, isError: true, ...(error !== undefined ? { error } : {}) };
+}
+
 /**
  * Runs an unwrapped `call` (kind "call" with a server) through `client.callTool` on its server,
  * under the tool's own (server-side) name; returns the tool message, the raw result and isError.
+ * Never throws for the call's failures: a call no client serves (a direct tool, the `defer`
+ * pseudo-server "builtin"), a JSON-RPC error and a timeout come back as `isError: true` results.
  */
 export async function callMcpTool(clients, call, options) {
-  const client = call.server === undefined ? undefined : clients[call.server];
-  if (!client || !Object.hasOwn(clients, call.server)) {
-    throw new TypeError(`toolshelf/mcp: no client for server ${JSON.stringify(call.server)} (tool ${JSON.stringify(call.name)})`);
+  const name = call?.name;
+  const server = call?.server;
+  if (server === undefined || server === DEFERRED_DIRECT) {
+    return failure(`${name} is not a tool of an MCP server (it is one of the agent's own tools), so it was not run here.`);
   }
-  const result = await client.callTool({ name: call.tool ?? call.name, arguments: call.arguments }, undefined, options);
-  return { content: toolMessage(result), result, isError: result?.isError === true };
+  if (clients == null || !Object.hasOwn(clients, server)) {
+    return failure(`${name} belongs to server "${server}", which is not connected, so it was not run.`);
+  }
+  try {
+    const result = await clients[server].callTool({ name: call.tool ?? name, arguments: call.arguments }, undefined, options);
+    return { content: toolMessage(result), result, isError: result?.isError === true };
+  } catch (error) {
+    const code = typeof error?.code === "number" ? ` (error ${error.code})` : "";
+    return failure(`${name} failed on server "${server}"${code}: ${error?.message ?? error}`, error);
+  }
 }

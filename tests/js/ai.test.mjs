@@ -29,7 +29,12 @@ test("GitHub + Linear ToolSets: direct tools as given, the bridge, list_issues q
     onCall: (call) => { seen.push(call); return call.tool === "delete_file" ? "declined by policy" : undefined; },
   });
   assert.deepEqual(Object.keys(shelf.tools), ["read_file", "tool_search", "tool_describe", "tool_call"]);
-  assert.equal(shelf.tools.read_file, readFile, "the direct tool is the caller's object");
+  // With onCall, a direct tool is the caller's tool with an execute that asks onCall first (issue 22);
+  // without it, the caller's very object (the next test).
+  const { execute: wrapped, ...rest } = shelf.tools.read_file;
+  assert.deepEqual(rest, { description: readFile.description, inputSchema: readFile.inputSchema });
+  assert.notEqual(wrapped, readFile.execute);
+  assert.equal(createToolshelf({ tools: { read_file: readFile } }).tools.read_file, readFile, "without onCall, the direct tool is the caller's object");
   assert.match(shelf.assembly.warnings.join("\n"), /^qualify: 2 deferred tools share their name with another tool \("list_issues"\)/);
   assert.equal(shelf.assembly.deferredCount, 117 + 38);
 
@@ -77,8 +82,10 @@ test("servers as a function: prepareStep re-assembles only when a server or its 
   shelf.prepareStep();
   assert.equal(shelf.shelf, first, "same servers: nothing re-prepared");
   servers = { github, linear: toolSet("linear-mcp-official", "linear", runs) };
+  const firstAssembly = shelf.assembly;
   shelf.prepareStep();
-  assert.notEqual(shelf.shelf, first);
+  assert.equal(shelf.shelf, first, "the Shelf is updated in place (a kept .shelf stays usable)");
+  assert.notEqual(shelf.assembly, firstAssembly, "re-assembled");
   assert.equal(shelf.assembly.deferredCount, 117 + 38);
   assert.match(shelf.tools.tool_search.description, /\nlinear \(38 tools\)/);
 });

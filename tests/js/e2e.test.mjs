@@ -299,3 +299,79 @@ test("the AI SDK's own toolSearch with toolshelfSearch: the model finds get-sum,
     await model.close();
   }
 });
+
+/** An in-process MCP server (the SDK's `Server`) with one tool, `boom`, whose handler throws. */
+async function failingClient() {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+  const { CallToolRequestSchema, ListToolsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const server = new Server({ name: "failing", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "boom", description: "Explodes the build.", inputSchema: { type: "object" } }] }));
+  server.setRequestHandler(CallToolRequestSchema, () => { throw new Error("the build exploded"); });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "toolshelf-e2e", version: "1.0.0" });
+  await client.connect(clientSide);
+  return client;
+}
+
+test("the documented loops (docs/adapters.md) answer every call as written: a direct tool and a JSON-RPC error are isError results", async () => {
+  const script = [{ tool: "read_file", arguments: { path: "a" } }, { tool: "tool_call", arguments: { name: "boom", arguments: {} } }, { text: "done" }];
+  const failing = await failingClient();
+  try {
+    // OpenAI Chat Completions, as docs/adapters.md writes it.
+    let model = await startModelServer(script);
+    try {
+      const openai = new OpenAI({ apiKey: "test", baseURL: `${model.url}/v1` });
+      const { servers, clients } = await mcpServers({ failing }, { format: "openai" });
+      const shelf = new Shelf({ tools: [readFile.openai], servers }, OPTIONS);
+      const messages = [{ role: "user", content: PROMPT }];
+      for (let step = 0; step < 20; step++) {
+        const { tools } = shelf.assemble();
+        const message = (await openai.chat.completions.create({ model: "scripted", messages, tools })).choices[0].message;
+        messages.push(message);
+        if (!message.tool_calls?.length) break;
+        for (const call of message.tool_calls) {
+          const u = shelf.unwrap(call);                                   // call | answer | reject
+          const { content } = u.kind === "call" ? await callMcpTool(clients, u) : u; // failures: isError results
+          messages.push({ role: "tool", tool_call_id: call.id, content });
+        }
+      }
+      assert.equal(messages.at(-1).content, "done");
+      const read = model.requests.at(-1).results.map((r) => r.content);
+      assert.match(read[0], /read_file is not a tool of an MCP server/);
+      assert.match(read[1], /boom failed on server "failing" \(error -32603\): .*the build exploded/);
+    } finally {
+      await model.close();
+    }
+    // Anthropic Messages, as docs/adapters.md writes it: both results flagged is_error.
+    model = await startModelServer(script);
+    try {
+      const anthropic = new Anthropic({ apiKey: "test", baseURL: model.url });
+      const { servers, clients } = await mcpServers({ failing }, { format: "anthropic" });
+      const shelf = new Shelf({ tools: [readFile.anthropic], servers }, OPTIONS);
+      const messages = [{ role: "user", content: PROMPT }];
+      for (let step = 0; step < 20; step++) {
+        const { tools } = shelf.assemble();
+        const reply = await anthropic.messages.create({ model: "scripted", max_tokens: 4096, messages, tools });
+        messages.push({ role: "assistant", content: reply.content });
+        const uses = reply.content.filter((block) => block.type === "tool_use");
+        if (!uses.length) break;
+        const results = [];
+        for (const use of uses) {
+          const u = shelf.unwrap(use);
+          const { content, isError } = u.kind === "call" ? await callMcpTool(clients, u) : { content: u.content, isError: u.kind === "reject" };
+          results.push({ type: "tool_result", tool_use_id: use.id, content, is_error: isError });
+        }
+        messages.push({ role: "user", content: results });
+      }
+      const flags = model.requests.at(-1).body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === "tool_result").map((b) => b.is_error);
+      assert.deepEqual(flags, [true, true]);
+    } finally {
+      await model.close();
+    }
+  } finally {
+    await failing.close();
+  }
+});

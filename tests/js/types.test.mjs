@@ -50,7 +50,7 @@ function exampleFiles() {
   const readme = readFileSync(new URL(import.meta.resolve("toolshelf/package.json").replace(/package\.json$/, "README.md")), "utf8");
   const docs = ["SPEC.md", "adapters.md"].map((name) => readFileSync(join(repoDir, "docs", name), "utf8"));
   const blocks = [...[readme, ...docs].join("\n").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((c) => /from "toolshelf(\/\w+)?"/.test(c));
-  assert.ok(blocks.length >= 7, "README, SPEC §0 and the adapters' five examples");
+  assert.ok(blocks.length >= 8, "README, SPEC §0 and the adapters' six examples");
   const prelude = join(work, "prelude.mts");
   writeFileSync(prelude, PRELUDE);
   return [prelude, ...blocks.map((code, i) => {
@@ -84,6 +84,7 @@ declare global {
   const messages: import("openai").default.ChatCompletionMessageParam[];
   const openai: OpenAIClient;
   function runTool(server: string | undefined, tool: string, args: Record<string, unknown>): Promise<string>;
+  function askUser(toolCall: { toolName: string; input: unknown }): Promise<boolean>;
 }
 `;
 
