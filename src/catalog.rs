@@ -7,7 +7,7 @@ use crate::json::{ParseError, Reader, Value};
 use crate::options::{Options, Switch};
 use crate::swar;
 use alloc::boxed::Box;
-use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
@@ -236,12 +236,13 @@ impl Catalog {
     fn updated(&self, toolbox: Toolbox, keep: &[String], options: &Options) -> Result<Catalog, Error> {
         let lists = self.server_lists();
         let kept_one = |server: &str, at: usize| {
-            let run = lists.runs.get(server)?;
-            let found = run.binary_search_by_key(&at, |&i| self.tools.get(i).map_or(0, |t| t.origin.index()));
-            found.ok().and_then(|p| run.get(p)).and_then(|&i| self.tools.get(i)).map(Tool::as_read)
+            let run = swar::all_named(&lists.runs, server);
+            let found = run.binary_search_by_key(&at, |&(_, i)| self.tools.get(i).map_or(0, |t| t.origin.index()));
+            found.ok().and_then(|p| run.get(p)).and_then(|&(_, i)| self.tools.get(i)).map(Tool::as_read)
         };
-        let keep: BTreeSet<&str> = keep.iter().map(String::as_str).collect();
-        let mut kept = |server: &str| keep.contains(server).then(|| lists.as_read(server)).flatten();
+        let mut keep: Vec<(&str, usize)> = keep.iter().map(|name| (name.as_str(), 0)).collect();
+        swar::sort_names(&mut keep);
+        let mut kept = |server: &str| swar::last_named(&keep, server).and_then(|_| lists.as_read(server));
         let mut catalog = Catalog::read(toolbox.into_lists()?, options, &mut kept, &kept_one)?;
         compact(&mut catalog.tools);
         Ok(catalog)
@@ -250,19 +251,17 @@ impl Catalog {
     /// Where each server's list is: made once (n·log n), so that an update that looks up every
     /// server does not scan every tool for each.
     pub fn server_lists(&self) -> ServerLists<'_> {
-        let mut runs: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let mut runs: Vec<(&str, usize)> = Vec::new();
         for (i, tool) in self.tools.iter().enumerate() {
             if let (Origin::Server(_), Some(server)) = (tool.origin, &tool.server) {
-                runs.entry(server).or_default().push(i);
+                runs.push((server, i));
             }
         }
-        let mut lengths: BTreeMap<&str, usize> = BTreeMap::new();
-        for (server, length) in &self.lists {
-            if let Some(server) = server {
-                lengths.entry(server).or_insert(*length);
-            }
-        }
-        ServerLists { catalog: self, runs, lengths }
+        swar::sort_names(&mut runs);
+        let mut lists: Vec<(&str, usize)> =
+            self.lists.iter().enumerate().filter_map(|(at, (server, _))| Some((server.as_deref()?, at))).collect();
+        swar::sort_names(&mut lists);
+        ServerLists { catalog: self, runs, lists }
     }
 
     /// Reads the lists of a toolbox into a catalog; `kept` gives, for a server, its tools as read
@@ -373,10 +372,11 @@ impl Catalog {
 /// A catalog's server lists, indexed ([`Catalog::server_lists`]).
 pub struct ServerLists<'a> {
     catalog: &'a Catalog,
-    /// Per server, the indexes into `tools` of its list's tools, in list order.
-    runs: BTreeMap<&'a str, Vec<usize>>,
-    /// Per server, its list's length (bridge-named defs included).
-    lengths: BTreeMap<&'a str, usize>,
+    /// `(server, index into tools)` of every server list's tools, sorted ([`swar::sort_names`]):
+    /// each server's run in list order.
+    runs: Vec<(&'a str, usize)>,
+    /// `(server, index into the catalog's lists)`, sorted: where a server's list length is.
+    lists: Vec<(&'a str, usize)>,
 }
 
 impl<'a> ServerLists<'a> {
@@ -391,9 +391,10 @@ impl<'a> ServerLists<'a> {
     /// The tools of `server`'s list, in input order, and the list's length; `None` when the
     /// catalog has no such list.
     fn list(&self, server: &str) -> Option<(impl ExactSizeIterator<Item = &'a Tool> + '_, usize)> {
-        let length = *self.lengths.get(server)?;
-        let run = self.runs.get(server).map_or(&[][..], Vec::as_slice);
-        Some((run.iter().filter_map(|&i| self.catalog.tools.get(i)).collect::<Vec<_>>().into_iter(), length))
+        let &(_, at) = swar::all_named(&self.lists, server).first()?;
+        let length = self.catalog.lists.get(at)?.1;
+        let run = swar::all_named(&self.runs, server);
+        Some((run.iter().filter_map(|&(_, i)| self.catalog.tools.get(i)).collect::<Vec<_>>().into_iter(), length))
     }
 
     /// The tools of `server`'s list as first read (before the passes over the whole toolbox), and

@@ -264,17 +264,37 @@ struct Validator<'s> {
     /// key is found in log time, not by a scan of every member (quadratic in the width over many
     /// lookups). Sorting counts as work, so that alternating between more objects stays bounded.
     sorted: Vec<(usize, Vec<(&'s str, usize)>)>,
-    /// Results of `$ref` targets by (target, value, mode) addresses: a node reached through many
-    /// `$ref`s (an `anyOf` of a thousand references to one definition) is judged once per value.
-    memo: BTreeMap<(usize, usize, Mode), Memo<'s>>,
+    /// What the pass keeps so as not to do work twice, by addresses ([`Key`]): results of `$ref`
+    /// targets per value and mode (a node reached through many `$ref`s, an `anyOf` of a thousand
+    /// references to one definition, is judged once per value), long `enum`s as sets, long
+    /// `type` lists read. One map for all, cleared at each pass.
+    cache: BTreeMap<Key, Cached<'s>>,
     /// Bumped whenever a value may have changed or a temporary value's address may be reused
     /// (a coercion applied, a coerced reading judged): memo entries of older generations are stale.
     generation: u32,
-    /// Long `enum`s looked into, by the address of the `enum` array: `None` after the first look
-    /// (a scan), then the sorted set built at the second, kept for the pass.
-    enums: BTreeMap<usize, Option<EnumSet<'s>>>,
-    /// `type` lists read, by the list's address, once per pass (`None`: not understood).
-    types: BTreeMap<usize, Option<TypeList<'s>>>,
+}
+
+/// A [`Validator::cache`] key: two addresses and what is kept of them.
+type Key = (usize, usize, Kept);
+
+/// What a [`Validator::cache`] entry is.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kept {
+    /// A `$ref` target's result on a value, in a mode (`Strict` or `Trial`).
+    Result(Mode),
+    /// A long `enum` array.
+    Enum,
+    /// A long `type` list.
+    Types,
+}
+
+/// A [`Validator::cache`] entry.
+enum Cached<'s> {
+    Result(Memo<'s>),
+    /// `None` after the first look (a scan); the sorted set is built at the second.
+    Enum(Option<EnumSet<'s>>),
+    /// `None`: not understood.
+    Types(Option<TypeList<'s>>),
 }
 
 impl<'s> Validator<'s> {
@@ -289,10 +309,8 @@ impl<'s> Validator<'s> {
             unsure: 0,
             path: String::new(),
             sorted: Vec::new(),
-            memo: BTreeMap::new(),
+            cache: BTreeMap::new(),
             generation: 0,
-            enums: BTreeMap::new(),
-            types: BTreeMap::new(),
         }
     }
 
@@ -325,9 +343,7 @@ impl<'s> Validator<'s> {
 
     fn run(&mut self, mode: Mode, args: &mut Value) -> Pass<'s> {
         (self.mode, self.work, self.gave_up) = (mode, self.budget, false);
-        self.memo.clear();
-        self.enums.clear();
-        self.types.clear();
+        self.cache.clear();
         self.path.clear();
         self.path.push_str("arguments");
         let result = self.check(self.root, args, 0);
@@ -505,16 +521,19 @@ impl<'s> Validator<'s> {
     }
 
     fn long_type_list(&mut self, names: &'s [Value]) -> Option<&TypeList<'s>> {
-        let key = names.as_ptr() as usize;
-        if !self.types.contains_key(&key) {
+        let key = (names.as_ptr() as usize, 0, Kept::Types);
+        if !self.cache.contains_key(&key) {
             if !self.spend(names.len()) {
                 return None;
             }
-            self.types.insert(key, TypeList::of(names));
+            self.cache.insert(key, Cached::Types(TypeList::of(names)));
         } else if !self.spend(1) {
             return None;
         }
-        self.types.get(&key)?.as_ref()
+        match self.cache.get(&key)? {
+            Cached::Types(list) => list.as_ref(),
+            _ => None,
+        }
     }
 
     /// The node's `type` as a set, for judging whether an `enum` or `const` is possible at all:
@@ -539,8 +558,8 @@ impl<'s> Validator<'s> {
             Some(true) => Ok(()),
             None => Ok(()), // out of work
             Some(false) => {
-                let admitted = match self.enums.get(&address(arg)) {
-                    Some(Some(set)) => set.admitted,
+                let admitted = match self.cache.get(&(address(arg), 0, Kept::Enum)) {
+                    Some(Cached::Enum(Some(set))) => set.admitted,
                     _ => {
                         let types = self.node_types(schema);
                         allowed.iter().any(|a| admits(types, schema, a))
@@ -568,31 +587,31 @@ impl<'s> Validator<'s> {
     /// a second builds its sorted set (kept for the pass), then lookups take log time; `None`
     /// when out of work.
     fn in_enum_set(&mut self, schema: &'s Value, arg: &'s Value, allowed: &'s [Value], value: &Value) -> Option<bool> {
-        let key = address(arg);
-        match self.enums.get(&key).map(Option::is_some) {
+        let key = (address(arg), 0, Kept::Enum);
+        match self.cache.get(&key) {
             None => {
-                self.enums.insert(key, None);
+                self.cache.insert(key, Cached::Enum(None));
                 return self.scan_for(allowed, value);
             }
-            Some(false) => {
+            Some(Cached::Enum(None)) => {
                 let log = (usize::BITS - allowed.len().leading_zeros()) as usize;
                 if !self.spend(allowed.len().saturating_mul(1 + log / 8)) {
                     return None;
                 }
                 let types = self.node_types(schema);
-                self.enums.insert(key, Some(EnumSet::of(allowed, schema, types)));
+                self.cache.insert(key, Cached::Enum(Some(EnumSet::of(allowed, schema, types))));
             }
-            Some(true) => {}
+            Some(_) => {}
         }
         if !self.spend(1) {
             return None;
         }
-        let set = self.enums.get(&key)?.as_ref()?;
+        let Some(Cached::Enum(Some(set))) = self.cache.get(&key) else { return None };
         if let Some(found) = set.has_scalar(value) {
             return Some(found);
         }
-        let containers = set.containers.clone();
-        for item in containers {
+        let others = set.others.clone();
+        for item in others {
             if self.equal(item, value)? {
                 return Some(true);
             }
@@ -887,8 +906,10 @@ impl<'s> Validator<'s> {
         if self.mode == Mode::Coerce {
             return self.check(target, value, depth + 1);
         }
-        let key = (address(target), address(value), self.mode);
-        if let Some(memo) = self.memo.get(&key).filter(|m| m.generation == self.generation) {
+        let key = (address(target), address(value), Kept::Result(self.mode));
+        if let Some(Cached::Result(memo)) =
+            self.cache.get(&key).filter(|c| matches!(c, Cached::Result(m) if m.generation == self.generation))
+        {
             let (result, unsure) = (memo.result.clone(), memo.unsure);
             self.unsure += usize::from(unsure);
             return if self.spend(1) { result } else { Ok(()) };
@@ -897,7 +918,7 @@ impl<'s> Validator<'s> {
         let result = self.check(target, value, depth + 1);
         if !self.gave_up && self.generation == generation && self.spend(2) {
             let memo = Memo { generation, result: result.clone(), unsure: self.unsure != unsure };
-            self.memo.insert(key, memo);
+            self.cache.insert(key, Cached::Result(memo));
         }
         result
     }
@@ -1066,61 +1087,57 @@ fn admits(types: Option<TypeSet>, schema: &Value, value: &Value) -> bool {
     nullable || types.is_none_or(|set| set.admits(value))
 }
 
-/// A long `enum` as a sorted set of its scalars (strings, numbers by value, booleans, null) and
-/// the list of its containers (compared one by one).
+/// A long `enum` as sorted sets of its strings and of its numbers (by their shortest text, so `1`
+/// is `1.0`), and the list of the rest (null, booleans, containers, odd number texts), compared one
+/// by one. Sorted with [`swar::sort_names`], the core's one sort of names.
 struct EnumSet<'s> {
-    scalars: Vec<Scalar<'s>>,
-    containers: Vec<&'s Value>,
+    strings: Vec<(&'s str, usize)>,
+    numbers: Vec<(&'s str, usize)>,
+    others: Vec<&'s Value>,
     /// Whether the node's `type` lets any of the values through (else the `enum` is not judged).
     admitted: bool,
 }
 
-/// A scalar `enum` value, ordered: numbers that read as `f64` by value (so `1` is `1.0`).
-#[derive(Clone, Copy, PartialEq, PartialOrd)]
-enum Scalar<'a> {
-    Null,
-    Bool(bool),
-    Number(f64),
-    /// A number text no `f64` reads (only a hand-built value holds one): compared as text.
-    NumberText(&'a str),
-    String(&'a str),
-}
-
-impl<'a> Scalar<'a> {
-    fn of(value: &'a Value) -> Option<Scalar<'a>> {
-        Some(match value {
-            Value::Null => Scalar::Null,
-            Value::Bool(b) => Scalar::Bool(*b),
-            Value::Number(n) => match n.parse::<f64>() {
-                Ok(x) if x.is_nan() => Scalar::NumberText(n),
-                Ok(x) => Scalar::Number(x + 0.0), // -0 is 0
-                Err(_) => Scalar::NumberText(n),
-            },
-            Value::String(s) => Scalar::String(s),
-            Value::Array(_) | Value::Object(_) => return None,
-        })
-    }
-
-    /// A total order (no NaN is ever held: see [`Scalar::of`]).
-    fn order(&self, other: &Scalar<'_>) -> core::cmp::Ordering {
-        self.partial_cmp(other).unwrap_or(core::cmp::Ordering::Equal)
-    }
-}
-
 impl<'s> EnumSet<'s> {
     fn of(allowed: &'s [Value], schema: &Value, types: Option<TypeSet>) -> EnumSet<'s> {
-        let mut scalars: Vec<Scalar<'s>> = allowed.iter().filter_map(Scalar::of).collect();
-        scalars.sort_unstable_by(|a, b| a.order(b));
-        let containers = allowed.iter().filter(|v| matches!(v, Value::Array(_) | Value::Object(_))).collect();
-        let admitted = allowed.iter().any(|v| admits(types, schema, v));
-        EnumSet { scalars, containers, admitted }
+        let mut set = EnumSet { strings: Vec::new(), numbers: Vec::new(), others: Vec::new(), admitted: false };
+        for (at, value) in allowed.iter().enumerate() {
+            match value {
+                Value::String(s) => set.strings.push((s, at)),
+                Value::Number(n) if shortest_number(n).as_deref() == Some(n) => set.numbers.push((n, at)),
+                other => set.others.push(other),
+            }
+        }
+        swar::sort_names(&mut set.strings);
+        swar::sort_names(&mut set.numbers);
+        set.admitted = allowed.iter().any(|v| admits(types, schema, v));
+        set
     }
 
-    /// Whether a scalar `value` is in the set; `None` for a container (compare those one by one).
+    /// Whether `value` is among the strings or numbers; `None` when it is neither kind or a
+    /// number with no shortest text (then compare it with [`EnumSet::others`] too).
     fn has_scalar(&self, value: &Value) -> Option<bool> {
-        let wanted = Scalar::of(value)?;
-        Some(self.scalars.binary_search_by(|held| held.order(&wanted)).is_ok())
+        match value {
+            Value::String(s) => Some(swar::last_named(&self.strings, s).is_some()),
+            Value::Number(n) => {
+                let text = shortest_number(n)?;
+                Some(swar::last_named(&self.numbers, &text).is_some() || self.others.iter().any(|o| json_eq(o, value)))
+            }
+            _ => None,
+        }
     }
+}
+
+/// The number's shortest text (JavaScript's `Number.prototype.toString`), which numbers equal by
+/// value share; `None` for one that is not finite or not a number.
+fn shortest_number(text: &str) -> Option<String> {
+    text.parse::<f64>().ok().filter(|x| x.is_finite()).map(|x| json::js_number_text(x + 0.0))
+}
+
+/// JSON equality of small values (an `enum`'s odd numbers): not paid for, callers bound it.
+fn json_eq(a: &Value, b: &Value) -> bool {
+    let mut unbounded = usize::MAX;
+    json_eq_within(a, b, &mut unbounded).unwrap_or(false)
 }
 
 /// A node's address: memo and cache keys (values and schemas do not move during a pass).

@@ -73,6 +73,13 @@ pub(crate) fn last_named(order: &[(&str, usize)], name: &str) -> Option<usize> {
     order.get(end.checked_sub(1)?).filter(|(k, _)| *k == name).map(|(_, at)| *at)
 }
 
+/// In `order` sorted by [`sort_names`], the pairs named `name` (in position order).
+pub(crate) fn all_named<'o, 'n>(order: &'o [(&'n str, usize)], name: &str) -> &'o [(&'n str, usize)] {
+    let start = order.partition_point(|(k, _)| compare(k.as_bytes(), name.as_bytes()).is_lt());
+    let end = order.partition_point(|(k, _)| compare(k.as_bytes(), name.as_bytes()).is_le());
+    order.get(start..end).unwrap_or_default()
+}
+
 /// `a.cmp(b)`, byte order (for UTF-8, code-point order), eight bytes at a time (the first byte
 /// that differs found in the words' XOR): the wasm build's `memcmp` goes byte by byte, and names
 /// sorted together often share long prefixes (`mcp__cloudflare__…`).
