@@ -148,7 +148,78 @@ const CASES = [
       return { run: () => shelf.unwrap(call), text: JSON.stringify(manyTools(n)), done: () => shelf.free() };
     },
   },
+  // Issue 21: schemas a malicious MCP server could publish, each grown in both of its dimensions.
+  {
+    name: "anyOf of n/100 $refs to anyOf of n/100 $refs to n/4 type names (Shelf.unwrap; trapped at 600/1,500)",
+    make(n) {
+      const types = Array.from({ length: n / 4 }, (_, i) => (i % 2 ? "null" : "boolean"));
+      return unwrapCase(fanOut(n / 100, { type: types }), { v: "hello" });
+    },
+  },
+  {
+    name: "a key of 10·n characters under additionalProperties: anyOf of n/10 $refs (Shelf.unwrap)",
+    make(n) {
+      const schema = { type: "object", additionalProperties: { anyOf: refs(n / 10, "#/$defs/d") }, $defs: { d: { type: "integer" } } };
+      return unwrapCase(schema, { ["k".repeat(10 * n)]: "x" });
+    },
+  },
+  {
+    name: "anyOf of n/10 $refs to a const object of n/10 keys, differing in the last (Shelf.unwrap)",
+    make(n) {
+      const constant = keys(n / 10);
+      const schema = object({ v: { anyOf: refs(n / 10, "#/$defs/c") } }, { $defs: { c: { const: constant } } });
+      return unwrapCase(schema, { v: { ...constant, [`key_${n / 10 - 1}`]: -1 } });
+    },
+  },
+  {
+    name: "a type list of n nulls and string, an enum of n numbers, against \"x\" (Shelf.unwrap)",
+    make(n) {
+      const v = { type: [...Array(n).fill("null"), "string"], enum: [...Array.from({ length: n }, (_, i) => i), "y"] };
+      return unwrapCase(object({ v }), { v: "x" });
+    },
+  },
+  {
+    name: "anyOf of n/10 $refs to a list of n/10 type names (Shelf.unwrap)",
+    make(n) {
+      const names = Array.from({ length: n / 10 }, (_, i) => ["null", "boolean", "array"][i % 3]);
+      return unwrapCase(object({ v: { anyOf: refs(n / 10, "#/$defs/t") } }, { $defs: { t: { type: names } } }), { v: {} });
+    },
+  },
+  {
+    name: "anyOf of n/10 $refs to one string const of 10·n characters (Shelf.unwrap)",
+    make(n) {
+      const long = "c".repeat(10 * n);
+      return unwrapCase(object({ v: { anyOf: refs(n / 10, "#/$defs/c") } }, { $defs: { c: { const: long } } }), { v: `${long.slice(1)}x` });
+    },
+  },
+  {
+    name: "6·n ids before a bad enum value and an extra property (Shelf.unwrap; was a call at 600,000)",
+    make(n) {
+      const schema = object({ ids: { type: "array", items: { type: "integer" } }, mode: { enum: ["a", "b"] } }, { additionalProperties: false });
+      return unwrapCase(schema, { ids: Array(6 * n).fill(1), mode: "zzz", extra: 1 });
+    },
+  },
+  {
+    name: "n/5 servers, every one kept (Shelf.update; was ×81)",
+    make(n) {
+      const servers = Object.fromEntries(Array.from({ length: n / 5 }, (_, i) => [`server${i}`, [fn(`t${i}`, "A tool.", object({}))]]));
+      const toolbox = { servers };
+      const shelf = new Shelf(toolbox);
+      return { run: () => shelf.update({ servers: { ...servers } }), text: JSON.stringify(toolbox), done: () => shelf.free() };
+    },
+  },
 ];
+
+const refs = (n, target) => Array.from({ length: n }, () => ({ $ref: target }));
+/** `anyOf` of n `$ref`s to a node whose `anyOf` holds n `$ref`s to `leaf`. */
+const fanOut = (n, leaf) => object({ v: { anyOf: refs(n, "#/$defs/inner") } }, { $defs: { inner: { anyOf: refs(n, "#/$defs/leaf") }, leaf } });
+/** A Shelf of one tool with `schema`, and one bridge call of it with `args`, timed on unwrap. */
+function unwrapCase(schema, args) {
+  const toolbox = oneTool(schema);
+  const shelf = new Shelf(toolbox);
+  const call = toolCall(args);
+  return { run: () => shelf.unwrap(call), text: JSON.stringify({ toolbox, call }), done: () => shelf.free() };
+}
 
 function withShelf(toolbox, use) {
   const shelf = new Shelf(toolbox);

@@ -100,37 +100,44 @@ pub enum Unwrapped {
 }
 
 impl Unwrapped {
-    /// The JS shape: `{kind: "call", name, server?, tool?, arguments, id?, viaBridge}` or
-    /// `{kind: "answer" | "reject", content, id?}`.
+    /// The JS shape: `{kind: "call", name, server?, tool?, arguments, id?, viaBridge, warnings?}`
+    /// or `{kind: "answer" | "reject", content, id?}`.
     pub fn to_value(&self) -> Value {
+        self.clone().into_value()
+    }
+
+    /// [`Unwrapped::to_value`], taking the result (its arguments moved, not copied).
+    pub fn into_value(self) -> Value {
         let mut members: Vec<(&str, Value)> = Vec::new();
-        let id = match self {
+        let kind = match &self {
+            Unwrapped::Call(_) => "call",
+            Unwrapped::Answer { .. } => "answer",
+            Unwrapped::Reject { .. } => "reject",
+        };
+        members.push(("kind", Value::str(kind)));
+        match self {
             Unwrapped::Call(call) => {
-                members.push(("kind", Value::str("call")));
-                members.push(("name", Value::str(call.name.as_str())));
-                if let Some(server) = &call.server {
-                    members.push(("server", Value::str(server.as_str())));
+                members.push(("name", Value::String(call.name)));
+                if let Some(server) = call.server {
+                    members.push(("server", Value::String(server)));
                 }
-                if let Some(tool) = &call.tool {
-                    members.push(("tool", Value::str(tool.as_str())));
+                if let Some(tool) = call.tool {
+                    members.push(("tool", Value::String(tool)));
                 }
-                members.push(("arguments", call.arguments.clone()));
-                &call.id
+                members.push(("arguments", call.arguments));
+                if let Some(id) = call.id {
+                    members.push(("id", Value::String(id)));
+                }
+                members.push(("viaBridge", Value::Bool(call.via_bridge)));
+                if !call.warnings.is_empty() {
+                    members.push(("warnings", Value::strings(&call.warnings)));
+                }
             }
             Unwrapped::Answer { content, id } | Unwrapped::Reject { content, id } => {
-                let kind = if matches!(self, Unwrapped::Answer { .. }) { "answer" } else { "reject" };
-                members.push(("kind", Value::str(kind)));
-                members.push(("content", Value::str(content.as_str())));
-                id
-            }
-        };
-        if let Some(id) = id {
-            members.push(("id", Value::str(id.as_str())));
-        }
-        if let Unwrapped::Call(call) = self {
-            members.push(("viaBridge", Value::Bool(call.via_bridge)));
-            if !call.warnings.is_empty() {
-                members.push(("warnings", Value::strings(&call.warnings)));
+                members.push(("content", Value::String(content)));
+                if let Some(id) = id {
+                    members.push(("id", Value::String(id)));
+                }
             }
         }
         Value::object(members)
@@ -170,7 +177,7 @@ fn parts(call: &Value) -> Result<Parts<'_>, Error> {
 /// Arguments as a JSON object: absent, `null` and blank text count as `{}`; text is parsed. They
 /// may nest [`json::MAX_DEPTH`] levels, and `wrapping` levels more (`tool_call`'s hold the real
 /// tool's arguments one level down).
-fn arguments_object(raw: Option<&Value>, wrapping: usize) -> Result<(Value, bool), String> {
+fn arguments_object(raw: Option<Value>, wrapping: usize) -> Result<(Value, bool), String> {
     let parsed = match raw {
         None | Some(Value::Null) => return Ok((Value::Object(Vec::new()), false)),
         Some(Value::String(text)) if text.trim().is_empty() => return Ok((Value::Object(Vec::new()), false)),
@@ -179,13 +186,13 @@ fn arguments_object(raw: Option<&Value>, wrapping: usize) -> Result<(Value, bool
             if text.len() > MAX_ARGUMENTS_CHARS && text.chars().count() > MAX_ARGUMENTS_CHARS {
                 return Err(texts::arguments_too_large(MAX_ARGUMENTS_CHARS));
             }
-            let value = json::parse_deeper(text, wrapping).map_err(|e| match e.too_deep {
+            let value = json::parse_deeper(&text, wrapping).map_err(|e| match e.too_deep {
                 true => texts::arguments_too_deep(json::MAX_DEPTH),
                 false => texts::arguments_not_json(&e.message, e.offset),
             })?;
             (value, false)
         }
-        Some(value) => (value.clone(), true),
+        Some(value) => (value, true),
     };
     let (value, untouched) = parsed;
     if !value.is_object() {
@@ -206,7 +213,7 @@ fn arguments_object(raw: Option<&Value>, wrapping: usize) -> Result<(Value, bool
 /// outline of its top levels.
 pub fn unwrap_text(shelf: &dyn Prepared, text: &str) -> Result<Unwrapped, Error> {
     let error = match json::parse_deeper(text, CALL_LEVELS) {
-        Ok(call) => return unwrap(shelf, &call),
+        Ok(call) => return unwrap_owned(shelf, call),
         Err(error) => error,
     };
     let outline = match error.too_deep {
@@ -229,17 +236,25 @@ const CALL_LEVELS: usize = 3;
 
 /// Unwraps one call against the shelf's toolbox.
 pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
-    let parts = parts(call)?;
-    let id = parts.id.clone();
+    unwrap_owned(shelf, call.clone())
+}
+
+/// [`unwrap`], taking the call: its arguments are moved into the result, never copied (a copy of
+/// an array of 600,000 numbers is 600,000 allocations).
+fn unwrap_owned(shelf: &dyn Prepared, mut call: Value) -> Result<Unwrapped, Error> {
+    let parts = parts(&call)?;
+    let (id, sent_at) = (parts.id.clone(), parts.sent_at);
     let reject = |content: String| Unwrapped::Reject { content, id: id.clone() };
     let names = &shelf.options().bridge_names;
-    let Some(name) = parts.name.map(str::trim).filter(|n| !n.is_empty()) else {
+    let Some(name) = parts.name.map(str::trim).filter(|n| !n.is_empty()).map(String::from) else {
         return Ok(reject(texts::missing_name(names)));
     };
+    let shown = String::from(shown_name(&name, parts.arguments, names));
+    let raw = sent_at.and_then(|at| take_arguments(&mut call, at));
     let wrapping = usize::from(name == names.call);
-    let arguments = match arguments_object(parts.arguments, wrapping) {
+    let arguments = match arguments_object(raw, wrapping) {
         Ok(arguments) => arguments,
-        Err(reason) => return Ok(reject(texts::bad_arguments(shown_name(name, parts.arguments, names), &reason))),
+        Err(reason) => return Ok(reject(texts::bad_arguments(&shown, &reason))),
     };
     let result = if name == names.search {
         answer_search(shelf, &arguments.0)
@@ -249,7 +264,7 @@ pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
         through_bridge(shelf, arguments.0)
     } else {
         let (arguments, untouched) = arguments;
-        direct_call(shelf, name, arguments, parts.sent_at.filter(|_| untouched))
+        direct_call(shelf, &name, arguments, sent_at.filter(|_| untouched))
     };
     Ok(match result {
         Outcome::Call(mut call) => {
@@ -259,6 +274,21 @@ pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
         Outcome::Answer(content) => Unwrapped::Answer { content, id },
         Outcome::Reject(content) => Unwrapped::Reject { content, id },
     })
+}
+
+/// Moves the arguments out of the call, from where [`parts`] found them.
+fn take_arguments(call: &mut Value, at: SentAt) -> Option<Value> {
+    let holder = match at.in_function {
+        true => member_mut(call, "function")?,
+        false => call,
+    };
+    member_mut(holder, at.key).map(|v| core::mem::replace(v, Value::Null))
+}
+
+/// The member `key` of an object (the last, as [`Value::get`] reads it).
+fn member_mut<'v>(value: &'v mut Value, key: &str) -> Option<&'v mut Value> {
+    let Value::Object(members) = value else { return None };
+    members.iter_mut().rev().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
 /// The tool a call's unusable arguments are for: `tool_call`'s inner tool when it names one.
@@ -295,14 +325,16 @@ fn through_bridge(shelf: &dyn Prepared, mut outer: Value) -> Outcome {
     if names.contains(&inner) {
         return Outcome::Reject(texts::bridge_inside_call(&inner, names));
     }
-    let raw = match &mut outer {
-        Value::Object(members) if !members.iter().any(|(k, _)| k == "arguments") => {
-            members.retain(|(k, _)| k != "name");
-            Some(outer.clone())
+    let raw = match member_mut(&mut outer, "arguments") {
+        Some(arguments) => Some(core::mem::replace(arguments, Value::Null)),
+        None => {
+            if let Value::Object(members) = &mut outer {
+                members.retain(|(k, _)| k != "name");
+            }
+            Some(outer)
         }
-        _ => outer.get("arguments").cloned(),
     };
-    let arguments = match arguments_object(raw.as_ref(), 0) {
+    let arguments = match arguments_object(raw, 0) {
         Ok((arguments, _)) => arguments,
         Err(reason) => return Outcome::Reject(texts::bad_arguments(&inner, &reason)),
     };
@@ -453,10 +485,10 @@ mod tests {
         let fits = "é".repeat(MAX_ARGUMENTS_CHARS - 8); // 8 code points of `{"a":""}` around it
         let over = "é".repeat(MAX_ARGUMENTS_CHARS - 7);
         assert!(fits.len() > MAX_ARGUMENTS_CHARS, "more bytes than the bound: counted as code points");
-        assert!(arguments_object(Some(&text(&fits)), 0).is_ok());
-        assert!(arguments_object(Some(&object(&fits)), 0).is_ok());
+        assert!(arguments_object(Some(text(&fits)), 0).is_ok());
+        assert!(arguments_object(Some(object(&fits)), 0).is_ok());
         for raw in [text(&over), object(&over)] {
-            let error = arguments_object(Some(&raw), 0).unwrap_err();
+            let error = arguments_object(Some(raw), 0).unwrap_err();
             assert!(error.ends_with("code points"), "{error}");
         }
     }

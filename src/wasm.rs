@@ -23,10 +23,14 @@ fn js_error(error: Error) -> JsValue {
 /// The unwrap result; for a call whose arguments are exactly what the model sent, `untouched`
 /// holds the keys that lead from the call to them (`function.arguments`), `arguments` is `null`,
 /// and the JS side hands back that very object.
-fn unwrapped_json(unwrapped: &Unwrapped) -> String {
-    let mut value = unwrapped.to_value();
-    if let (Unwrapped::Call(call), Value::Object(members)) = (unwrapped, &mut value) {
-        if let Some(at) = call.untouched {
+fn unwrapped_json(unwrapped: Unwrapped) -> String {
+    let untouched = match &unwrapped {
+        Unwrapped::Call(call) => call.untouched,
+        _ => None,
+    };
+    let mut value = unwrapped.into_value();
+    if let Value::Object(members) = &mut value {
+        if let Some(at) = untouched {
             // The JS side puts the caller's own object there: writing it (megabytes, possibly)
             // and parsing it back would be work thrown away.
             if let Some((_, arguments)) = members.iter_mut().find(|(key, _)| key == "arguments") {
@@ -117,6 +121,6 @@ impl ShelfHandle {
     /// The unwrap result as JSON text.
     pub fn unwrap(&self, call: &str) -> Result<String, JsValue> {
         reserve_for(call);
-        self.shelf.unwrap_json(call).map(|u| unwrapped_json(&u)).map_err(js_error)
+        self.shelf.unwrap_json(call).map(unwrapped_json).map_err(js_error)
     }
 }
