@@ -27,7 +27,7 @@ use alloc::format;
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt::{self, Write};
+use core::fmt;
 
 /// Deepest evaluation: schema nesting, `$ref` hops and value nesting together. Deeper parts are
 /// not judged (they pass), so a `$ref` cycle ends here.
@@ -257,6 +257,9 @@ struct Validator<'s> {
     gave_up: bool,
     /// How many things were skipped as not understood; a pass that skipped nothing is certain.
     unsure: usize,
+    /// Whether a strict check failed where coercion could have mended it: when none did, the
+    /// passes with coercion would find what the strict pass found, and are not run.
+    coercible: bool,
     /// The path of the value being checked.
     path: String,
     /// The keys of the last [`SORTED_KEPT`] wide objects of the schema looked into (`properties`,
@@ -272,6 +275,17 @@ struct Validator<'s> {
     /// Bumped whenever a value may have changed or a temporary value's address may be reused
     /// (a coercion applied, a coerced reading judged): memo entries of older generations are stale.
     generation: u32,
+}
+
+/// Whether a failure is of a kind coercion may mend (a value of the wrong kind for the node).
+fn coerces_for(fail: &Fail<'_>) -> bool {
+    matches!(fail.keyword, "type" | "enum" | "const" | "anyOf" | "oneOf")
+}
+
+/// Whether coercion could have mended `fail` of `value`: a failure of its kind, on text that
+/// reads as a number or boolean.
+fn coercible(fail: &Fail<'_>, value: &Value) -> bool {
+    coerces_for(fail) && coerced_reading(value).is_some()
 }
 
 /// A [`Validator::cache`] key: two addresses and what is kept of them.
@@ -307,6 +321,7 @@ impl<'s> Validator<'s> {
             most_spent: 0,
             gave_up: false,
             unsure: 0,
+            coercible: false,
             path: String::new(),
             sorted: Vec::new(),
             cache: BTreeMap::new(),
@@ -319,7 +334,8 @@ impl<'s> Validator<'s> {
         let found = match self.run(Mode::Strict, args) {
             Pass::Valid => return Verdict::Valid,
             Pass::Unjudged => return Verdict::Unjudged,
-            Pass::Invalid(fail) => fail,
+            Pass::Invalid(fail) if self.coercible => fail,
+            Pass::Invalid(fail) => return Verdict::Invalid(fail.into_violation()),
         };
         // Coerce only what a dry run shows to be worth it, then make sure the result holds.
         match self.run(Mode::Trial, args) {
@@ -382,6 +398,10 @@ impl<'s> Validator<'s> {
             Value::Bool(false) => Err(self.fail_text("false", String::from("no value is allowed here"), schema)),
             Value::Object(keywords) => match self.check_keywords(schema, keywords, value, depth) {
                 Err(fail) if self.mode != Mode::Strict => self.check_coerced(schema, keywords, value, depth, fail),
+                Err(fail) => {
+                    self.coercible |= coercible(&fail, value);
+                    Err(fail)
+                }
                 result => result,
             },
             _ => self.not_understood(),
@@ -399,7 +419,7 @@ impl<'s> Validator<'s> {
         depth: usize,
         fail: Fail<'s>,
     ) -> Check<'s> {
-        if !matches!(fail.keyword, "type" | "enum" | "const" | "anyOf" | "oneOf") {
+        if !coerces_for(&fail) {
             return Err(fail);
         }
         let Some(mut reading) = coerced_reading(value) else { return Err(fail) };
@@ -826,7 +846,7 @@ impl<'s> Validator<'s> {
         for (index, item) in items.iter_mut().enumerate() {
             let Some(sub) = tuple.get(index).or(rest) else { break };
             let mark = self.path.len();
-            let _ = write!(self.path, "[{index}]");
+            push_index(&mut self.path, index);
             let result = self.check(sub, item, depth + 1);
             self.path.truncate(mark);
             result?;
@@ -1050,7 +1070,7 @@ impl TypeSet {
         match value {
             Value::Null => self.has("null"),
             Value::Bool(_) => self.has("boolean"),
-            Value::Number(_) => self.has("number") || (self.has("integer") && value.as_f64().is_some_and(is_integral)),
+            Value::Number(n) => self.has("number") || (self.has("integer") && is_integer_number(n)),
             Value::String(_) => self.has("string"),
             Value::Array(_) => self.has("array"),
             Value::Object(_) => self.has("object"),
@@ -1143,6 +1163,27 @@ fn json_eq(a: &Value, b: &Value) -> bool {
 /// A node's address: memo and cache keys (values and schemas do not move during a pass).
 fn address(value: &Value) -> usize {
     value as *const Value as usize
+}
+
+/// Appends `[index]` to a path, the digits written without the formatting machinery (once per
+/// array item judged).
+fn push_index(path: &mut String, index: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = index;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    path.push('[');
+    for &d in &digits[at..] {
+        path.push(char::from(d));
+    }
+    path.push(']');
 }
 
 /// True when properties beyond `properties` may be declared by other keywords of the node.
@@ -1283,6 +1324,13 @@ fn abs(x: f64) -> f64 {
 
 /// 2^53: every `f64` at least this large is an integer.
 const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+/// Whether a number's text is of a whole number: digits alone (the common case, read without
+/// parsing), or a text whose value is integral (`1.0`, `2e3`).
+fn is_integer_number(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())) || text.parse::<f64>().is_ok_and(is_integral)
+}
 
 /// True for whole numbers (1.0 counts, as in JSON Schema). `core` has no `f64::fract`.
 fn is_integral(x: f64) -> bool {
