@@ -6,6 +6,7 @@ use crate::format::Format;
 use crate::json::{ParseError, Reader, Value};
 use crate::options::{Options, Switch};
 use crate::swar;
+use crate::texts;
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -278,16 +279,21 @@ impl Catalog {
             None => detect_format(&sources, &mut warnings)?,
         };
         let mut tools = Vec::with_capacity(sources.len());
+        let mut misread = Misread::default();
         for source in sources {
             let tool = match source {
                 Source::Kept(tool, read_as) if read_as == format => tool,
                 Source::Kept(tool, _) => read_tool(tool.into_entry(), format)?,
                 Source::New(entry) => read_tool(entry, format)?,
             };
+            misread.note(&tool, options.format);
             if !options.bridge_names.contains(&tool.name) {
                 tools.push(tool);
+            } else if !is_bridge_tool(&tool, options) {
+                warnings.push(texts::bridge_named_tool_left_out(&tool.path(), &tool.name));
             }
         }
+        misread.warn(format, &mut warnings);
         apply_always_load(&mut tools, &options.always_load, &mut warnings);
         apply_defer(&mut tools, &options.defer, &mut warnings);
         match options.qualify {
@@ -296,6 +302,7 @@ impl Catalog {
             Switch::Off => {}
         }
         let by_name = index_names(&tools)?;
+        same_real_tool(&tools)?;
         let servers = group_servers(&tools, &by_name);
         let by_own_name = index_own_names(&tools);
         Ok(Catalog { format, tools, servers, warnings, by_name, by_own_name, lists })
@@ -538,6 +545,8 @@ struct Reading {
     size: usize,
     /// The trimmed name, when it is a non-empty string.
     name: Option<String>,
+    /// The name as given, when trimming changed it: the server's own name for the tool.
+    untrimmed: Option<String>,
     description: String,
     schema_outline: Option<Value>,
 }
@@ -577,6 +586,7 @@ impl Reading {
             size: json.chars().count(),
             json,
             name: fields.name.map(str::trim).filter(|n| !n.is_empty()).map(String::from),
+            untrimmed: fields.name.filter(|n| n.trim().len() != n.len() && !n.trim().is_empty()).map(String::from),
             description: fields.description.unwrap_or("").to_string(),
             schema_outline: fields.schema.map(schema_outline),
         }
@@ -878,7 +888,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         return Err(Error::new(ErrorCode::InvalidTool, message));
     };
     let (server, own_name) = match entry.server {
-        Some(server) => (Some(server), name.clone()),
+        Some(server) => (Some(server), reading.untrimmed.unwrap_or_else(|| name.clone())),
         None => match split_mcp_name(&name) {
             Some((server, tool)) => (Some(server.to_string()), tool.to_string()),
             None => (None, name.clone()),
@@ -1095,6 +1105,79 @@ fn safe_prefix_length(text: &str) -> usize {
         length += 1;
     }
     length
+}
+
+/// Tools whose own shape is of another format than the one forced (`format`): read as the forced
+/// one, their fields (a schema under another key) may be missed, so validation is off for them.
+#[derive(Default)]
+struct Misread {
+    count: usize,
+    first: Option<(String, Format)>,
+}
+
+impl Misread {
+    fn note(&mut self, tool: &Tool, forced: Option<Format>) {
+        if let (Some(forced), Some(own)) = (forced, tool.detected) {
+            if own != forced {
+                self.count += 1;
+                self.first.get_or_insert_with(|| (tool.path(), own));
+            }
+        }
+    }
+
+    fn warn(self, forced: Format, warnings: &mut Vec<String>) {
+        if let Some((path, own)) = self.first {
+            warnings.push(texts::format_misread(forced.as_str(), self.count, own.as_str(), &path));
+        }
+    }
+}
+
+/// Whether a bridge-named tool is one of the bridge tools toolshelf writes (an assembly given back
+/// as input: dropped, so that assembling is idempotent), rather than a real tool of that name.
+fn is_bridge_tool(tool: &Tool, options: &Options) -> bool {
+    let names = &options.bridge_names;
+    !tool.deferred
+        && (tool.name == names.search && texts::is_search_description(&tool.description)
+            || tool.name == names.describe
+                && [false, true].iter().any(|&batch| tool.description == texts::describe_description(names, batch))
+            || tool.name == names.call && tool.description == texts::call_description(names))
+}
+
+/// The first deferred tool (in input order) that is the same real tool (server and own name) as
+/// an earlier one, under another name (`mcp__gh__foo` in the flat list beside `gh: [foo]`): the
+/// model would see two tools routed to one, each validated against its own schema.
+fn same_real_tool(tools: &[Tool]) -> Result<(), Error> {
+    let keys: Vec<String> = tools
+        .iter()
+        .map(|t| match (&t.server, t.deferred) {
+            (Some(server), true) => format!("{server}\u{0}{}", t.own_name),
+            _ => String::new(),
+        })
+        .collect();
+    let mut order: Vec<(&str, usize)> =
+        keys.iter().enumerate().filter(|(_, k)| !k.is_empty()).map(|(i, k)| (k.as_str(), i)).collect();
+    swar::sort_names(&mut order);
+    let twice = order
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter_map(|group| match group {
+            [(_, first), (_, second), ..] => Some((*second, *first)),
+            _ => None,
+        })
+        .min();
+    match twice.map(|(later, first)| (tools.get(later), tools.get(first))) {
+        Some((Some(later), Some(first))) => Err(Error::new(
+            ErrorCode::DuplicateTool,
+            format!(
+                "{}: tool \"{}\" of server \"{}\" is also at {} (as \"{}\"); give each real tool once",
+                later.path(),
+                later.own_name,
+                later.server.as_deref().unwrap_or_default(),
+                first.path(),
+                first.name
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The indexes of `tools` in code-point order of names, or the error for the first tool (in input

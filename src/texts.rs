@@ -109,6 +109,25 @@ pub fn no_match_hint() -> String {
     )
 }
 
+/// Whether `description` is one [`search_description`] writes (an assembly given back as input).
+pub fn is_search_description(description: &str) -> bool {
+    description.starts_with("Search ") && description.contains(" in plain words: service, action, object")
+}
+
+/// For the caller: a real tool named like a bridge tool was left out.
+pub fn bridge_named_tool_left_out(path: &str, name: &str) -> String {
+    format!(
+        "{path}: the tool \"{name}\" was left out: a bridge tool has that name (bridgeNames); rename the tool or choose other bridgeNames"
+    )
+}
+
+/// For the caller: `count` tools look like `own` format, not the `forced` one.
+pub fn format_misread(forced: &str, count: usize, own: &str, first: &str) -> String {
+    format!(
+        "format: forced to {forced}, but {count} tool(s) are shaped as {own} (first at {first}): read as {forced}, their schemas may be missed (then their calls are not validated)"
+    )
+}
+
 /// The model sent a call without a tool name.
 pub fn missing_name(names: &BridgeNames) -> String {
     format!(
@@ -125,6 +144,12 @@ pub fn bad_arguments(tool: &str, reason: &str) -> String {
 /// Why arguments are not usable (the `reason` of [`bad_arguments`]): larger than `limit` code points.
 pub fn arguments_too_large(limit: usize) -> String {
     format!("the arguments are larger than {limit} code points")
+}
+
+/// Why arguments are not usable: a number out of a 64-bit float's range.
+pub fn arguments_number_out_of_range(number: &str) -> String {
+    let shown: String = number.chars().take(40).collect();
+    format!("the number {shown} is out of range (at most about 1.8e308)")
 }
 
 /// Why arguments are not usable: nested deeper than `limit` levels.

@@ -204,7 +204,24 @@ fn arguments_object(raw: Option<Value>, wrapping: usize) -> Result<(Value, bool)
     if untouched && value.json_code_points() > MAX_ARGUMENTS_CHARS {
         return Err(texts::arguments_too_large(MAX_ARGUMENTS_CHARS));
     }
+    if let Some(number) = out_of_range_number(&value, json::MAX_DEPTH + wrapping) {
+        return Err(texts::arguments_number_out_of_range(number));
+    }
     Ok((value, untouched))
+}
+
+/// A number of `value` too large for a 64-bit float (`1E400`), which JavaScript reads as
+/// `Infinity` and writes as `null`: better refused than passed as another number. Only numbers
+/// with an exponent or over 300 characters are parsed to tell.
+fn out_of_range_number(value: &Value, depth: usize) -> Option<&str> {
+    match value {
+        Value::Number(n) if n.len() > 300 || n.bytes().any(|b| b == b'e' || b == b'E') => {
+            n.parse::<f64>().is_ok_and(|x| x.is_infinite()).then_some(&**n)
+        }
+        Value::Array(items) if depth > 0 => items.iter().find_map(|v| out_of_range_number(v, depth - 1)),
+        Value::Object(members) if depth > 0 => members.iter().find_map(|(_, v)| out_of_range_number(v, depth - 1)),
+        _ => None,
+    }
 }
 
 /// Unwraps a call given as JSON text. A call whose text nests deeper than the parser allows

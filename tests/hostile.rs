@@ -608,3 +608,103 @@ fn an_unjudged_call_passes_with_a_warning() {
         other => panic!("expected a call, got {other:?}"),
     }
 }
+
+/// The smaller findings of issue 21, each mended.
+#[test]
+fn the_smaller_findings_are_mended() {
+    let code = |toolbox: &str, options: &str| Shelf::from_json(toolbox, options).err().map(|e| e.code.as_str());
+    // A flat mcp__gh__foo beside gh: [foo] is one real tool given twice, in every qualify mode.
+    let twice = r#"{"tools":[{"name":"mcp__gh__foo","description":"x","input_schema":{"type":"object"}}],"servers":{"gh":[{"name":"foo","description":"y","input_schema":{"type":"object"}}]}}"#;
+    for qualify in ["auto", "true", "false"] {
+        assert_eq!(code(twice, &format!(r#"{{"qualify":"{qualify}"}}"#)), Some("duplicate_tool"), "qualify {qualify}");
+    }
+    // A real tool named like a bridge tool is left out with a warning; the bridge tools of an
+    // assembly given back as input are left out silently (idempotence).
+    let named_search = r#"{"tools":[{"name":"search","description":"Search the web.","input_schema":{"type":"object"}}],"servers":{"s":[{"name":"x","description":"X.","input_schema":{"type":"object"}}]}}"#;
+    let shelf = Shelf::from_json(named_search, r#"{"bridgeNames":{"search":"search"}}"#).unwrap();
+    let warnings = shelf.assemble().facts.warnings;
+    assert!(warnings.iter().any(|w| w.starts_with("tools[0]: the tool \"search\" was left out")), "{warnings:?}");
+    let assembly = Shelf::from_json(named_search, "").unwrap().assemble();
+    let again = format!(
+        r#"{{"tools":{},"servers":{{"s":[{{"name":"x","description":"X.","input_schema":{{"type":"object"}}}}]}}}}"#,
+        Value::Array(assembly.tools.clone()).to_json()
+    );
+    let reassembled = Shelf::from_json(&again, "").unwrap().assemble();
+    assert!(!reassembled.facts.warnings.iter().any(|w| w.contains("was left out")), "{:?}", reassembled.facts.warnings);
+    assert_eq!(reassembled.tools, assembly.tools, "idempotent");
+    // A forced format that is not the tools' own says so.
+    let anthropic = r#"{"servers":{"s":[{"name":"t","description":"d","input_schema":{"type":"object","properties":{"a":{"type":"integer"}}}}]}}"#;
+    let warnings = Shelf::from_json(anthropic, r#"{"format":"openai"}"#).unwrap().assemble().facts.warnings;
+    assert!(
+        warnings.iter().any(|w| w
+            .starts_with("format: forced to openai, but 1 tool(s) are shaped as anthropic (first at servers.s[0])")),
+        "{warnings:?}"
+    );
+    assert!(Shelf::from_json(anthropic, r#"{"format":"anthropic"}"#).unwrap().assemble().facts.warnings.is_empty());
+    // A name with surrounding spaces: the model knows it trimmed, the server gets its own name.
+    let spaced = one_tool_named(" spaced ");
+    for call in [
+        r#"{"name":"tool_call","arguments":{"name":"spaced","arguments":{}}}"#,
+        r#"{"name":" spaced ","arguments":{}}"#,
+    ] {
+        match spaced.unwrap(&json::parse(call).unwrap()).unwrap() {
+            toolshelf::Unwrapped::Call(call) => {
+                assert_eq!((call.name.as_str(), call.tool.as_deref()), ("spaced", Some(" spaced ")))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // A number out of a float's range is a reject, not the largest finite number.
+    let shelf = one_tool(r#"{"type":"object","properties":{"n":{"type":"number"}}}"#);
+    for text in ["1E400", "-1e999", &format!("1{}", "0".repeat(400))] {
+        let call =
+            format!(r#"{{"id":"c","type":"function","function":{{"name":"t","arguments":"{{\"n\": {text}}}"}}}}"#);
+        match shelf.unwrap(&json::parse(&call).unwrap()).unwrap() {
+            toolshelf::Unwrapped::Reject { content, .. } => assert!(content.contains("is out of range"), "{content}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    let call = r#"{"id":"c","type":"function","function":{"name":"t","arguments":"{\"n\": 1E300}"}}"#;
+    assert!(matches!(shelf.unwrap(&json::parse(call).unwrap()).unwrap(), toolshelf::Unwrapped::Call(_)));
+}
+
+/// A toolbox with one tool named `name` on server `s`.
+fn one_tool_named(name: &str) -> Shelf {
+    Shelf::from_json(&format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool(name, "A tool.", r#"{"type":"object"}"#)), "")
+        .unwrap()
+}
+
+/// A lone surrogate exactly at a cut (60 code points in the listing, 400 in a search's
+/// descriptions, 1,000 of a query) never leaves half of its stand-in in the text the model reads.
+#[test]
+fn a_lone_surrogate_at_a_cut_stays_whole() {
+    for at in 55..65 {
+        let description = format!("{}\\ud800{} end.", "a".repeat(at), "b".repeat(10));
+        let toolbox = format!(
+            r#"{{"servers":{{"s":[{}]}}}}"#,
+            tool("t", "x", "{}").replace("\"x\"", &format!("\"{description}\""))
+        );
+        let text = Value::Array(Shelf::from_json(&toolbox, "").unwrap().assemble().tools).to_json();
+        assert!(!text.contains('\u{10FFFF}'), "listing cut at {at}");
+    }
+    for at in 395..405 {
+        let description =
+            format!("{}\\ud800{} end.", "a ".repeat(at / 2) + if at % 2 == 1 { "a" } else { "" }, "b".repeat(10));
+        let toolbox = format!(
+            r#"{{"servers":{{"s":[{}]}}}}"#,
+            tool("a_tool", "x", "{}").replace("\"x\"", &format!("\"{description}\""))
+        );
+        let shelf = Shelf::from_json(&toolbox, "").unwrap();
+        let answer =
+            shelf.unwrap(&json::parse(r#"{"name":"tool_search","arguments":{"query":"a tool"}}"#).unwrap()).unwrap();
+        let toolshelf::Unwrapped::Answer { content, .. } = answer else { panic!("{answer:?}") };
+        assert!(!content.contains('\u{10FFFF}'), "description cut at {at}");
+    }
+    let shelf = one_tool_named("t");
+    for at in 995..1005 {
+        let query = format!("{}\\ud800 tail", "q".repeat(at));
+        let call = format!(r#"{{"name":"tool_search","arguments":{{"query":"{query}"}}}}"#);
+        let text = shelf.unwrap(&json::parse(&call).unwrap()).unwrap().to_value().to_json();
+        assert!(!text.contains('\u{10FFFF}'), "query cut at {at}");
+    }
+}
