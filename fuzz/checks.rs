@@ -114,3 +114,86 @@ pub fn unwrap(data: &[u8]) {
         Err(e) => assert!(!call.is_object() && e.code.as_str() == "invalid_call"),
     }
 }
+
+/// `schema_shapes`: the bytes choose an amplifying schema (definitions that are `anyOf`s/`allOf`s
+/// of many `$ref`s to each other, long `type` lists, big `enum`s and `const`s, wide `properties`,
+/// `items` and `additionalProperties` through `$ref`) and arguments (wide, deep, long keys and
+/// strings) for it, sized by the bytes up to thousands: validation ends (libFuzzer's per-input time
+/// limit is the check that work stays bounded), never panics, judges alike twice, and its message
+/// and path stay short whatever the sizes.
+pub fn schema_shapes(data: &[u8]) {
+    let mut bytes = data.iter().copied();
+    let mut next = move || bytes.next().unwrap_or(0);
+    let defs: Vec<String> = (0..4).map(|d| shape_def(d, &mut next)).collect();
+    let schema = format!(
+        r##"{{"$defs":{{"d0":{},"d1":{},"d2":{},"d3":{}}},"$ref":"#/$defs/d{}"}}"##,
+        defs[0],
+        defs[1],
+        defs[2],
+        defs[3],
+        next() % 4
+    );
+    let args = shape_args(&mut next);
+    let (Ok(schema), Ok(args)) = (json::parse(&schema), json::parse(&args)) else { return };
+    let mut first = args.clone();
+    let verdict = toolshelf::schema::judge(&schema, &mut first).0;
+    let mut second = args.clone();
+    assert_eq!(toolshelf::schema::judge(&schema, &mut second).0, verdict, "judged alike twice");
+    if let toolshelf::schema::Verdict::Invalid(violation) = verdict {
+        assert_eq!(first, args, "a rejected call was changed");
+        assert!(violation.message.chars().count() <= 2_000, "message of {} characters", violation.message.len());
+        assert!(violation.path.chars().count() <= 10_000, "path of {} characters", violation.path.len());
+    }
+}
+
+/// A definition of [`schema_shapes`]: its kind and size from the bytes.
+fn shape_def(own: u8, next: &mut impl FnMut() -> u8) -> String {
+    let kind = next() % 9;
+    let n = usize::from(next()) * 16 + usize::from(next() % 16);
+    let target = next() % 4;
+    let refs = |n: usize, target: u8| vec![format!(r##"{{"$ref":"#/$defs/d{target}"}}"##); n.max(1)].join(",");
+    const TYPES: [&str; 7] = ["null", "boolean", "number", "integer", "string", "array", "object"];
+    match kind {
+        0 => format!(r#"{{"anyOf":[{}]}}"#, refs(n, target)),
+        1 => format!(r#"{{"allOf":[{}]}}"#, refs(n.min(64), target)),
+        2 => {
+            let names: Vec<String> =
+                (0..n.max(1)).map(|i| format!("\"{}\"", TYPES[(i + usize::from(own)) % 7])).collect();
+            format!(r#"{{"type":[{}]}}"#, names.join(","))
+        }
+        3 => {
+            let values: Vec<String> =
+                (0..n).map(|i| if i % 3 == 0 { format!("\"v{i}\"") } else { i.to_string() }).collect();
+            format!(r#"{{"enum":[{}]}}"#, values.join(","))
+        }
+        4 => {
+            let members: Vec<String> = (0..n).map(|i| format!(r#""k{i}":{i}"#)).collect();
+            format!(r#"{{"const":{{{}}}}}"#, members.join(","))
+        }
+        5 => format!(r#"{{"const":"{}"}}"#, "c".repeat(n * 10)),
+        6 => {
+            let members: Vec<String> =
+                (0..n.min(2_000)).map(|i| format!(r##""k{i}":{{"$ref":"#/$defs/d{target}"}}"##)).collect();
+            format!(
+                r##"{{"type":"object","properties":{{{}}},"additionalProperties":{{"$ref":"#/$defs/d{target}"}}}}"##,
+                members.join(",")
+            )
+        }
+        7 => format!(r##"{{"type":"array","items":{{"$ref":"#/$defs/d{target}"}}}}"##),
+        _ => format!(r#"{{"oneOf":[{},{{"type":["string","null"],"maxLength":3}}]}}"#, refs(n, target)),
+    }
+}
+
+/// Arguments of [`schema_shapes`]: wide, deep, long or plain, from the bytes.
+fn shape_args(next: &mut impl FnMut() -> u8) -> String {
+    let n = usize::from(next()) * 16;
+    match next() % 7 {
+        0 => "\"hello\"".to_string(),
+        1 => format!("\"{}\"", "k".repeat(n * 100)),
+        2 => format!("{{{}}}", (0..n).map(|i| format!(r#""k{i}":{i}"#)).collect::<Vec<_>>().join(",")),
+        3 => format!("{}1{}", "[".repeat(n % 200), "]".repeat(n % 200)),
+        4 => format!(r#"{{"{}":"x"}}"#, "k".repeat(n * 100)),
+        5 => format!("[{}]", vec!["\"42\""; n].join(",")),
+        _ => format!("{{{}}}", (0..n).map(|i| format!(r#""k{i}":"{i}""#)).collect::<Vec<_>>().join(",")),
+    }
+}

@@ -43,3 +43,8 @@ fn toolbox_seeds() {
 fn unwrap_seeds() {
     replay("unwrap", checks::unwrap, 3);
 }
+
+#[test]
+fn schema_shapes_seeds() {
+    replay("schema_shapes", checks::schema_shapes, 7);
+}
