@@ -1,0 +1,92 @@
+// Shared by the runtime tests: where the packed package is installed (tests/runtimes/.work, by
+// scripts/runtimes), Node's own answers to the smoke suite, the catalogs, a static server on
+// 127.0.0.1 and headless Chromium (Debian's, driven by playwright-core; nothing is downloaded).
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import { readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { extname, join, normalize } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gunzipSync } from "node:zlib";
+import { smoke, toolboxOf } from "./smoke.mjs";
+
+export const here = new URL(".", import.meta.url).pathname;
+export const repoDir = process.env.TOOLSHELF_REPO ?? join(here, "..", "..");
+export const workDir = join(here, ".work");
+export const tarball = process.env.TOOLSHELF_TARBALL;
+export const bin = (name) => join(here, "node_modules", ".bin", name);
+/** The package as installed from the tarball, for `require.resolve`-style lookups from the work folder. */
+export const workRequire = createRequire(join(workDir, "package.json"));
+export const pkgDir = join(workRequire.resolve("toolshelf/package.json"), "..");
+
+/** The tool lists of GitHub's and Linear's MCP servers, by server (the smoke suite's toolbox). */
+export function servers() {
+  const read = (name) => JSON.parse(gunzipSync(readFileSync(join(repoDir, "tests", "data", "catalogs", `${name}.json.gz`))).toString("utf8")).map((e) => e.tool);
+  return { github: read("github-mcp-server"), linear: read("linear-mcp-official") };
+}
+
+/** Node's answers: the installed package's Node entry (as Node resolves it) runs the smoke suite. */
+export async function nodeAnswers() {
+  const api = await import(pathToFileURL(workRequire.resolve("toolshelf")));
+  return smoke(api, toolboxOf(servers()));
+}
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json", ".wasm": "application/wasm", ".css": "text/css" };
+
+/** Serves the folder `root` on 127.0.0.1 (plus `/servers.json`, the smoke suite's tool lists); resolves `{ url, close }`. */
+export function serveStatic(root, extra = {}) {
+  const routes = { "/servers.json": JSON.stringify(servers()), ...extra };
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://localhost").pathname);
+    if (path in routes) return res.writeHead(200, { "content-type": "application/json" }).end(routes[path]);
+    const file = normalize(join(root, path.endsWith("/") ? path + "index.html" : path));
+    try {
+      if (!file.startsWith(normalize(root)) || !statSync(file).isFile()) throw new Error("not a file");
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) })));
+}
+
+// As root Chromium needs --no-sandbox; the rest keep it from reaching for the (closed) network.
+const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+/** Opens `url` in headless Chromium; resolves the page's `window.results` and every error it logged. */
+export async function runPage(url) {
+  const { chromium } = createRequire(join(repoDir, "package.json"))("playwright-core");
+  const browser = await chromium.launch({ executablePath: process.env.TOOLSHELF_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_FLAGS, timeout: 60_000 });
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
+    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
+    await page.goto(url, { timeout: 60_000 });
+    const handle = await page.waitForFunction(() => window.results ?? window.failure, null, { timeout: 60_000 }).catch(() => null);
+    const failure = await page.evaluate(() => window.failure ?? null);
+    return { results: handle && !failure ? await page.evaluate(() => window.results) : null, failure, problems };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Runs a command to its end (never hangs: killed at `timeoutMs`); resolves `{ code, stdout, stderr, ms }`. */
+export function exec(command, args, { cwd = workDir, env = {}, timeoutMs = 300_000 } = {}) {
+  const began = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("error", reject);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Math.round(performance.now() - began) });
+    });
+  });
+}
