@@ -3,6 +3,7 @@
 // 127.0.0.1 and headless Chromium (Debian's, driven by playwright-core; nothing is downloaded).
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { extname, join, normalize } from "node:path";
@@ -89,4 +90,39 @@ export function exec(command, args, { cwd = workDir, env = {}, timeoutMs = 300_0
       resolve({ code, stdout, stderr, ms: Math.round(performance.now() - began) });
     });
   });
+}
+
+/** A port free on 127.0.0.1 now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer().once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a long-running command (a dev server, workerd) and resolves once `url` answers 200, with
+ * `stop()` and its output so far. Never hangs: killed at `timeoutMs`, and when this process exits.
+ */
+export async function startServer(command, args, { cwd = workDir, url, timeoutMs = 60_000, env = {} }) {
+  const began = performance.now();
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const stop = () => {
+    process.off("exit", stop);
+    return child.exitCode === null && child.kill("SIGKILL");
+  };
+  process.once("exit", stop);
+  while (performance.now() - began < timeoutMs && child.exitCode === null) {
+    const ok = await fetch(url, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+    if (ok) return { stop, pid: child.pid, output: () => output, readyMs: Math.round(performance.now() - began) };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  stop();
+  throw new Error(`${command} did not answer at ${url} within ${timeoutMs} ms (exit ${child.exitCode}):\n${output}`);
 }
