@@ -4,9 +4,9 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { extname, join, normalize } from "node:path";
+import { basename, extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { smoke, toolboxOf } from "./smoke.mjs";
@@ -126,3 +126,32 @@ export async function startServer(command, args, { cwd = workDir, url, timeoutMs
   stop();
   throw new Error(`${command} did not answer at ${url} within ${timeoutMs} ms (exit ${child.exitCode}):\n${output}`);
 }
+
+/** What wrangler needs to run offline and quietly (no metrics, no prompts). */
+export const WRANGLER_ENV = { WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" };
+
+/**
+ * The capnp config serving wrangler's output folder `outdir` (its modules as they are, `main` first),
+ * with text bindings, loopback outbound and, when given, the worker's Durable Object lines.
+ */
+export function bundleConfig({ outdir, main, port, bindings, durableObjects = "" }) {
+  // capnp embeds are relative to the config file, which sits beside the output folder.
+  const modules = readdirSync(outdir).filter((f) => /\.(js|mjs|wasm)$/.test(f)).map((f) => {
+    const kind = f.endsWith(".wasm") ? "wasm" : "esModule";
+    return `(name = ${JSON.stringify(f)}, ${kind} = embed ${JSON.stringify(`${basename(outdir)}/${f}`)})`;
+  });
+  modules.sort((a, b) => Number(!a.includes(`"${main}"`)) - Number(!b.includes(`"${main}"`))); // the main module first
+  return `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker), (name = "loopback", network = (allow = ["local"])) ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const worker :Workerd.Worker = (
+  modules = [ ${modules.join(", ")} ],
+  bindings = [ ${Object.entries(bindings).map(([name, text]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(text)})`).join(", ")} ],
+  globalOutbound = "loopback",
+  compatibilityDate = "2025-01-01",${durableObjects}
+);
+`;
+}
+
