@@ -127,8 +127,8 @@ export async function startServer(command, args, { cwd = workDir, url, timeoutMs
   throw new Error(`${command} did not answer at ${url} within ${timeoutMs} ms (exit ${child.exitCode}):\n${output}`);
 }
 
-/** What wrangler needs to run offline and quietly (no metrics, no prompts). */
-export const WRANGLER_ENV = { WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" };
+/** What wrangler needs to run quietly: no metrics, no banner (and so no update check against the registry), no prompts. */
+export const WRANGLER_ENV = { WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANNER: "true", CI: "true", NO_COLOR: "1" };
 
 /**
  * The capnp config serving wrangler's output folder `outdir` (its modules as they are, `main` first),
