@@ -4,7 +4,8 @@
 // page (apps/: check `not_initialized`, load the wasm, run the smoke suite) from the tarball as
 // installed in tests/runtimes/.work; the build's output alone is served on 127.0.0.1 and opened in
 // headless Chromium; the answers must be Node's, byte for byte, the .wasm emitted exactly once and
-// no Node or workerd code bundled (each resolved the `browser` entry). Vite's dev server (its
+// no Node or workerd code bundled (each resolved the `browser` entry). Vite and webpack also build
+// the page with the package in a Web Worker (their worker builds resolve it anew). Vite's dev server (its
 // dependency pre-bundling moves the package's files, the usual break of a wasm package) serves the
 // same page with no config either.
 import { test } from "node:test";
@@ -16,13 +17,20 @@ import { meaningful } from "./smoke.mjs";
 
 const CLASSIC_PAGE = '<!doctype html>\n<meta charset="utf-8">\n<link rel="icon" href="data:,">\n<script src="./main.js"></script>\n';
 
+const MODULE_PAGE = (script) => `<!doctype html>\n<meta charset="utf-8">\n<link rel="icon" href="data:,">\n<script type="module" src="./${script}"></script>\n`;
+const viteBuild = [bin("vite"), ["build", "--outDir", "dist", "--emptyOutDir", "--logLevel", "warn"]];
+const webpackBuild = (entry) => [bin("webpack"), ["--mode", "production", "--entry", entry, "--output-path", "dist", "--no-stats"]];
+
+// Each build: the command, the page Vite builds from (`source`) or the page served beside the output (`page`).
+// The Web Worker builds run the package off the main thread (`new Worker(new URL(…))`, main-worker.js):
+// there each bundler resolves the package under the conditions it gives workers.
 const BUNDLERS = {
-  vite: { build: [bin("vite"), ["build", "--outDir", "dist", "--emptyOutDir", "--logLevel", "warn"]] },
-  webpack: {
-    build: [bin("webpack"), ["--mode", "production", "--entry", "./main.js", "--output-path", "dist", "--no-stats"]],
-    page: CLASSIC_PAGE, // webpack writes a classic script; its `publicPath: "auto"` finds the .wasm beside it
-  },
-  esbuild: { build: [bin("esbuild"), ["main-esbuild.js", "--bundle", "--format=esm", "--loader:.wasm=file", "--outfile=dist/main.js", "--log-level=warning"]] },
+  vite: { build: viteBuild, source: MODULE_PAGE("main.js") },
+  "vite-worker": { build: viteBuild, source: MODULE_PAGE("main-worker.js") },
+  // webpack writes a classic script; its `publicPath: "auto"` finds the .wasm beside it
+  webpack: { build: webpackBuild("./main.js"), page: CLASSIC_PAGE },
+  "webpack-worker": { build: webpackBuild("./main-worker.js"), page: CLASSIC_PAGE },
+  esbuild: { build: [bin("esbuild"), ["main-esbuild.js", "--bundle", "--format=esm", "--loader:.wasm=file", "--outfile=dist/main.js", "--log-level=warning"]], page: MODULE_PAGE("main.js") },
 };
 
 /** Every file under `dir`, relative to it. */
@@ -37,12 +45,12 @@ async function build(name) {
   mkdirSync(dir, { recursive: true });
   cpSync(join(here, "apps"), dir, { recursive: true });
   cpSync(join(here, "smoke.mjs"), join(dir, "smoke.mjs"));
+  if (BUNDLERS[name].source) writeFileSync(join(dir, "index.html"), BUNDLERS[name].source);
   const [command, args] = BUNDLERS[name].build;
   const run = await exec(command, args, { cwd: dir });
   assert.equal(run.code, 0, `${name} build failed:\n${run.stdout}\n${run.stderr}`);
   const dist = join(dir, "dist");
   if (BUNDLERS[name].page) writeFileSync(join(dist, "index.html"), BUNDLERS[name].page);
-  else if (name === "esbuild") cpSync(join(dir, "index.html"), join(dist, "index.html"));
   return { dist, ms: run.ms, warnings: run.stderr.trim() };
 }
 
@@ -77,6 +85,7 @@ test("vite dev server (dependency pre-bundling, no config): the page answers Nod
   rmSync(dir, { recursive: true, force: true });
   cpSync(join(here, "apps"), dir, { recursive: true });
   cpSync(join(here, "smoke.mjs"), join(dir, "smoke.mjs"));
+  writeFileSync(join(dir, "index.html"), MODULE_PAGE("main.js"));
   mkdirSync(join(dir, "public"));
   writeFileSync(join(dir, "public", "servers.json"), JSON.stringify(servers()));
   const port = await freePort();

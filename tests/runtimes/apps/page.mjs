@@ -1,9 +1,10 @@
-// What every bundled page does with the package it imported: check `not_initialized` before the
-// loader, load the wasm, run the smoke suite, and leave the answers in `window.results` (or the
-// error in `window.failure`) for the test to read.
+// What every bundled page (or Web Worker) does with the package it imported: check
+// `not_initialized` before the loader, load the wasm, run the smoke suite, and hand the answers
+// (or the error) to `deliver`; by default they are left in `window.results` / `window.failure`
+// for the test to read.
 import { smoke, toolboxOf } from "./smoke.mjs";
 
-export async function report(api, load) {
+export async function report(api, load, deliver = (out) => Object.assign(globalThis, out)) {
   try {
     let before = "no throw";
     try {
@@ -13,8 +14,8 @@ export async function report(api, load) {
     }
     await load();
     const servers = await (await fetch("/servers.json")).json();
-    window.results = { before, answers: smoke(api, toolboxOf(servers)) };
+    deliver({ results: { before, answers: smoke(api, toolboxOf(servers)) } });
   } catch (e) {
-    window.failure = String(e?.stack ?? e);
+    deliver({ failure: String(e?.stack ?? e) });
   }
 }
