@@ -1,6 +1,7 @@
 // The packed package through the three bundlers a TypeScript user has, each used as its docs show
 // for a wasm package, with no plugin: Vite 8 (`vite build`, no config), webpack 5 (`webpack
-// --entry`, no config) and esbuild (`--bundle --loader:.wasm=file`). Each builds the same small
+// --entry`, no config) and esbuild (`--bundle --loader:.wasm=file`, its TypeScript entry checked
+// by tsc first). Each builds the same small
 // page (apps/: check `not_initialized`, load the wasm, run the smoke suite) from the tarball as
 // installed in tests/runtimes/.work; the build's output alone is served on 127.0.0.1 and opened in
 // headless Chromium; the answers must be Node's, byte for byte, the .wasm emitted exactly once and
@@ -12,7 +13,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { bin, exec, freePort, here, nodeAnswers, pkgDir, runPage, serveStatic, servers, startServer, workDir } from "./support.mjs";
+import { bin, exec, freePort, here, nodeAnswers, pkgDir, repoDir, runPage, serveStatic, servers, startServer, workDir } from "./support.mjs";
 import { meaningful } from "./smoke.mjs";
 
 const CLASSIC_PAGE = '<!doctype html>\n<meta charset="utf-8">\n<link rel="icon" href="data:,">\n<script src="./main.js"></script>\n';
@@ -30,7 +31,7 @@ const BUNDLERS = {
   // webpack writes a classic script; its `publicPath: "auto"` finds the .wasm beside it
   webpack: { build: webpackBuild("./main.js"), page: CLASSIC_PAGE },
   "webpack-worker": { build: webpackBuild("./main-worker.js"), page: CLASSIC_PAGE },
-  esbuild: { build: [bin("esbuild"), ["main-esbuild.js", "--bundle", "--format=esm", "--loader:.wasm=file", "--outfile=dist/main.js", "--log-level=warning"]], page: MODULE_PAGE("main.js") },
+  esbuild: { typecheck: ["main-esbuild.ts", "wasm.d.ts"], build: [bin("esbuild"), ["main-esbuild.ts", "--bundle", "--format=esm", "--loader:.wasm=file", "--outfile=dist/main.js", "--log-level=warning"]], page: MODULE_PAGE("main.js") },
 };
 
 /** Every file under `dir`, relative to it. */
@@ -46,6 +47,12 @@ async function build(name) {
   cpSync(join(here, "apps"), dir, { recursive: true });
   cpSync(join(here, "smoke.mjs"), join(dir, "smoke.mjs"));
   if (BUNDLERS[name].source) writeFileSync(join(dir, "index.html"), BUNDLERS[name].source);
+  if (BUNDLERS[name].typecheck) {
+    const tsc = join(repoDir, "node_modules", "typescript", "bin", "tsc");
+    const flags = ["--noEmit", "--strict", "--allowJs", "--module", "esnext", "--moduleResolution", "bundler", "--target", "es2022", "--lib", "es2022,dom"];
+    const checked = await exec(process.execPath, [tsc, ...flags, ...BUNDLERS[name].typecheck], { cwd: dir });
+    assert.equal(checked.code, 0, `tsc: ${checked.stdout}${checked.stderr}`);
+  }
   const [command, args] = BUNDLERS[name].build;
   const run = await exec(command, args, { cwd: dir });
   assert.equal(run.code, 0, `${name} build failed:\n${run.stdout}\n${run.stderr}`);
