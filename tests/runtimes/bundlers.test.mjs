@@ -1,14 +1,14 @@
 // The packed package through the three bundlers a TypeScript user has, each used as its docs show
 // for a wasm package, with no plugin: Vite 8 (`vite build`, no config), webpack 5 (`webpack
-// --entry`, no config) and esbuild (`--bundle --loader:.wasm=file`, its TypeScript entry checked
-// by tsc first). Each builds the same small
-// page (apps/: check `not_initialized`, load the wasm, run the smoke suite) from the tarball as
-// installed in tests/runtimes/.work; the build's output alone is served on 127.0.0.1 and opened in
-// headless Chromium; the answers must be Node's, byte for byte, the .wasm emitted exactly once and
-// no Node or workerd code bundled (each resolved the `browser` entry). Vite and webpack also build
-// the page with the package in a Web Worker (their worker builds resolve it anew). Vite's dev server (its
-// dependency pre-bundling moves the package's files, the usual break of a wasm package) serves the
-// same page with no config either.
+// --entry`, no config) and esbuild (`--bundle --loader:.wasm=file`, its TypeScript entry checked by
+// tsc first). Each builds the same small page (apps/: check `not_initialized`, load the wasm, run
+// the smoke suite) from the tarball as installed in tests/runtimes/.work; the build's output alone
+// is served on 127.0.0.1 and opened in headless Chromium. The answers must be Node's, byte for
+// byte, the .wasm emitted exactly once and unchanged, and the `browser` entry bundled (no Node or
+// workerd code; `not_initialized` before `init()`). Vite and webpack also build the page with the
+// package in a Web Worker (their worker builds resolve it anew), and Vite's dev server (whose
+// dependency pre-bundling moves the package's files, the usual break of a wasm package) serves
+// the page with no config either.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -17,7 +17,6 @@ import { bin, exec, freePort, here, nodeAnswers, pkgDir, repoDir, runPage, serve
 import { meaningful } from "./smoke.mjs";
 
 const CLASSIC_PAGE = '<!doctype html>\n<meta charset="utf-8">\n<link rel="icon" href="data:,">\n<script src="./main.js"></script>\n';
-
 const MODULE_PAGE = (script) => `<!doctype html>\n<meta charset="utf-8">\n<link rel="icon" href="data:,">\n<script type="module" src="./${script}"></script>\n`;
 const viteBuild = [bin("vite"), ["build", "--outDir", "dist", "--emptyOutDir", "--logLevel", "warn"]];
 const webpackBuild = (entry) => [bin("webpack"), ["--mode", "production", "--entry", entry, "--output-path", "dist", "--no-stats"]];
