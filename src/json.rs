@@ -1057,9 +1057,13 @@ pub(crate) fn merge_repeated_keys<T>(members: &mut Vec<(String, T)>) {
 /// kept as they are; everything else goes through `f64` and [`js_number_text`], but for a number
 /// past a float's range, kept as written.
 fn canonical_number(text: &str, integer: bool) -> String {
-    let digits = text.trim_start_matches('-');
-    let plain = integer && digits.len() <= 15 && (digits == "0" || !digits.starts_with('0'));
-    if plain && text != "-0" {
+    // Bytes, not `str` patterns: this runs for every number parsed.
+    let bytes = text.as_bytes();
+    let negative = bytes.first() == Some(&b'-');
+    let digits = bytes.get(usize::from(negative)..).unwrap_or_default();
+    let zero = digits.len() == 1 && digits.first() == Some(&b'0');
+    let plain = integer && digits.len() <= 15 && (zero || digits.first() != Some(&b'0'));
+    if plain && !(negative && zero) {
         return text.to_owned();
     }
     match text.parse::<f64>() {

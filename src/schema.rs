@@ -1061,19 +1061,20 @@ impl TypeSet {
         })
     }
 
-    fn has(self, name: &str) -> bool {
-        TYPE_NAMES.iter().position(|t| *t == name).is_some_and(|at| self.0 & 1 << at != 0)
+    /// Whether the set holds the type at `at` of [`TYPE_NAMES`].
+    fn has(self, at: u8) -> bool {
+        self.0 & 1 << at != 0
     }
 
     /// Whether `value` is of one of the set's types.
     fn admits(self, value: &Value) -> bool {
         match value {
-            Value::Null => self.has("null"),
-            Value::Bool(_) => self.has("boolean"),
-            Value::Number(n) => self.has("number") || (self.has("integer") && is_integer_number(n)),
-            Value::String(_) => self.has("string"),
-            Value::Array(_) => self.has("array"),
-            Value::Object(_) => self.has("object"),
+            Value::Null => self.has(0),
+            Value::Bool(_) => self.has(1),
+            Value::Number(n) => self.has(2) || (self.has(3) && is_integer_number(n)),
+            Value::String(_) => self.has(4),
+            Value::Array(_) => self.has(5),
+            Value::Object(_) => self.has(6),
         }
     }
 }
@@ -1180,9 +1181,7 @@ fn push_index(path: &mut String, index: usize) {
         }
     }
     path.push('[');
-    for &d in &digits[at..] {
-        path.push(char::from(d));
-    }
+    path.push_str(core::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or_default());
     path.push(']');
 }
 
@@ -1328,8 +1327,9 @@ const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
 /// Whether a number's text is of a whole number: digits alone (the common case, read without
 /// parsing), or a text whose value is integral (`1.0`, `2e3`).
 fn is_integer_number(text: &str) -> bool {
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())) || text.parse::<f64>().is_ok_and(is_integral)
+    let bytes = text.as_bytes();
+    let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+    (!digits.is_empty() && digits.iter().all(u8::is_ascii_digit)) || text.parse::<f64>().is_ok_and(is_integral)
 }
 
 /// True for whole numbers (1.0 counts, as in JSON Schema). `core` has no `f64::fract`.
