@@ -34,10 +34,10 @@ use core::fmt;
 pub const MAX_EVAL_DEPTH: usize = 64;
 
 /// Most units of work (schema nodes visited, type names and `enum` items read, bytes compared,
-/// path bytes copied) one pass may spend, however large its input ([`pass_budget`]).
+/// path bytes copied) one pass may spend, however large its input (`pass_budget`).
 pub const MAX_WORK: usize = 1 << 26;
 
-/// Units of work a pass may spend on any input, before its size adds more ([`pass_budget`]).
+/// Units of work a pass may spend on any input, before its size adds more (`pass_budget`).
 const BASE_WORK: usize = 50_000;
 
 /// Units of work a pass may spend per unit of its input's weight ([`weight`]).
@@ -133,7 +133,7 @@ pub fn validate_counted(schema: &Value, args: &mut Value) -> (Result<(), Violati
 
 /// The verdict on `args` (coerced in place when that makes them valid), and the units of work
 /// spent by the costliest pass. Each pass (strict; a dry run of coercion; coercion and a strict
-/// check of its result) has a budget of its own ([`pass_budget`]), and a violation a pass found is
+/// check of its result) has a budget of its own (`pass_budget`), and a violation a pass found is
 /// the verdict even when a later pass runs out of work: a bound never lets a found violation pass.
 pub fn judge(schema: &Value, args: &mut Value) -> (Verdict, usize) {
     if !depth_within(args, json::MAX_DEPTH + 1) {
