@@ -92,6 +92,17 @@ pub enum Unwrapped {
         content: String,
         /// The provider's call id.
         id: Option<String>,
+        /// For a Responses `tool_search_call`: the `tool_search_output` item (no tools) the call
+        /// still needs after it, `content` going to the model as a message.
+        item: Option<Value>,
+    },
+    /// A search answered in the provider's native shape (SPEC §11): the `tool_result` content
+    /// blocks (Anthropic) or the `tool_search_output` item (Responses).
+    Loaded {
+        /// The blocks or the item.
+        answer: crate::native::Answer,
+        /// The provider's call id.
+        id: Option<String>,
     },
 }
 
@@ -113,10 +124,19 @@ impl Unwrapped {
                 members.push(("arguments", call.arguments.clone()));
                 &call.id
             }
-            Unwrapped::Answer { content, id } | Unwrapped::Reject { content, id } => {
+            Unwrapped::Answer { content, id } | Unwrapped::Reject { content, id, .. } => {
                 let kind = if matches!(self, Unwrapped::Answer { .. }) { "answer" } else { "reject" };
                 members.push(("kind", Value::str(kind)));
                 members.push(("content", Value::str(content.as_str())));
+                if let Unwrapped::Reject { item: Some(item), .. } = self {
+                    members.push(("item", item.clone()));
+                }
+                id
+            }
+            Unwrapped::Loaded { answer, id } => {
+                let (key, value) = answer.member();
+                members.push(("kind", Value::str("answer")));
+                members.push((key, value.clone()));
                 id
             }
         };
@@ -161,7 +181,7 @@ fn parts(call: &Value) -> Result<Parts<'_>, Error> {
 }
 
 /// Arguments as a JSON object: absent, `null` and blank text count as `{}`; text is parsed.
-fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
+pub(crate) fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
     let parsed = match raw {
         None | Some(Value::Null) => return Ok((Value::Object(Vec::new()), false)),
         Some(Value::String(text)) if text.trim().is_empty() => return Ok((Value::Object(Vec::new()), false)),
@@ -188,8 +208,11 @@ fn arguments_object(raw: Option<&Value>) -> Result<(Value, bool), String> {
 /// Unwraps one call against the shelf's toolbox.
 pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
     let parts = parts(call)?;
+    if call.get("type").and_then(Value::as_str) == Some("tool_search_call") {
+        return Ok(crate::native::search_call(shelf, call));
+    }
     let id = parts.id.clone();
-    let reject = |content: String| Unwrapped::Reject { content, id: id.clone() };
+    let reject = |content: String| Unwrapped::Reject { content, id: id.clone(), item: None };
     let names = &shelf.options().bridge_names;
     let Some(name) = parts.name.map(str::trim).filter(|n| !n.is_empty()) else {
         return Ok(reject(texts::missing_name(names)));
@@ -204,6 +227,8 @@ pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
         answer_describe(shelf, &arguments.0)
     } else if name == names.call {
         through_bridge(shelf, arguments.0)
+    } else if let Some(namespace) = call.get("namespace").and_then(Value::as_str) {
+        in_namespace(shelf, namespace, name, arguments.0)
     } else {
         let (arguments, untouched) = arguments;
         direct_call(shelf, name, arguments, parts.sent_at.filter(|_| untouched))
@@ -214,7 +239,8 @@ pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
             Unwrapped::Call(call)
         }
         Outcome::Answer(content) => Unwrapped::Answer { content, id },
-        Outcome::Reject(content) => Unwrapped::Reject { content, id },
+        Outcome::Reject(content) => Unwrapped::Reject { content, id, item: None },
+        Outcome::Loaded(answer) => Unwrapped::Loaded { answer, id },
     })
 }
 
@@ -222,6 +248,17 @@ enum Outcome {
     Call(Call),
     Answer(String),
     Reject(String),
+    Loaded(crate::native::Answer),
+}
+
+/// A Responses `function_call` with a `namespace` (a tool loaded by a `tool_search_output`):
+/// that server's tool, validated as any deferred tool's call.
+fn in_namespace(shelf: &dyn Prepared, namespace: &str, name: &str, arguments: Value) -> Outcome {
+    match crate::native::in_namespace(shelf.catalog(), shelf.options(), namespace, name) {
+        Ok(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
+        Ok(tool) => Outcome::Call(call_of(tool, arguments, false, None)),
+        Err(reject) => Outcome::Reject(reject),
+    }
 }
 
 /// A call by the tool's own name (not through `tool_call`).
@@ -306,24 +343,60 @@ fn requested_limit(arguments: &Value) -> Option<usize> {
     (number.is_finite() && number >= 0.0).then_some(number as usize)
 }
 
-/// `tool_search {query}` or `{queries: [...]}`, answered locally.
+/// `tool_search {query}` or `{queries: [...]}`, answered locally: as the bridge's JSON, or as
+/// Anthropic's `tool_reference` blocks in native mode (SPEC §11).
 fn answer_search(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
+    let results = match searches(shelf, arguments) {
+        Ok(results) => results,
+        Err(reject) => return Outcome::Reject(reject),
+    };
+    let native = crate::native::Protocol::in_force(shelf.catalog(), shelf.options());
+    match (native, &results[..]) {
+        (Some(crate::native::Protocol::Anthropic), _) => {
+            Outcome::Loaded(crate::native::reference_blocks(&searched_results(results)))
+        }
+        (_, [Searched::One(result)]) => Outcome::Answer(result.model_value().to_json()),
+        _ => Outcome::Answer(batch_model_value(&searched_results(results)).to_json()),
+    }
+}
+
+/// One search of a call: its own (`query`) or one of a batch (`queries`).
+pub(crate) enum Searched {
+    /// The call's one query.
+    One(SearchResult),
+    /// One query of a batch.
+    Batched(SearchResult),
+}
+
+/// The results of the searches a call asks for.
+pub(crate) fn searched_results(searched: Vec<Searched>) -> Vec<SearchResult> {
+    searched
+        .into_iter()
+        .map(|s| match s {
+            Searched::One(r) | Searched::Batched(r) => r,
+        })
+        .collect()
+}
+
+/// The searches `{query, limit?}` or `{queries: [...], limit?}` ask for (at most
+/// [`MAX_BATCH_QUERIES`] queries), or the reject's text when there is nothing to search.
+pub(crate) fn searches(shelf: &dyn Prepared, arguments: &Value) -> Result<Vec<Searched>, String> {
     let limit = requested_limit(arguments);
     let queries = arguments.get("queries").or_else(|| arguments.get("query").filter(|q| q.as_array().is_some()));
     if let Some(queries) = queries.and_then(Value::as_array) {
         let texts: Vec<&str> = queries.iter().filter_map(Value::as_str).filter(|q| !q.trim().is_empty()).collect();
         if texts.is_empty() {
             let usage = texts::batch_queries_usage(MAX_BATCH_QUERIES);
-            return Outcome::Reject(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
+            return Err(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
         }
-        let results: Vec<_> = texts.iter().take(MAX_BATCH_QUERIES as usize).map(|q| shelf.search(q, limit)).collect();
-        return Outcome::Answer(batch_model_value(&results).to_json());
+        let take = texts.iter().take(MAX_BATCH_QUERIES as usize);
+        return Ok(take.map(|q| Searched::Batched(shelf.search(q, limit))).collect());
     }
     let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
     let result = shelf.search(query, limit);
     match result.error {
-        Some(error) => Outcome::Reject(error),
-        None => Outcome::Answer(result.model_value().to_json()),
+        Some(error) => Err(error),
+        None => Ok(alloc::vec![Searched::One(result)]),
     }
 }
 
