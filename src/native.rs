@@ -207,10 +207,12 @@ pub fn reference_blocks(results: &[SearchResult]) -> Answer {
 /// What a result says beside its references: the unknown-words hint, or the no-match hint with
 /// the servers; prefixed by the query in a batch.
 fn note(result: &SearchResult, batched: bool) -> Option<String> {
-    let text = match &result.servers {
-        Some(servers) => texts::native_no_match(servers),
-        None if !result.unknown_words.is_empty() => texts::unknown_words_hint(&result.unknown_words),
-        None => return None,
+    let unknown = (!result.unknown_words.is_empty()).then(|| texts::unknown_words_hint(&result.unknown_words));
+    let unmatched = result.servers.as_deref().map(texts::native_no_match);
+    let text = match (unknown, unmatched) {
+        (Some(unknown), Some(unmatched)) => alloc::format!("{unknown} {unmatched}"),
+        (Some(text), None) | (None, Some(text)) => text,
+        (None, None) => return None,
     };
     Some(if batched { alloc::format!("{}: {text}", result.query) } else { text })
 }
