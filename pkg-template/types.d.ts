@@ -104,7 +104,7 @@ export interface Options {
    * blocks) and the `responses` format (a client `tool_search` tool, searches answered with a
    * `tool_search_output` item); any other format keeps the bridge, with a warning. Default `"bridge"`.
    */
-  mode?: "bridge" | "native";
+  mode?: Mode;
   [snakeCase: string]: unknown;
 }
 
@@ -252,11 +252,21 @@ export type SearchCallUnwrapped =
   | { kind: "answer"; item: ToolSearchOutputItem; id?: string }
   | { kind: "reject"; content: string; item: ToolSearchOutputItem; id?: string };
 
-/** A search answer's content: text, or in native Anthropic mode `tool_reference` blocks. */
-export type AnswerContent<T extends ToolDef = ToolDef> = T extends AnthropicTool ? string | ToolResultBlock[] : string;
+/**
+ * A search answer's content: text, or for Anthropic tools with `mode: "native"` (known as such
+ * where the Shelf was made) `tool_reference` blocks, which a `tool_result`'s `content` takes as
+ * they are. Text for a toolbox of any other (or unknown) tool type or mode.
+ */
+export type AnswerContent<T extends ToolDef = ToolDef, M extends Mode = "bridge"> =
+  [M] extends ["native"] ? ([T] extends [AnthropicTool] ? string | ToolResultBlock[] : string) : string;
+
+/** The `mode` option's values. */
+export type Mode = "bridge" | "native";
+/** Options whose `mode` is `M` (so that a `Shelf` knows its mode's result types). */
+export type ModeOptions<M extends Mode> = Options & { mode?: M };
 
 /** What unwrap makes of a tool call. */
-export type Unwrapped<T extends ToolDef = ToolDef> =
+export type Unwrapped<T extends ToolDef = ToolDef, M extends Mode = "bridge"> =
   | {
       kind: "call";
       /** The name as the model knows it. */
@@ -268,7 +278,7 @@ export type Unwrapped<T extends ToolDef = ToolDef> =
       id?: string;
       viaBridge: boolean;
     }
-  | { kind: "answer"; content: AnswerContent<T>; id?: string }
+  | { kind: "answer"; content: AnswerContent<T, M>; id?: string }
   | { kind: "reject"; content: string; id?: string };
 
 export interface SearchOptions extends Options {
@@ -287,13 +297,13 @@ export declare function search(toolbox: Toolbox, query: string, options?: Search
 /** Stateless describe: a deferred tool's whole description and schema, or null. */
 export declare function describe(toolbox: Toolbox, name: string, options?: Options): Described | null;
 /** Stateless unwrap: the model's tool call → the real call, a local answer, or a reject. */
-export declare function unwrap(toolbox: Toolbox, call: ToolSearchCall, options?: Options): SearchCallUnwrapped;
-export declare function unwrap<T extends ToolDef>(toolbox: Toolbox<T>, call: ToolCall, options?: Options): Unwrapped<T>;
-export declare function unwrap<T extends ToolDef>(toolbox: Toolbox<T>, call: ToolCall | ToolSearchCall, options?: Options): Unwrapped<T> | SearchCallUnwrapped;
+export declare function unwrap<T extends ToolDef>(toolbox: Toolbox<T>, call: ToolSearchCall, options?: Options): SearchCallUnwrapped;
+export declare function unwrap<T extends ToolDef, M extends Mode = "bridge">(toolbox: Toolbox<T>, call: ToolCall, options?: ModeOptions<M>): Unwrapped<T, M>;
+export declare function unwrap<T extends ToolDef, M extends Mode = "bridge">(toolbox: Toolbox<T>, call: ToolCall | ToolSearchCall, options?: ModeOptions<M>): Unwrapped<T, M> | SearchCallUnwrapped;
 
 /** A toolbox prepared once with its options, for agents that keep the same tools across turns. */
-export declare class Shelf<T extends ToolDef = ToolDef> {
-  constructor(toolbox: Toolbox<T>, options?: Options);
+export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge"> {
+  constructor(toolbox: Toolbox<T>, options?: ModeOptions<M>);
   /**
    * The model-visible tools. With `context` (`{ messages }`) in native Anthropic mode, only the
    * deferred tools the conversation's `tool_reference` blocks name travel (SPEC §11).
@@ -302,8 +312,8 @@ export declare class Shelf<T extends ToolDef = ToolDef> {
   search(query: string, options?: { limit?: number }): SearchResult;
   describe(name: string): Described | null;
   unwrap(call: ToolSearchCall): SearchCallUnwrapped;
-  unwrap(call: ToolCall): Unwrapped<T>;
-  unwrap(call: ToolCall | ToolSearchCall): Unwrapped<T> | SearchCallUnwrapped;
+  unwrap(call: ToolCall): Unwrapped<T, M>;
+  unwrap(call: ToolCall | ToolSearchCall): Unwrapped<T, M> | SearchCallUnwrapped;
   /**
    * Prepares `toolbox` in place of this shelf's toolbox, with the same options: the results are a
    * new Shelf's. A tool def that is the very same object as in the shelf's last toolbox, in the
