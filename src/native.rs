@@ -10,7 +10,6 @@ use crate::json::Value;
 use crate::options::{Mode, Options};
 use crate::texts;
 use crate::unwrap::{Prepared, Unwrapped};
-use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -123,18 +122,19 @@ fn deferred_def(catalog: &Catalog, tool: &Tool) -> Value {
 }
 
 /// The deferred tools an Anthropic conversation has loaded: the names of its `tool_reference`
-/// blocks (inside `tool_result` blocks, or at a message's top level), sorted.
+/// blocks (inside `tool_result` blocks, or at a message's top level), borrowed from the
+/// conversation and sorted (with [`crate::swar::sort_names`], the one sort of names the `.wasm` holds).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Loaded(Vec<String>);
+pub struct Loaded<'a>(Vec<(&'a str, usize)>);
 
-impl Loaded {
+impl<'a> Loaded<'a> {
     /// From `{messages}` or the messages array itself; `None` when `context` holds no messages.
-    pub fn of(context: &Value) -> Option<Loaded> {
+    pub fn of(context: &'a Value) -> Option<Loaded<'a>> {
         let messages = match context {
             Value::Array(messages) => messages,
             other => other.get("messages")?.as_array()?,
         };
-        let mut names: Vec<String> = Vec::new();
+        let mut names: Vec<(&str, usize)> = Vec::new();
         for content in messages.iter().filter_map(|m| m.get("content")).filter_map(Value::as_array) {
             for block in content {
                 push_reference(block, &mut names);
@@ -144,21 +144,20 @@ impl Loaded {
                 }
             }
         }
-        names.sort_unstable();
-        names.dedup();
+        crate::swar::sort_names(&mut names);
         Some(Loaded(names))
     }
 
     /// Whether the conversation references `name`.
     pub fn names(&self, name: &str) -> bool {
-        self.0.binary_search_by(|n| n.as_str().cmp(name)).is_ok()
+        crate::swar::last_named(&self.0, name).is_some()
     }
 }
 
-fn push_reference(block: &Value, names: &mut Vec<String>) {
+fn push_reference<'a>(block: &'a Value, names: &mut Vec<(&'a str, usize)>) {
     if block.get("type").and_then(Value::as_str) == Some("tool_reference") {
         if let Some(name) = block.get("tool_name").and_then(Value::as_str) {
-            names.push(String::from(name));
+            names.push((name, names.len()));
         }
     }
 }
@@ -187,10 +186,12 @@ impl Answer {
 /// block per match in rank order (each tool once), then one text block only when a query has
 /// unknown words or no match.
 pub fn reference_blocks(results: &[SearchResult]) -> Answer {
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    // At most 7 queries of 50 matches: a list is enough to see a tool twice.
+    let mut seen: Vec<&str> = Vec::new();
     let mut blocks = Vec::new();
     for m in results.iter().flat_map(|r| r.matches.iter()) {
-        if seen.insert(m.name.as_str()) {
+        if !seen.contains(&m.name.as_str()) {
+            seen.push(m.name.as_str());
             blocks.push(Value::object([
                 ("type", Value::str("tool_reference")),
                 ("tool_name", Value::str(m.name.as_str())),
@@ -221,15 +222,17 @@ fn note(result: &SearchResult, batched: bool) -> Option<String> {
 /// parameters, one namespace per server in rank order of its best match; the unknown words of
 /// the queries that found a namespace's tools in its description.
 pub fn search_output(catalog: &Catalog, results: &[SearchResult], call_id: Option<&str>) -> Answer {
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    // At most 7 queries of 50 matches: lists are enough to see a tool or a server twice.
+    let mut seen: Vec<&str> = Vec::new();
     // (server, its matched tools in rank order, the unknown words of the queries that found them)
     let mut spaces: Vec<(&str, Vec<&Tool>, Vec<String>)> = Vec::new();
     for result in results {
         for m in &result.matches {
             let Some(tool) = catalog.get(&m.name).filter(|t| t.deferred) else { continue };
-            if !seen.insert(tool.name.as_str()) {
+            if seen.contains(&tool.name.as_str()) {
                 continue;
             }
+            seen.push(tool.name.as_str());
             let server = tool.server.as_deref().unwrap_or_default();
             let at = match spaces.iter().position(|(s, _, _)| *s == server) {
                 Some(at) => at,
@@ -331,10 +334,7 @@ pub fn search_call(shelf: &dyn Prepared, call: &Value) -> Unwrapped {
         Err(reason) => return reject(texts::search_call_unreadable(&reason, names)),
     };
     match crate::unwrap::searches(shelf, &arguments) {
-        Ok(searched) => {
-            let results = crate::unwrap::searched_results(searched);
-            Unwrapped::Loaded { answer: search_output(shelf.catalog(), &results, call_id), id }
-        }
+        Ok((results, _)) => Unwrapped::Loaded { answer: search_output(shelf.catalog(), &results, call_id), id },
         Err(content) => reject(content),
     }
 }

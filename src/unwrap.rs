@@ -346,41 +346,22 @@ fn requested_limit(arguments: &Value) -> Option<usize> {
 /// `tool_search {query}` or `{queries: [...]}`, answered locally: as the bridge's JSON, or as
 /// Anthropic's `tool_reference` blocks in native mode (SPEC §11).
 fn answer_search(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
-    let results = match searches(shelf, arguments) {
-        Ok(results) => results,
+    let (results, batched) = match searches(shelf, arguments) {
+        Ok(searched) => searched,
         Err(reject) => return Outcome::Reject(reject),
     };
     let native = crate::native::Protocol::in_force(shelf.catalog(), shelf.options());
     match (native, &results[..]) {
-        (Some(crate::native::Protocol::Anthropic), _) => {
-            Outcome::Loaded(crate::native::reference_blocks(&searched_results(results)))
-        }
-        (_, [Searched::One(result)]) => Outcome::Answer(result.model_value().to_json()),
-        _ => Outcome::Answer(batch_model_value(&searched_results(results)).to_json()),
+        (Some(crate::native::Protocol::Anthropic), _) => Outcome::Loaded(crate::native::reference_blocks(&results)),
+        (_, [result]) if !batched => Outcome::Answer(result.model_value().to_json()),
+        _ => Outcome::Answer(batch_model_value(&results).to_json()),
     }
 }
 
-/// One search of a call: its own (`query`) or one of a batch (`queries`).
-pub(crate) enum Searched {
-    /// The call's one query.
-    One(SearchResult),
-    /// One query of a batch.
-    Batched(SearchResult),
-}
-
-/// The results of the searches a call asks for.
-pub(crate) fn searched_results(searched: Vec<Searched>) -> Vec<SearchResult> {
-    searched
-        .into_iter()
-        .map(|s| match s {
-            Searched::One(r) | Searched::Batched(r) => r,
-        })
-        .collect()
-}
-
 /// The searches `{query, limit?}` or `{queries: [...], limit?}` ask for (at most
-/// [`MAX_BATCH_QUERIES`] queries), or the reject's text when there is nothing to search.
-pub(crate) fn searches(shelf: &dyn Prepared, arguments: &Value) -> Result<Vec<Searched>, String> {
+/// [`MAX_BATCH_QUERIES`] queries) and whether they are a batch, or the reject's text when there
+/// is nothing to search.
+pub(crate) fn searches(shelf: &dyn Prepared, arguments: &Value) -> Result<(Vec<SearchResult>, bool), String> {
     let limit = requested_limit(arguments);
     let queries = arguments.get("queries").or_else(|| arguments.get("query").filter(|q| q.as_array().is_some()));
     if let Some(queries) = queries.and_then(Value::as_array) {
@@ -390,13 +371,13 @@ pub(crate) fn searches(shelf: &dyn Prepared, arguments: &Value) -> Result<Vec<Se
             return Err(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
         }
         let take = texts.iter().take(MAX_BATCH_QUERIES as usize);
-        return Ok(take.map(|q| Searched::Batched(shelf.search(q, limit))).collect());
+        return Ok((take.map(|q| shelf.search(q, limit)).collect(), true));
     }
     let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
     let result = shelf.search(query, limit);
     match result.error {
         Some(error) => Err(error),
-        None => Ok(alloc::vec![Searched::One(result)]),
+        None => Ok((alloc::vec![result], false)),
     }
 }
 
