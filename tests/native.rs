@@ -393,3 +393,73 @@ fn fallbacks_are_warnings() {
     let bridge = Shelf::new(&direct_only, &options(r#"{"contextLength":200000}"#)).unwrap().assemble();
     assert_eq!((native.facts.tier, Value::Array(native.tools).to_json()), (0, Value::Array(bridge.tools).to_json()));
 }
+
+/// Best of five runs of `work`.
+fn best(mut work: impl FnMut()) -> std::time::Duration {
+    (0..5)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            work();
+            start.elapsed()
+        })
+        .min()
+        .unwrap()
+}
+
+/// Hostile shapes of the native paths (SPEC §8): a conversation of n `tool_reference` blocks, a
+/// namespaced call into a server of n tools, a search of n exact names, n deferred tools to
+/// write with `defer_loading`. None panics, and each grows from n to 10n no faster than parsing as
+/// many bytes of JSON does, within a generous factor (ratios of timings, never absolute times).
+#[test]
+fn hostile_native_inputs_grow_no_faster_than_n_log_n() {
+    let toolbox = |n: usize| {
+        let tools: Vec<String> = (0..n)
+            .map(|i| {
+                format!(r#"{{"name":"tool_{i}","description":"Tool number {i}.","input_schema":{{"type":"object"}}}}"#)
+            })
+            .collect();
+        json::parse(&format!(
+            r#"{{"tools":[{{"name":"d","input_schema":{{"type":"object"}}}}],"servers":{{"s":[{}]}}}}"#,
+            tools.join(",")
+        ))
+        .unwrap()
+    };
+    let conversation = |n: usize| {
+        let refs: Vec<String> =
+            (0..n).map(|i| format!(r#"{{"type":"tool_reference","tool_name":"tool_{}"}}"#, (i * 7919) % n)).collect();
+        format!(
+            r#"{{"messages":[{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"x","content":[{}]}}]}}]}}"#,
+            refs.join(",")
+        )
+    };
+    let (small, large) = (1_000, 10_000); // 10,000: the most Anthropic takes without messages
+    let shelves = [native_shelf(&toolbox(small), ""), native_shelf(&toolbox(large), "")];
+    let contexts = [json::parse(&conversation(small)).unwrap(), json::parse(&conversation(large)).unwrap()];
+    let texts = [conversation(small), conversation(large)];
+    let yardstick = best(|| drop(json::parse(&texts[1]).unwrap())).as_secs_f64()
+        / best(|| drop(json::parse(&texts[0]).unwrap())).as_secs_f64();
+    let growth = |f: &dyn Fn(usize) -> ()| best(|| f(1)).as_secs_f64() / best(|| f(0)).as_secs_f64();
+    let with_messages =
+        growth(&|i| assert_eq!(shelves[i].assemble_with(&contexts[i]).tools.len(), [small, large][i] + 2));
+    let namespaced = growth(&|i| {
+        let call = format!(
+            r#"{{"type":"function_call","call_id":"c","namespace":"s","name":"tool_{}","arguments":"{{}}"}}"#,
+            [small, large][i] - 1
+        );
+        assert!(matches!(shelves[i].unwrap(&json::parse(&call).unwrap()), Ok(Unwrapped::Call(_))));
+    });
+    let everything = growth(&|i| assert_eq!(shelves[i].assemble().facts.mode.as_str(), "native"));
+    for (what, ratio) in [
+        ("assemble_with n references", with_messages),
+        ("namespaced call", namespaced),
+        ("every deferred tool", everything),
+    ] {
+        assert!(
+            ratio <= 10.0 * yardstick.max(1.0) * 4.0,
+            "{what}: ×{ratio:.1} from n to 10n (yardstick ×{yardstick:.1})"
+        );
+    }
+    let names: Vec<String> = (0..60).map(|i| format!("tool_{i}")).collect();
+    assert_eq!(shelves[0].search(&names[..50].join(" "), None).matches.len(), 50);
+    assert!(shelves[0].search(&names.join(" "), None).matches.len() <= 20, "more than 50 names: an ordinary search");
+}
