@@ -438,7 +438,7 @@ fn hostile_native_inputs_grow_no_faster_than_n_log_n() {
     let texts = [conversation(small), conversation(large)];
     let yardstick = best(|| drop(json::parse(&texts[1]).unwrap())).as_secs_f64()
         / best(|| drop(json::parse(&texts[0]).unwrap())).as_secs_f64();
-    let growth = |f: &dyn Fn(usize) -> ()| best(|| f(1)).as_secs_f64() / best(|| f(0)).as_secs_f64();
+    let growth = |f: &dyn Fn(usize)| best(|| f(1)).as_secs_f64() / best(|| f(0)).as_secs_f64();
     let with_messages =
         growth(&|i| assert_eq!(shelves[i].assemble_with(&contexts[i]).tools.len(), [small, large][i] + 2));
     let namespaced = growth(&|i| {
