@@ -123,3 +123,4 @@ export function toolshelfSearch({ tools, limit = 10, server = "deferred" } = {})
     return shelf.search(query, { limit }).matches.map((m) => m.name);
   };
 }
+export { createAnthropicNativeToolshelf } from "./ai-native.js";

@@ -17,7 +17,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createMCPClient } from "@ai-sdk/mcp";
 import { Shelf } from "toolshelf";
+import { createAnthropicNativeToolshelf } from "toolshelf/ai";
 import { callMcpTool, mcpServers } from "toolshelf/mcp";
 import { startNativeModelServer } from "./model-server.mjs";
 import { catalogServer, everythingServer } from "./mcp-servers.mjs";
@@ -134,6 +138,47 @@ for (const withMessages of [true, false]) {
     }
   });
 }
+
+test("AI SDK generateText with @ai-sdk/anthropic: deferLoading tools, tool-reference parts, prepareStep", async () => {
+  everything.calls.length = 0;
+  unreal.calls.length = 0;
+  const model = await startNativeModelServer(ANTHROPIC_SCRIPT);
+  const everythingMcp = await createMCPClient({ transport: everything.transport() });
+  const unrealMcp = await createMCPClient({ transport: await unreal.transport() });
+  const hooks = [];
+  try {
+    const readFileTool = tool({ description: "Read a file.", inputSchema: jsonSchema(readFile.anthropic.input_schema), execute: async () => "never" });
+    const shelf = createAnthropicNativeToolshelf({
+      tools: { read_file: readFileTool },
+      servers: { everything: await everythingMcp.tools(), [UNREAL]: await unrealMcp.tools() },
+      options: { contextLength: 200_000 },
+      onCall: (call) => { hooks.push({ server: call.server, tool: call.tool }); },
+    });
+    assert.equal(shelf.assembly.mode, "native");
+    const result = await generateText({
+      model: createAnthropic({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"),
+      prompt: "Add 2 and 3, build MyProjectEditor for Linux, then add 1 and 1.",
+      maxOutputTokens: 1024,
+      tools: shelf.tools,
+      prepareStep: shelf.prepareStep,
+      stopWhen: stepCountIs(ANTHROPIC_SCRIPT.length + 1),
+    });
+    assert.equal(result.text, ANSWER);
+    assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+    assert.equal(model.requests.length, ANTHROPIC_SCRIPT.length);
+    checkRuns(hooks);
+    checkPaidStable(model.requests);
+    const deferred = model.requests.map((r) => r.tools.filter((t) => t.defer_loading).map((t) => t.name));
+    assert.deepEqual(deferred[0], [], "nothing loaded yet: the deferred tools stay out of the request");
+    assert.ok(deferred[1].includes("get-sum") && deferred.at(-1).includes(BUILD.name), JSON.stringify(deferred.map((d) => d.length)));
+    const searchResult = model.requests[1].body.messages.at(-1).content[0];
+    assert.equal(searchResult.content[0].type, "tool_reference", JSON.stringify(searchResult));
+  } finally {
+    await everythingMcp.close();
+    await unrealMcp.close();
+    await model.close();
+  }
+});
 
 test("the Anthropic model server refuses what the API refuses (400 through the SDK)", async () => {
   const model = await startNativeModelServer([{ text: "never" }]);
