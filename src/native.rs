@@ -222,44 +222,50 @@ fn note(result: &SearchResult, batched: bool) -> Option<String> {
 /// parameters, one namespace per server in rank order of its best match; the unknown words of
 /// the queries that found a namespace's tools in its description.
 pub fn search_output(catalog: &Catalog, results: &[SearchResult], call_id: Option<&str>) -> Answer {
-    // At most 7 queries of 50 matches: lists are enough to see a tool or a server twice.
+    let namespaces = namespaces_of(catalog, results).into_iter().map(|space| {
+        Value::object([
+            ("type", Value::str("namespace")),
+            ("name", Value::str(space.server)),
+            ("description", Value::String(texts::namespace_description(space.server, &space.unknown))),
+            ("tools", Value::Array(space.tools.iter().map(|t| namespace_function(catalog, t)).collect())),
+        ])
+    });
+    Answer::Item(output_item(call_id, namespaces.collect()))
+}
+
+/// One server's matches in a `tool_search_output`.
+struct Namespace<'a> {
+    server: &'a str,
+    /// Its matched tools, in rank order.
+    tools: Vec<&'a Tool>,
+    /// The unknown words of the queries that found them.
+    unknown: Vec<String>,
+}
+
+/// The results' matches grouped per server, servers in order of their first match, each tool once.
+/// At most 7 queries of 50 matches: lists are enough to see a tool or a server twice.
+fn namespaces_of<'a>(catalog: &'a Catalog, results: &[SearchResult]) -> Vec<Namespace<'a>> {
     let mut seen: Vec<&str> = Vec::new();
-    // (server, its matched tools in rank order, the unknown words of the queries that found them)
-    let mut spaces: Vec<(&str, Vec<&Tool>, Vec<String>)> = Vec::new();
+    let mut spaces: Vec<Namespace<'a>> = Vec::new();
     for result in results {
-        for m in &result.matches {
-            let Some(tool) = catalog.get(&m.name).filter(|t| t.deferred) else { continue };
+        for tool in result.matches.iter().filter_map(|m| catalog.get(&m.name).filter(|t| t.deferred)) {
             if seen.contains(&tool.name.as_str()) {
                 continue;
             }
             seen.push(tool.name.as_str());
             let server = tool.server.as_deref().unwrap_or_default();
-            let at = match spaces.iter().position(|(s, _, _)| *s == server) {
-                Some(at) => at,
-                None => {
-                    spaces.push((server, Vec::new(), Vec::new()));
-                    spaces.len() - 1
-                }
-            };
-            if let Some((_, tools, unknown)) = spaces.get_mut(at) {
-                tools.push(tool);
-                for word in &result.unknown_words {
-                    if !unknown.contains(word) {
-                        unknown.push(word.clone());
-                    }
-                }
+            if !spaces.iter().any(|space| space.server == server) {
+                spaces.push(Namespace { server, tools: Vec::new(), unknown: Vec::new() });
+            }
+            if let Some(space) = spaces.iter_mut().find(|space| space.server == server) {
+                space.tools.push(tool);
+                let words =
+                    result.unknown_words.iter().filter(|w| !space.unknown.contains(w)).cloned().collect::<Vec<_>>();
+                space.unknown.extend(words);
             }
         }
     }
-    let namespaces = spaces.iter().map(|(server, tools, unknown)| {
-        Value::object([
-            ("type", Value::str("namespace")),
-            ("name", Value::str(*server)),
-            ("description", Value::String(texts::namespace_description(server, unknown))),
-            ("tools", Value::Array(tools.iter().map(|t| namespace_function(catalog, t)).collect())),
-        ])
-    });
-    Answer::Item(output_item(call_id, namespaces.collect()))
+    spaces
 }
 
 /// A `tool_search_output` item with `tools` (empty for a reject: the call still needs its output).
