@@ -123,7 +123,7 @@ fn deferred_def(catalog: &Catalog, tool: &Tool) -> Value {
 
 /// The deferred tools an Anthropic conversation has loaded: the names of its `tool_reference`
 /// blocks (inside `tool_result` blocks, or at a message's top level), borrowed from the
-/// conversation and sorted (with [`crate::swar::sort_names`], the one sort of names the `.wasm` holds).
+/// conversation and sorted (with `swar::sort_names`, the one sort of names the `.wasm` holds).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Loaded<'a>(Vec<(&'a str, usize)>);
 
