@@ -111,6 +111,10 @@ pub fn unwrap(data: &[u8]) {
         }
         Ok(Unwrapped::Answer { content, .. }) => assert!(json::parse(&content).is_ok(), "answers are JSON"),
         Ok(Unwrapped::Reject { content, .. }) => assert!(!content.is_empty()),
+        Ok(Unwrapped::Loaded { answer, .. }) => {
+            let (_, value) = answer.member();
+            assert!(value.is_object() || value.as_array().is_some(), "native answers are blocks or an item");
+        }
         Err(e) => assert!(!call.is_object() && e.code.as_str() == "invalid_call"),
     }
 }

@@ -81,9 +81,17 @@ function once(toolbox, options, use) {
   return result;
 }
 
-/** Stateless assemble: the model-visible tools for `toolbox` under `options` (`new Shelf(...).assemble()`). */
-export function assemble(toolbox, options) {
-  return once(toolbox, options, (handle) => hydrate(handle.assemble(), listsOf(toolbox)));
+/** The assembly plan's text: for a request continuing `context` (`{ messages }`), or the plain one. */
+function planOf(handle, context) {
+  return context == null ? handle.assemble() : call(() => handle.assemble_with(toJson(context, "context")));
+}
+
+/**
+ * Stateless assemble: the model-visible tools for `toolbox` under `options` (`new Shelf(...).assemble()`);
+ * `context` (`{ messages }`) as in `Shelf.assemble`.
+ */
+export function assemble(toolbox, options, context) {
+  return once(toolbox, options, (handle) => hydrate(planOf(handle, context), listsOf(toolbox)));
 }
 
 /** Stateless search over the toolbox's deferred tools; `options.limit` sets the number of hits. */
@@ -177,9 +185,14 @@ export class Shelf {
     this.#assembly = undefined;
   }
 
-  /** The model-visible tools; the same result every call (a fresh object each time). */
-  assemble() {
+  /**
+   * The model-visible tools; the same result every call (a fresh object each time). With
+   * `context` (`{ messages }`, native Anthropic mode): only the deferred tools the conversation
+   * has loaded (SPEC §11).
+   */
+  assemble(context) {
     const handle = this.#live();
+    if (context != null) return hydrate(planOf(handle, context), this.#lists);
     this.#assembly ??= call(() => handle.assemble());
     return hydrate(this.#assembly, this.#lists);
   }

@@ -98,16 +98,36 @@ export interface Options {
    * tools with one name are always that error. Also `"yes"`/`"no"`/`1`/`0`.
    */
   qualify?: "auto" | boolean | "true" | "false" | "yes" | "no" | 0 | 1;
+  /**
+   * `"native"`: the provider loads the deferred tools itself (SPEC §11), for the `anthropic`
+   * format (every deferred tool with `defer_loading`, searches answered with `tool_reference`
+   * blocks) and the `responses` format (a client `tool_search` tool, searches answered with a
+   * `tool_search_output` item); any other format keeps the bridge, with a warning. Default `"bridge"`.
+   */
+  mode?: Mode;
   [snakeCase: string]: unknown;
 }
 
 export type Level = "full" | "names" | "summary" | "hidden";
 export type Form = "none" | "full" | "names" | "mixed" | "groups";
 
+/** The client tool search tool of OpenAI Responses (native mode, SPEC §11). */
+export interface ResponsesToolSearch {
+  type: "tool_search";
+  execution: "client";
+  description: string;
+  parameters: JsonSchema;
+}
+/** One tool of an assembly: native Responses adds its `tool_search` to the toolbox's format. */
+export type AssembledTool<T extends ToolDef> = T extends ResponsesTool ? T | ResponsesToolSearch : T;
+
 /** The model-visible tools for one request, and facts about them. */
 export interface Assembly<T extends ToolDef = ToolDef> {
-  /** Direct tools (the very objects given) then the bridge tools, in the toolbox's format. */
-  tools: T[];
+  /**
+   * Direct tools (the very objects given) then the bridge tools, in the toolbox's format; in
+   * native mode the search tool (Anthropic: and the deferred tools with `defer_loading`).
+   */
+  tools: AssembledTool<T>[];
   tier: 0 | 1 | 2;
   form: Form;
   deferredCount: number;
@@ -118,7 +138,18 @@ export interface Assembly<T extends ToolDef = ToolDef> {
   servers: { name: string; tools: number; level: Level }[];
   /** Stable hex hash of the tools array's compact JSON, equal in every runtime: a prompt-cache key. */
   fingerprint: string;
+  /** `"native"` when the provider loads the deferred tools itself (SPEC §11). */
+  mode: "bridge" | "native";
+  /** What the model's context pays for the array (tokens, estimated): Anthropic keeps deferred tools out. */
+  contextTokens: number;
+  /** The array's compact JSON in UTF-8 bytes: what the request sends. */
+  requestBytes: number;
   warnings: string[];
+}
+
+/** A request's conversation so far, for `assemble` in native Anthropic mode (its `tool_reference` blocks). */
+export interface AssembleContext {
+  messages: readonly unknown[];
 }
 
 export type ErrorCode =
@@ -183,14 +214,63 @@ export interface Described {
 export type ToolCall =
   | { name: string; arguments?: Record<string, unknown> | string; id?: string }
   | { id: string; type: "function"; function: { name: string; arguments: string } }
-  | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string }
+  /** `namespace`: a function a `tool_search_output` loaded (native Responses), routed to that server. */
+  | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string; namespace?: string }
   | { type: "tool_use"; id: string; name: string; input: unknown }
   /** An OpenAI Chat custom tool call: toolshelf makes no custom tools, so it is a reject. */
   | { id: string; type: "custom"; custom: { name: string; input: string } }
   | { name: string; args?: Record<string, unknown>; id?: string };
 
+/** An OpenAI Responses `tool_search_call` item (native mode, SPEC §11). */
+export interface ToolSearchCall {
+  type: "tool_search_call";
+  call_id?: string | null;
+  arguments?: unknown;
+  id?: string | null;
+  execution?: "server" | "client";
+  status?: "in_progress" | "completed" | "incomplete" | null;
+}
+
+/** A block of an Anthropic `tool_result` that answers a native search: a loaded tool, or a note. */
+export type ToolResultBlock = { type: "tool_reference"; tool_name: string } | { type: "text"; text: string };
+
+/** A Responses function loaded by a search, inside its server's namespace. */
+export interface NamespaceFunction {
+  type: "function";
+  name: string;
+  description?: string | null;
+  parameters?: JsonSchema | null;
+  strict?: boolean | null;
+}
+/** The input item that answers a `tool_search_call`: the matches as per-server namespaces. */
+export interface ToolSearchOutputItem {
+  type: "tool_search_output";
+  call_id: string | null;
+  execution: "client";
+  status: "completed";
+  tools: { type: "namespace"; name: string; description: string; tools: NamespaceFunction[] }[];
+}
+
+/** What unwrap makes of a `tool_search_call`: the item to append after it (a reject's has no tools). */
+export type SearchCallUnwrapped =
+  | { kind: "answer"; item: ToolSearchOutputItem; id?: string }
+  | { kind: "reject"; content: string; item: ToolSearchOutputItem; id?: string };
+
+/**
+ * A search answer's content: text, or for Anthropic tools with `mode: "native"` (known as such
+ * where the Shelf was made) `tool_reference` blocks, which a `tool_result`'s `content` takes as
+ * they are. Text for a toolbox of any other (or unknown) tool type or mode.
+ */
+export type AnswerContent<T extends ToolDef = ToolDef, M extends Mode = "bridge"> =
+  [M] extends ["native"] ? ([T] extends [AnthropicTool] ? string | ToolResultBlock[] : string) : string;
+
+/** The `mode` option's values. */
+export type Mode = "bridge" | "native";
+/** Options whose `mode` is `M` (so that a `Shelf` knows its mode's result types). */
+export type ModeOptions<M extends Mode> = Options & { mode?: M };
+
 /** What unwrap makes of a tool call. */
-export type Unwrapped =
+export type Unwrapped<T extends ToolDef = ToolDef, M extends Mode = "bridge"> =
   | {
       kind: "call";
       /** The name as the model knows it. */
@@ -207,7 +287,7 @@ export type Unwrapped =
        */
       warnings?: string[];
     }
-  | { kind: "answer"; content: string; id?: string }
+  | { kind: "answer"; content: AnswerContent<T, M>; id?: string }
   | { kind: "reject"; content: string; id?: string };
 
 export interface SearchOptions extends Options {
@@ -220,21 +300,29 @@ export interface SearchOptions extends Options {
  * `new Shelf(toolbox, options).assemble()` gives them (and with the same errors). Nothing is kept
  * after the call; an agent that wants speed across turns keeps a `Shelf`.
  */
-export declare function assemble<T extends ToolDef>(toolbox: Toolbox<T>, options?: Options): Assembly<T>;
+export declare function assemble<T extends ToolDef>(toolbox: Toolbox<T>, options?: Options, context?: AssembleContext): Assembly<T>;
 /** Stateless search over the toolbox's deferred tools. */
 export declare function search(toolbox: Toolbox, query: string, options?: SearchOptions): SearchResult;
 /** Stateless describe: a deferred tool's whole description and schema, or null. */
 export declare function describe(toolbox: Toolbox, name: string, options?: Options): Described | null;
 /** Stateless unwrap: the model's tool call → the real call, a local answer, or a reject. */
-export declare function unwrap(toolbox: Toolbox, call: ToolCall, options?: Options): Unwrapped;
+export declare function unwrap<T extends ToolDef>(toolbox: Toolbox<T>, call: ToolSearchCall, options?: Options): SearchCallUnwrapped;
+export declare function unwrap<T extends ToolDef, M extends Mode = "bridge">(toolbox: Toolbox<T>, call: ToolCall, options?: ModeOptions<M>): Unwrapped<T, M>;
+export declare function unwrap<T extends ToolDef, M extends Mode = "bridge">(toolbox: Toolbox<T>, call: ToolCall | ToolSearchCall, options?: ModeOptions<M>): Unwrapped<T, M> | SearchCallUnwrapped;
 
 /** A toolbox prepared once with its options, for agents that keep the same tools across turns. */
-export declare class Shelf<T extends ToolDef = ToolDef> {
-  constructor(toolbox: Toolbox<T>, options?: Options);
-  assemble(): Assembly<T>;
+export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge"> {
+  constructor(toolbox: Toolbox<T>, options?: ModeOptions<M>);
+  /**
+   * The model-visible tools. With `context` (`{ messages }`) in native Anthropic mode, only the
+   * deferred tools the conversation's `tool_reference` blocks name travel (SPEC §11).
+   */
+  assemble(context?: AssembleContext): Assembly<T>;
   search(query: string, options?: { limit?: number }): SearchResult;
   describe(name: string): Described | null;
-  unwrap(call: ToolCall): Unwrapped;
+  unwrap(call: ToolSearchCall): SearchCallUnwrapped;
+  unwrap(call: ToolCall): Unwrapped<T, M>;
+  unwrap(call: ToolCall | ToolSearchCall): Unwrapped<T, M> | SearchCallUnwrapped;
   /**
    * Prepares `toolbox` in place of this shelf's toolbox, with the same options: the results are a
    * new Shelf's. A tool def that is the very same object as in the shelf's last toolbox, in the

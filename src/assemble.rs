@@ -6,7 +6,8 @@ use crate::catalog::{Catalog, Tool};
 use crate::hash::{fnv1a, push_hex};
 use crate::json::Value;
 use crate::listing::{fit, Form, Level};
-use crate::options::{Options, Switch};
+use crate::native::{Loaded, Protocol};
+use crate::options::{Mode, Options, Switch};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -79,6 +80,13 @@ pub struct Facts {
     pub servers: Vec<ServerFacts>,
     /// FNV-1a 64 of the model-visible array's compact JSON, 16 hex digits.
     pub fingerprint: String,
+    /// The mode used: native when the provider loads the deferred tools itself (SPEC §11).
+    pub mode: Mode,
+    /// What the model's context pays for the array: the token estimate of its compact JSON,
+    /// without the deferred tools Anthropic keeps out of the context.
+    pub context_tokens: u64,
+    /// The array's compact JSON in UTF-8 bytes: what the request sends.
+    pub request_bytes: usize,
     /// Repairs of options and non-fatal toolbox problems.
     pub warnings: Vec<String>,
 }
@@ -164,20 +172,38 @@ impl Facts {
             ("listingTokens", Value::uint(self.listing_tokens)),
             ("servers", Value::Array(servers.collect())),
             ("fingerprint", Value::str(self.fingerprint.as_str())),
+            ("mode", Value::str(self.mode.as_str())),
+            ("contextTokens", Value::uint(self.context_tokens)),
+            ("requestBytes", Value::uint(self.request_bytes as u64)),
             ("warnings", Value::strings(&self.warnings)),
         ])
     }
 }
 
-/// Lays out the model-visible tools for `catalog` under `options` (SPEC §3.3).
-pub fn layout<'a>(catalog: &'a Catalog, options: &Options, warnings: &[String]) -> Layout<'a> {
+/// Lays out the model-visible tools for `catalog` under `options` (SPEC §3.3); `loaded`, for an
+/// Anthropic conversation in native mode, keeps only the deferred tools it references (SPEC §11).
+pub fn layout<'a>(catalog: &'a Catalog, options: &Options, warnings: &[String], loaded: Option<&Loaded>) -> Layout<'a> {
     let budget = budget_tokens(options);
     let deferred: Vec<&Tool> = catalog.deferred().collect();
     let bridged = !deferred.is_empty() && options.enabled != Switch::Off;
+    let mut warnings = warnings.to_vec();
+    let protocol = Protocol::for_assembly(catalog, options, loaded, &mut warnings);
+    let mut paid = None;
     let (slots, form, listing_tokens, levels) = if bridged {
-        let listing = fit(catalog, budget, options.listing, &options.bridge_names);
+        let framing = match protocol {
+            Some(_) => crate::texts::native_listing_framing(&options.bridge_names),
+            None => crate::texts::listing_framing(&options.bridge_names),
+        };
+        let listing = fit(catalog, budget, options.listing, framing);
         let mut slots: Vec<Slot<'_>> = catalog.direct().map(Slot::Given).collect();
-        slots.extend(bridge_tools(catalog.format, options, deferred.len(), &listing.text).map(Slot::Made));
+        match protocol {
+            Some(protocol) => {
+                let (native, in_context) = protocol.tools(catalog, options, &listing.text, loaded);
+                paid = Some(slots.len() + in_context);
+                slots.extend(native);
+            }
+            None => slots.extend(bridge_tools(catalog.format, options, deferred.len(), &listing.text).map(Slot::Made)),
+        }
         let tokens = if listing.form == Form::None { 0 } else { listing.tokens() };
         (slots, listing.form, tokens, listing.levels)
     } else {
@@ -195,7 +221,7 @@ pub fn layout<'a>(catalog: &'a Catalog, options: &Options, warnings: &[String]) 
         .zip(levels)
         .map(|(s, level)| ServerFacts { name: s.name.clone(), tools: s.tools.len(), level })
         .collect();
-    let fingerprint = fingerprint(&tools_json(&slots));
+    let (json, context_chars) = tools_json_paid(&slots, paid.unwrap_or(slots.len()));
     let facts = Facts {
         tier,
         form,
@@ -204,8 +230,11 @@ pub fn layout<'a>(catalog: &'a Catalog, options: &Options, warnings: &[String]) 
         budget_tokens: budget,
         listing_tokens,
         servers,
-        fingerprint,
-        warnings: warnings.to_vec(),
+        fingerprint: fingerprint(&json),
+        mode: if protocol.is_some() { Mode::Native } else { Mode::Bridge },
+        context_tokens: context_chars.div_ceil(4) as u64,
+        request_bytes: json.len(),
+        warnings,
     };
     Layout { slots, facts }
 }
@@ -220,15 +249,26 @@ fn pass_through<'a>(catalog: &Catalog, tool: &'a Tool) -> Slot<'a> {
 }
 
 fn tools_json(slots: &[Slot<'_>]) -> String {
+    tools_json_paid(slots, slots.len()).0
+}
+
+/// The array's compact JSON, and the code points of the array of its first `paid` tools alone
+/// (what the model's context pays for).
+fn tools_json_paid(slots: &[Slot<'_>], paid: usize) -> (String, usize) {
     let mut out = String::from("[");
+    let mut paid_chars = None;
     for (i, slot) in slots.iter().enumerate() {
+        if i == paid {
+            paid_chars = Some(out.chars().count() + 1);
+        }
         if i > 0 {
             out.push(',');
         }
         slot.push_json(&mut out);
     }
     out.push(']');
-    out
+    let paid_chars = paid_chars.unwrap_or_else(|| out.chars().count());
+    (out, paid_chars)
 }
 
 /// The fingerprint of SPEC §3.5: FNV-1a, 64 bits, over the UTF-8 bytes of `text` (the

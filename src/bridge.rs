@@ -51,7 +51,7 @@ fn string_list(max_items: u64) -> Value {
     ])
 }
 
-fn search_schema(options: &Options) -> Value {
+pub(crate) fn search_schema(options: &Options) -> Value {
     let limit = Value::object([
         ("type", Value::str("integer")),
         ("minimum", Value::uint(1)),

@@ -143,24 +143,54 @@ pub fn search(catalog: &Catalog, index: &SearchIndex, documents: &[usize], query
             error: Some(texts::query_required()),
         };
     }
+    if let Some(named) = named_tools(catalog, &query) {
+        let matches = named.into_iter().map(|tool| match_of(catalog, tool, 0.0, false)).collect();
+        return SearchResult { query, total_available, matches, unknown_words: Vec::new(), servers: None, error: None };
+    }
     let ranked = index.rank(&query, limit);
     let matches: Vec<Match> = ranked
         .hits
         .into_iter()
         .filter_map(|hit| {
             let tool = documents.get(hit.doc).and_then(|&i| catalog.tools.get(i))?;
-            Some(Match {
-                name: tool.name.clone(),
-                server: tool.server.clone().unwrap_or_default(),
-                description: tool.description.clone(),
-                required: required_names(catalog, tool),
-                score: hit.score,
-                partial: hit.partial,
-            })
+            Some(match_of(catalog, tool, hit.score, hit.partial))
         })
         .collect();
     let servers = matches.is_empty().then(|| server_counts(catalog));
     SearchResult { query, total_available, matches, unknown_words: ranked.unknown_words, servers, error: None }
+}
+
+fn match_of(catalog: &Catalog, tool: &Tool, score: f64, partial: bool) -> Match {
+    Match {
+        name: tool.name.clone(),
+        server: tool.server.clone().unwrap_or_default(),
+        description: tool.description.clone(),
+        required: required_names(catalog, tool),
+        score,
+        partial,
+    }
+}
+
+/// Most tools one search of exact names gives (the hard cap of a search's limit).
+const MAX_NAMED: usize = 50;
+
+/// A query of two or more words (split on whitespace and commas) each of which names a deferred
+/// tool exactly: those tools, each once, in the order named, whatever the limit (up to
+/// [`MAX_NAMED`]), so a search of the names a listing shows loads them all (SPEC §11). `None`
+/// for any other query.
+fn named_tools<'a>(catalog: &'a Catalog, query: &str) -> Option<Vec<&'a Tool>> {
+    let words = query.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty());
+    let mut tools: Vec<&Tool> = Vec::new();
+    for word in words {
+        let tool = catalog.lookup(word).filter(|t| t.deferred)?;
+        if tools.len() == MAX_NAMED {
+            return None;
+        }
+        if !tools.iter().any(|t| core::ptr::eq(*t, tool)) {
+            tools.push(tool);
+        }
+    }
+    (tools.len() >= 2).then_some(tools)
 }
 
 fn server_counts(catalog: &Catalog) -> Vec<(String, usize)> {

@@ -40,6 +40,7 @@ mod format;
 mod hash;
 pub mod json;
 mod listing;
+pub mod native;
 pub mod options;
 pub mod schema;
 pub mod search;

@@ -2,7 +2,7 @@
 //! summary), fitted greedily to a token budget, and the short descriptions its full lines carry.
 
 use crate::catalog::{Catalog, Tool};
-use crate::options::{BridgeNames, Switch};
+use crate::options::Switch;
 use crate::swar;
 use crate::texts;
 use alloc::collections::BinaryHeap;
@@ -96,12 +96,12 @@ impl Listing {
 /// Every server starts at full; while the listing is over budget, the server whose block is
 /// longest (ties: the smaller name) goes down one level. When even every server at summary is over
 /// budget there is no listing, unless `mode` is [`Switch::On`], which keeps the summary lines.
-pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, names: &BridgeNames) -> Listing {
+/// `framing` is the sentence before the server blocks (it says how a listed tool is loaded).
+pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, framing: String) -> Listing {
     let servers = catalog.servers.len();
     if mode == Switch::Off || servers == 0 {
         return none(servers);
     }
-    let framing = texts::listing_framing(names);
     let blocks: Vec<[String; 3]> = catalog
         .servers
         .iter()

@@ -29,6 +29,26 @@ impl Switch {
     }
 }
 
+/// How deferred tools reach the model (SPEC §11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The bridge tools of SPEC §6 (every format).
+    Bridge,
+    /// The provider's own deferred loading, for the formats that have one (`anthropic`,
+    /// `responses`); the bridge for the others.
+    Native,
+}
+
+impl Mode {
+    /// `"bridge"` or `"native"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Bridge => "bridge",
+            Mode::Native => "native",
+        }
+    }
+}
+
 /// The three bridge tool names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BridgeNames {
@@ -87,6 +107,8 @@ pub struct Options {
     /// Rename grouped deferred tools to `mcp__<server>__<tool>`: `On` all of them, `Auto` those whose
     /// name another tool of the toolbox also has, `Off` none (a duplicate is then an error).
     pub qualify: Switch,
+    /// Bridge tools, or the provider's native tool search (SPEC §11).
+    pub mode: Mode,
 }
 
 impl Default for Options {
@@ -106,6 +128,7 @@ impl Default for Options {
             defer: Vec::new(),
             format: None,
             qualify: Switch::Auto,
+            mode: Mode::Bridge,
         }
     }
 }
@@ -119,7 +142,7 @@ pub struct ParsedOptions {
     pub warnings: Vec<String>,
 }
 
-const KNOWN: [(&str, &str); 14] = [
+const KNOWN: [(&str, &str); 15] = [
     ("contextLength", "context_length"),
     ("enabled", "enabled"),
     ("thresholdPct", "threshold_pct"),
@@ -134,6 +157,7 @@ const KNOWN: [(&str, &str); 14] = [
     ("defer", "defer"),
     ("format", "format"),
     ("qualify", "qualify"),
+    ("mode", "mode"),
 ];
 
 impl Options {
@@ -188,6 +212,7 @@ impl Reader<'_> {
             defer: self.names("defer"),
             format: self.format(),
             qualify: self.switch("qualify").unwrap_or(defaults.qualify),
+            mode: self.mode().unwrap_or(defaults.mode),
         }
     }
 
@@ -312,6 +337,19 @@ impl Reader<'_> {
         format
     }
 
+    fn mode(&mut self) -> Option<Mode> {
+        let value = self.get("mode")?.clone();
+        let mode = match value.as_str().map(|s| s.trim().to_ascii_lowercase()) {
+            Some(s) if s == "bridge" => Some(Mode::Bridge),
+            Some(s) if s == "native" => Some(Mode::Native),
+            _ => None,
+        };
+        if mode.is_none() {
+            self.default_warning("mode", &value, "bridge or native");
+        }
+        mode
+    }
+
     fn bridge_names(&mut self) -> BridgeNames {
         let defaults = BridgeNames::default();
         let Some(value) = self.get("bridgeNames").cloned() else {
@@ -414,6 +452,10 @@ mod tests {
         check(r#"{"bridge_names":["s","d","c"]}"#, |o| o.bridge_names.describe == "d", 0);
         check(r#"{"bridgeNames":["s","s","c"]}"#, |o| o.bridge_names == BridgeNames::default(), 1);
         check(r#"{"bridgeNames":{"call":"has space"}}"#, |o| o.bridge_names == BridgeNames::default(), 1);
+        check(r#"{"mode":"native"}"#, |o| o.mode == Mode::Native, 0);
+        check(r#"{"mode":" Bridge "}"#, |o| o.mode == Mode::Bridge, 0);
+        check(r#"{"mode":"hosted"}"#, |o| o.mode == Mode::Bridge, 1);
+        check(r#"{"mode":true}"#, |o| o.mode == Mode::Bridge, 1);
         check(r#"{"colour":"red","contextLength":null}"#, |o| o.context_length.is_none(), 1);
     }
 }

@@ -143,7 +143,20 @@ impl Shelf {
     /// As [`Shelf::assemble`], but borrowing the caller's tool defs instead of copying them:
     /// what a binding needs to hand the caller back its own objects.
     pub fn layout(&self) -> Layout<'_> {
-        layout(&self.catalog, &self.options, &self.warnings)
+        layout(&self.catalog, &self.options, &self.warnings, None)
+    }
+
+    /// As [`Shelf::assemble`], for a request continuing `context` (`{messages}` or the messages
+    /// array): in native mode with the Anthropic format, only the deferred tools that the
+    /// conversation's `tool_reference` blocks name are carried (SPEC §11). Otherwise the same.
+    pub fn assemble_with(&self, context: &Value) -> Assembly {
+        self.layout_with(context).into()
+    }
+
+    /// As [`Shelf::assemble_with`], borrowing the caller's tool defs (see [`Shelf::layout`]).
+    pub fn layout_with(&self, context: &Value) -> Layout<'_> {
+        let loaded = crate::native::Loaded::of(context);
+        layout(&self.catalog, &self.options, &self.warnings, loaded.as_ref())
     }
 
     /// Searches the deferred tools (SPEC §4). `limit` defaults to `searchDefaultLimit` and is

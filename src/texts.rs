@@ -265,3 +265,81 @@ pub fn qualified_clashes(names: &[String], renamed: usize) -> String {
     text.push_str("), so they are named mcp__<server>__<tool> (the name the model sees); qualify: false makes this an error, true qualifies every deferred tool");
     text
 }
+
+/// The sentence before the listing in native mode (SPEC §11): a search for exact names loads them.
+pub fn native_listing_framing(names: &BridgeNames) -> String {
+    format!(
+        "Deferred tools by server. Each tool named below exists: load it with {0} for its exact name (several exact names in one search load them all), then call it directly. \
+         For a server shown only as a count, use {0} first; never say a capability is missing, or use a generic tool instead, without searching.\n",
+        names.search
+    )
+}
+
+/// The native search tool's description (SPEC §11): what it does, then the listing (if any).
+pub fn native_search_description(deferred: usize, batch: bool, listing: &str) -> String {
+    let count = if deferred == 1 { String::from("1 deferred tool") } else { format!("{deferred} deferred tools") };
+    let mut text = format!("Search {count} in plain words: service, action, object (e.g. \"github create issue\")");
+    if batch {
+        text.push_str("; several queries at once, one per tool you need");
+    }
+    text.push_str(". Loads the matching tools, which you then call directly.");
+    if !listing.is_empty() {
+        let _ = write!(text, "\n\n{listing}");
+    }
+    text
+}
+
+/// A namespace's description in a Responses `tool_search_output`: the server, and the query words
+/// no tool holds (there is no other place for them in the item).
+pub fn namespace_description(server: &str, unknown: &[String]) -> String {
+    let mut text = format!("Tools of the {server} server.");
+    if !unknown.is_empty() {
+        let _ = write!(text, " {}", unknown_words_hint(unknown));
+    }
+    text
+}
+
+/// The text block of an Anthropic search answer when nothing matched: the hint and the servers.
+pub fn native_no_match(servers: &[(String, usize)]) -> String {
+    let mut text = String::from("No tool matched. Servers: ");
+    for (i, (name, count)) in servers.iter().enumerate() {
+        let _ = write!(text, "{}{name} ({})", if i > 0 { ", " } else { "" }, tool_count(*count));
+    }
+    text.push_str(
+        ". Their tools remain available: search again with the service name plus an action and an object (e.g. \"github create issue\").",
+    );
+    text
+}
+
+/// A namespaced call whose namespace is no server of the toolbox.
+pub fn unknown_namespace(namespace: &str, servers: &[&str], names: &BridgeNames) -> String {
+    let mut text = format!("There is no namespace \"{namespace}\", so nothing was run. Namespaces: ");
+    text.push_str(&servers.join(", "));
+    let _ = write!(text, ". Use {} to load the right tool.", names.search);
+    text
+}
+
+/// A namespaced call naming a tool its server does not hold.
+pub fn not_in_namespace(name: &str, namespace: &str, closest: &[&str], names: &BridgeNames) -> String {
+    let mut text = format!("The {namespace} namespace has no tool named \"{name}\", so nothing was run.");
+    push_suggestions(&mut text, closest);
+    let _ = write!(text, " Use {} to load the right tool.", names.search);
+    text
+}
+
+/// A `tool_search_call` whose arguments cannot be read: nothing was searched.
+pub fn search_call_unreadable(reason: &str, names: &BridgeNames) -> String {
+    format!("{} was not run: {reason}. Send {{\"query\": <keywords>}} as a JSON object.", names.search)
+}
+
+/// The warning when `mode: native` meets a format without native tool search.
+pub fn native_needs_format(format: &str) -> String {
+    format!("mode: native needs the anthropic or responses format, not {format}; using the bridge")
+}
+
+/// The warning when an Anthropic toolbox has more deferred tools than the API accepts in one request.
+pub fn native_over_limit(deferred: usize, limit: usize) -> String {
+    format!(
+        "mode: native: {deferred} deferred tools are over the API's limit of {limit} a request; using the bridge (assemble with messages to send only the loaded ones)"
+    )
+}

@@ -96,6 +96,17 @@ pub enum Unwrapped {
         content: String,
         /// The provider's call id.
         id: Option<String>,
+        /// For a Responses `tool_search_call`: the `tool_search_output` item (no tools) the call
+        /// still needs after it, `content` going to the model as a message.
+        item: Option<Value>,
+    },
+    /// A search answered in the provider's native shape (SPEC §11): the `tool_result` content
+    /// blocks (Anthropic) or the `tool_search_output` item (Responses).
+    Loaded {
+        /// The blocks or the item.
+        answer: crate::native::Answer,
+        /// The provider's call id.
+        id: Option<String>,
     },
 }
 
@@ -111,7 +122,7 @@ impl Unwrapped {
         let mut members: Vec<(&str, Value)> = Vec::new();
         let kind = match &self {
             Unwrapped::Call(_) => "call",
-            Unwrapped::Answer { .. } => "answer",
+            Unwrapped::Answer { .. } | Unwrapped::Loaded { .. } => "answer",
             Unwrapped::Reject { .. } => "reject",
         };
         members.push(("kind", Value::str(kind)));
@@ -133,8 +144,22 @@ impl Unwrapped {
                     members.push(("warnings", Value::strings(&call.warnings)));
                 }
             }
-            Unwrapped::Answer { content, id } | Unwrapped::Reject { content, id } => {
+            Unwrapped::Answer { content, id } | Unwrapped::Reject { content, id, item: None } => {
                 members.push(("content", Value::String(content)));
+                if let Some(id) = id {
+                    members.push(("id", Value::String(id)));
+                }
+            }
+            Unwrapped::Reject { content, id, item: Some(item) } => {
+                members.push(("content", Value::String(content)));
+                members.push(("item", item));
+                if let Some(id) = id {
+                    members.push(("id", Value::String(id)));
+                }
+            }
+            Unwrapped::Loaded { answer, id } => {
+                let (key, value) = answer.member();
+                members.push((key, value.clone()));
                 if let Some(id) = id {
                     members.push(("id", Value::String(id)));
                 }
@@ -177,7 +202,7 @@ fn parts(call: &Value) -> Result<Parts<'_>, Error> {
 /// Arguments as a JSON object: absent, `null` and blank text count as `{}`; text is parsed. They
 /// may nest [`json::MAX_DEPTH`] levels, and `wrapping` levels more (`tool_call`'s hold the real
 /// tool's arguments one level down).
-fn arguments_object(raw: Option<Value>, wrapping: usize) -> Result<(Value, bool), String> {
+pub(crate) fn arguments_object(raw: Option<Value>, wrapping: usize) -> Result<(Value, bool), String> {
     let parsed = match raw {
         None | Some(Value::Null) => return Ok((Value::Object(Vec::new()), false)),
         Some(Value::String(text)) if text.trim().is_empty() => return Ok((Value::Object(Vec::new()), false)),
@@ -244,7 +269,7 @@ pub fn unwrap_text(shelf: &dyn Prepared, text: &str) -> Result<Unwrapped, Error>
     let name = parts.name.map(str::trim).filter(|n| !n.is_empty()).unwrap_or("the tool");
     let shown = shown_name(name, parts.arguments, &shelf.options().bridge_names);
     let content = texts::bad_arguments(shown, &texts::arguments_too_deep(json::MAX_DEPTH));
-    Ok(Unwrapped::Reject { content, id: parts.id })
+    Ok(Unwrapped::Reject { content, id: parts.id, item: None })
 }
 
 /// Levels a call's shape may add around its arguments: the call, `function` or `input`, and
@@ -260,8 +285,12 @@ pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
 /// an array of 600,000 numbers is 600,000 allocations).
 fn unwrap_owned(shelf: &dyn Prepared, mut call: Value) -> Result<Unwrapped, Error> {
     let parts = parts(&call)?;
+    if call.get("type").and_then(Value::as_str) == Some("tool_search_call") {
+        return Ok(crate::native::search_call(shelf, &call));
+    }
     let (id, sent_at) = (parts.id.clone(), parts.sent_at);
-    let reject = |content: String| Unwrapped::Reject { content, id: id.clone() };
+    let namespace = call.get("namespace").and_then(Value::as_str).map(String::from);
+    let reject = |content: String| Unwrapped::Reject { content, id: id.clone(), item: None };
     let names = &shelf.options().bridge_names;
     let Some(name) = parts.name.map(str::trim).filter(|n| !n.is_empty()).map(String::from) else {
         return Ok(reject(texts::missing_name(names)));
@@ -279,6 +308,8 @@ fn unwrap_owned(shelf: &dyn Prepared, mut call: Value) -> Result<Unwrapped, Erro
         answer_describe(shelf, &arguments.0)
     } else if name == names.call {
         through_bridge(shelf, arguments.0)
+    } else if let Some(namespace) = &namespace {
+        in_namespace(shelf, namespace, &name, arguments.0)
     } else {
         let (arguments, untouched) = arguments;
         direct_call(shelf, &name, arguments, sent_at.filter(|_| untouched))
@@ -289,7 +320,8 @@ fn unwrap_owned(shelf: &dyn Prepared, mut call: Value) -> Result<Unwrapped, Erro
             Unwrapped::Call(call)
         }
         Outcome::Answer(content) => Unwrapped::Answer { content, id },
-        Outcome::Reject(content) => Unwrapped::Reject { content, id },
+        Outcome::Reject(content) => Unwrapped::Reject { content, id, item: None },
+        Outcome::Loaded(answer) => Unwrapped::Loaded { answer, id },
     })
 }
 
@@ -321,6 +353,17 @@ enum Outcome {
     Call(Call),
     Answer(String),
     Reject(String),
+    Loaded(crate::native::Answer),
+}
+
+/// A Responses `function_call` with a `namespace` (a tool loaded by a `tool_search_output`):
+/// that server's tool, validated as any deferred tool's call.
+fn in_namespace(shelf: &dyn Prepared, namespace: &str, name: &str, arguments: Value) -> Outcome {
+    match crate::native::in_namespace(shelf.catalog(), shelf.options(), namespace, name) {
+        Ok(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
+        Ok(tool) => Outcome::Call(call_of(tool, arguments, false, None)),
+        Err(reject) => Outcome::Reject(reject),
+    }
 }
 
 /// A call by the tool's own name (not through `tool_call`).
@@ -415,24 +458,41 @@ fn requested_limit(arguments: &Value) -> Option<usize> {
     (number.is_finite() && number >= 0.0).then_some(number as usize)
 }
 
-/// `tool_search {query}` or `{queries: [...]}`, answered locally.
+/// `tool_search {query}` or `{queries: [...]}`, answered locally: as the bridge's JSON, or as
+/// Anthropic's `tool_reference` blocks in native mode (SPEC §11).
 fn answer_search(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
+    let (results, batched) = match searches(shelf, arguments) {
+        Ok(searched) => searched,
+        Err(reject) => return Outcome::Reject(reject),
+    };
+    let native = crate::native::Protocol::in_force(shelf.catalog(), shelf.options());
+    match (native, &results[..]) {
+        (Some(crate::native::Protocol::Anthropic), _) => Outcome::Loaded(crate::native::reference_blocks(&results)),
+        (_, [result]) if !batched => Outcome::Answer(result.model_value().to_json()),
+        _ => Outcome::Answer(batch_model_value(&results).to_json()),
+    }
+}
+
+/// The searches `{query, limit?}` or `{queries: [...], limit?}` ask for (at most
+/// [`MAX_BATCH_QUERIES`] queries) and whether they are a batch, or the reject's text when there
+/// is nothing to search.
+pub(crate) fn searches(shelf: &dyn Prepared, arguments: &Value) -> Result<(Vec<SearchResult>, bool), String> {
     let limit = requested_limit(arguments);
     let queries = arguments.get("queries").or_else(|| arguments.get("query").filter(|q| q.as_array().is_some()));
     if let Some(queries) = queries.and_then(Value::as_array) {
         let texts: Vec<&str> = queries.iter().filter_map(Value::as_str).filter(|q| !q.trim().is_empty()).collect();
         if texts.is_empty() {
             let usage = texts::batch_queries_usage(MAX_BATCH_QUERIES);
-            return Outcome::Reject(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
+            return Err(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
         }
-        let results: Vec<_> = texts.iter().take(MAX_BATCH_QUERIES as usize).map(|q| shelf.search(q, limit)).collect();
-        return Outcome::Answer(batch_model_value(&results).to_json());
+        let take = texts.iter().take(MAX_BATCH_QUERIES as usize);
+        return Ok((take.map(|q| shelf.search(q, limit)).collect(), true));
     }
     let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
     let result = shelf.search(query, limit);
     match result.error {
-        Some(error) => Outcome::Reject(error),
-        None => Outcome::Answer(result.model_value().to_json()),
+        Some(error) => Err(error),
+        None => Ok((alloc::vec![result], false)),
     }
 }
 

@@ -108,6 +108,14 @@ impl ShelfHandle {
         self.shelf.layout().plan().to_json()
     }
 
+    /// The assembly plan for a request continuing `context` (JSON text: `{messages}`), as JSON
+    /// text ([`Shelf::layout_with`]: in native Anthropic mode, only the referenced deferred tools).
+    pub fn assemble_with(&self, context: &str) -> Result<String, JsValue> {
+        reserve_for(context);
+        let context = parse_input(context, "context", ErrorCode::InvalidToolbox).map_err(js_error)?;
+        Ok(self.shelf.layout_with(&context).plan().to_json())
+    }
+
     /// The search result as JSON text.
     pub fn search(&self, query: &str, limit: Option<u32>) -> String {
         self.shelf.search(query, limit.map(|l| l as usize)).to_value().to_json()

@@ -333,9 +333,16 @@ fn facts_serialize_with_camel_case_keys() {
             "listingTokens",
             "servers",
             "fingerprint",
+            "mode",
+            "contextTokens",
+            "requestBytes",
             "warnings"
         ]
     );
+    assert_eq!(v.get("mode").unwrap().as_str(), Some("bridge"));
+    let json = toolshelf::Value::Array(a.tools.clone()).to_json();
+    assert_eq!(a.facts.request_bytes, json.len());
+    assert_eq!(a.facts.context_tokens, json.chars().count().div_ceil(4) as u64);
     assert_eq!(v.get("budgetTokens").unwrap().to_json(), "10000");
     assert_eq!(v.get("fingerprint").unwrap().as_str().unwrap().len(), 16);
     let sizes: u64 = common::catalog("linear-mcp-official")

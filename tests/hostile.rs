@@ -568,7 +568,7 @@ fn deep_arguments_are_a_reject_in_every_shape() {
             format!(r#"{{"type":"function_call","call_id":"c1","name":"t","arguments":{args}}}"#),
         ] {
             match shelf.unwrap_json(&call) {
-                Ok(toolshelf::Unwrapped::Reject { content, id }) => {
+                Ok(toolshelf::Unwrapped::Reject { content, id, .. }) => {
                     assert_eq!(id.as_deref(), Some("c1"));
                     assert_eq!(content, "t was not run: the arguments nest deeper than 128 levels. Send the arguments as a JSON object.");
                 }

@@ -62,8 +62,12 @@ function readOptions(clashes) {
     listing: $("listing").value,
     batch: $("batch").checked,
     qualify: qualify === "auto" ? clashes.length > 0 : qualify === "on",
+    mode: nativeProvider() ? "native" : "bridge",
   };
 }
+
+/** `anthropic` or `responses` when the mode switch asks for the provider's native tool search. */
+const nativeProvider = () => ($("mode").value === "bridge" ? null : $("mode").value);
 
 async function readToolbox() {
   if (pasteMode()) {
@@ -76,6 +80,7 @@ async function readToolbox() {
   const ids = selectedCatalogs();
   const pending = CATALOGS.filter((c) => ids.includes(c.id)).map((c) => c.label);
   setStatus(`Loading ${pending.join(", ")}…`);
+  if (nativeProvider()) $("format").value = nativeProvider(); // native search speaks that provider's format
   return catalogToolbox(ids, { format: $("format").value, core: $("core").checked });
 }
 
@@ -148,9 +153,9 @@ function statusLine(assembly, options, clashes, ms) {
   return `${size} qualify is on because ${count}: ${name} is in ${places.join(", ")}${clashes.length > 1 ? ", …" : ""}.`;
 }
 
-/** The bridge tools' names: the last three tools of a tier 1 or 2 assembly. */
+/** The bridge tools' names: the last three tools of a tier 1 or 2 assembly (native: only a search tool). */
 function bridgeNames(assembly) {
-  if (assembly.tier === 0) return DEFAULT_BRIDGE;
+  if (assembly.tier === 0 || assembly.mode === "native") return DEFAULT_BRIDGE;
   const [search, describe, call] = assembly.tools.slice(-3).map(toolName);
   return { search, describe, call };
 }
@@ -202,7 +207,25 @@ function runSearch() {
   showUnknownWords(unknown);
   const hits = result.matches.map((hit, i) => view.hitView(hit, i + 1, words, parameterNames(hit.name), (event) => openHit(event, hit.name)));
   $("results").replaceChildren(...(hits.length ? hits : [view.noHitsView(result)]));
+  showSearchAnswer(query);
   if (!state.callEdited) refreshCall();
+}
+
+/**
+ * What the model reads for this search in the mode at hand: the bridge's JSON, Anthropic's
+ * tool_reference blocks, or the Responses tool_search_output item (unwrap of the model's call).
+ */
+function showSearchAnswer(query) {
+  const limit = Number($("limit").value);
+  const provider = state.assembly?.mode === "native" ? nativeProvider() : null;
+  const input = { query, limit };
+  const call = provider === "responses"
+    ? { type: "tool_search_call", call_id: "call_search", execution: "client", arguments: JSON.stringify(input) }
+    : { type: "tool_use", id: "toolu_search", name: state.bridge.search, input };
+  const u = state.shelf.unwrap(call);
+  const shown = u.item ?? (typeof u.content === "string" && u.kind === "answer" ? JSON.parse(u.content) : u.content);
+  $("search-answer-kind").textContent = provider === "responses" ? "a tool_search_output item" : provider === "anthropic" ? "tool_result content blocks" : "the tool result's JSON";
+  $("search-answer").textContent = JSON.stringify(shown, null, 2);
 }
 
 function showUnknownWords(words) {

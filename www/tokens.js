@@ -31,7 +31,7 @@ export const sumTokens = (tools) => tools.reduce((sum, tool) => sum + toolTokens
 
 /** The listing text the model reads: the search bridge tool's description. */
 export function listingText(assembly, searchName = "tool_search") {
-  const search = assembly.tools.find((tool) => toolName(tool) === searchName);
+  const search = assembly.tools.find((tool) => toolName(tool) === searchName || tool?.type === "tool_search");
   return search ? toolDescription(search) : "";
 }
 
@@ -69,7 +69,8 @@ export function tokenPicture(toolbox, assembly, searchName) {
   const directTokens = sumTokens(direct);
   return {
     eager: directTokens + rows.reduce((sum, row) => sum + row.eager, 0),
-    assembled: sumTokens(assembly.tools),
+    // What the context pays: Anthropic keeps native deferred tools out of it (Assembly.contextTokens).
+    assembled: assembly.mode === "native" ? assembly.contextTokens : sumTokens(assembly.tools),
     direct: directTokens,
     rows,
   };

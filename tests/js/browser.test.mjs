@@ -12,7 +12,7 @@ import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as nodeApi from "toolshelf";
 import { assemble, search, unwrap } from "toolshelf";
-import { catalog, repoDir, surrogateAnswers, surrogates, tool } from "./support.mjs";
+import { catalog, nativeAnswers, nativeInput, repoDir, surrogateAnswers, surrogates, tool } from "./support.mjs";
 
 const CHROMIUM = process.env.TOOLSHELF_CHROMIUM ?? "/usr/bin/chromium";
 // As root Chromium needs --no-sandbox; the rest keep it from reaching for the (closed) network.
@@ -51,6 +51,8 @@ shelf.free();
 out.error = codeOf(() => api.assemble(42));
 ${surrogateAnswers.toString()}
 out.surrogates = surrogateAnswers(api, await (await fetch("/surrogates.json")).json());
+${nativeAnswers.toString()}
+out.native = nativeAnswers(api, await (await fetch("/native.json")).json());
 window.results = out;
 </script>`;
 
@@ -60,6 +62,7 @@ const TYPES = { ".html": "text/html", ".js": "text/javascript", ".json": "applic
 function route(path) {
   if (path === "/") return [".html", PAGE];
   if (path === "/surrogates.json") return [".json", JSON.stringify(surrogates())];
+  if (path === "/native.json") return [".json", JSON.stringify(nativeInput())];
   if (path === "/input.json") return [".json", JSON.stringify({ servers: SERVERS, options: OPTIONS, direct: DIRECT, query: QUERY, call: CALL })];
   const data = path.match(/^\/data\/([\w-]+)\.json$/);
   if (data) return [".json", JSON.stringify(catalog(data[1]).map((e) => e.tool))];
@@ -98,6 +101,7 @@ function expected() {
     shelfFingerprint: a.fingerprint,
     error: "invalid_toolbox",
     surrogates: surrogateAnswers(nodeApi, surrogates()),
+    native: nativeAnswers(nodeApi, nativeInput()),
   };
 }
 

@@ -141,3 +141,133 @@ export async function startModelServer(script) {
   const url = `http://127.0.0.1:${server.address().port}`;
   return { url, requests, close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }) };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Native tool search (SPEC §11), as the providers document it, with their rules enforced as the
+// provider's own 400 errors: Anthropic Messages with `defer_loading` tools loaded by
+// `tool_reference` blocks, and OpenAI Responses with a client `tool_search` answered by
+// `tool_search_output` items (conversations continued by `previous_response_id`). The scripted
+// model sees only what the provider would show it: it can call a deferred tool only once loaded.
+
+/** A provider's 400 error body. */
+function invalid(provider, message) {
+  return provider === "anthropic"
+    ? { type: "error", error: { type: "invalid_request_error", message } }
+    : { error: { message, type: "invalid_request_error", param: null, code: null } };
+}
+
+/** Anthropic's rules for a request: its loaded tools, or the error. */
+function anthropicState(body) {
+  const tools = body.tools ?? [];
+  const deferred = tools.filter((t) => t.defer_loading === true);
+  if (tools.length > 0 && deferred.length === tools.length) return { error: "All tools have defer_loading set. At least one tool must not be deferred." };
+  const cached = deferred.find((t) => t.cache_control != null);
+  if (cached) return { error: `tools: the deferred tool ${cached.name} cannot have cache_control.` };
+  const names = new Set(tools.map((t) => t.name));
+  const blocks = (body.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : []));
+  const references = blocks.filter((b) => b.type === "tool_result" && Array.isArray(b.content))
+    .flatMap((b) => b.content).filter((b) => b.type === "tool_reference").map((b) => b.tool_name);
+  const missing = references.find((name) => !names.has(name));
+  if (missing) return { error: `Tool reference '${missing}' not found in available tools.` };
+  const visible = new Set([...tools.filter((t) => t.defer_loading !== true).map((t) => t.name), ...references]);
+  const paid = JSON.stringify(tools.filter((t) => t.defer_loading !== true));
+  return { visible, paid, loaded: [...new Set(references)], results: blocks.filter((b) => b.type === "tool_result").length };
+}
+
+/** Responses' rules for a conversation (its items in order): the callable functions, or the error. */
+function responsesState(tools, items) {
+  const visible = new Set(tools.filter((t) => t.type === "function").map((t) => t.name));
+  const searchTool = tools.find((t) => t.type === "tool_search");
+  const calls = new Set();
+  let results = 0;
+  for (const item of items) {
+    if (item.type === "tool_search_call" && item.execution === "client") calls.add(item.call_id);
+    if (item.type === "tool_search_output") {
+      if (!calls.has(item.call_id)) return { error: `No tool search call found for tool_search_output with call_id ${item.call_id}.` };
+      calls.delete(item.call_id);
+      results += 1;
+      for (const t of item.tools ?? []) {
+        if (t.type === "namespace") for (const f of t.tools ?? []) visible.add(`${t.name}.${f.name}`);
+        else if (t.type === "function") visible.add(t.name);
+      }
+    }
+    if (item.type === "function_call_output") results += 1;
+  }
+  if (calls.size > 0) return { error: `No tool output found for tool search call ${[...calls][0]}.` };
+  return { visible, results, searchTool, paid: JSON.stringify(tools) };
+}
+
+/** The scripted model's next Anthropic message, or the error when it names a tool it cannot see. */
+function anthropicReply(step, n, model, state) {
+  if (step.tool && !state.visible.has(step.tool)) return { error: `the model cannot call ${step.tool}: it was never loaded` };
+  return { body: replyBody("anthropic", step, n, model) };
+}
+
+/** The scripted model's next Responses output item. */
+function responsesReply(step, n, model, state) {
+  if (step.search) {
+    if (!state.searchTool || state.searchTool.execution !== "client") return { error: "the model has no client tool_search tool" };
+    const item = { type: "tool_search_call", id: `tsc_${n}`, call_id: `call_${n}`, execution: "client", arguments: step.search, status: "completed" };
+    return { item };
+  }
+  if (step.tool) {
+    const key = step.namespace ? `${step.namespace}.${step.tool}` : step.tool;
+    if (!state.visible.has(key)) return { error: `Function ${key} was never loaded: the model cannot call it.` };
+    const item = { type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: step.tool, arguments: JSON.stringify(step.arguments ?? {}), status: "completed" };
+    if (step.namespace) item.namespace = step.namespace;
+    return { item };
+  }
+  return { item: { type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: step.text, annotations: [] }] } };
+}
+
+/**
+ * Starts a native-protocol model server on 127.0.0.1. `script`: steps `{ tool, arguments,
+ * namespace? }`, `{ search: {query} }` (Responses: a `tool_search_call`) or `{ text }`; step N
+ * answers a request whose conversation carries N tool results. Returns `{ url, requests, close }`;
+ * each request records `{ provider, tools, paid (the non-deferred tools' JSON), loaded, status }`.
+ */
+export async function startNativeModelServer(script) {
+  const requests = [];
+  const conversations = new Map(); // response id → the conversation's items (input and output)
+  const server = createServer(async (req, res) => {
+    const provider = ROUTES[new URL(req.url, "http://x").pathname];
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    const send = (status, body) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if ((provider !== "anthropic" && provider !== "responses") || req.method !== "POST") return send(404, { error: { message: `no route ${req.url}` } });
+    const body = JSON.parse(raw);
+    const model = body.model ?? "scripted";
+    const record = { provider, tools: body.tools ?? [], bytes: Buffer.byteLength(JSON.stringify(body.tools ?? [])), body };
+    requests.push(record);
+    const fail = (message) => { record.status = 400; record.error = message; send(400, invalid(provider, message)); };
+    if (provider === "anthropic") {
+      const state = anthropicState(body);
+      if (state.error) return fail(state.error);
+      Object.assign(record, { paid: state.paid, loaded: state.loaded });
+      const step = script[state.results];
+      if (!step) return fail(`the script has no step ${state.results}`);
+      const reply = anthropicReply(step, state.results, model, state);
+      if (reply.error) return fail(reply.error);
+      record.status = 200;
+      return send(200, reply.body);
+    }
+    const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input ?? [];
+    if (body.previous_response_id && !conversations.has(body.previous_response_id)) return fail(`Previous response ${body.previous_response_id} not found.`);
+    const items = [...(conversations.get(body.previous_response_id) ?? []), ...input];
+    const state = responsesState(record.tools, items);
+    if (state.error) return fail(state.error);
+    record.paid = state.paid;
+    const step = script[state.results];
+    if (!step) return fail(`the script has no step ${state.results}`);
+    const reply = responsesReply(step, state.results, model, state);
+    if (reply.error) return fail(reply.error);
+    const response = responseObject(state.results, model, [reply.item], "completed");
+    response.id = `resp_${requests.length}`;
+    conversations.set(response.id, [...items, reply.item]);
+    record.status = 200;
+    send(200, response);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return { url, requests, close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }) };
+}

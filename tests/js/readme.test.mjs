@@ -22,7 +22,8 @@ const readmePath = new URL(import.meta.resolve("toolshelf/package.json").replace
  */
 function examples(markdown) {
   return [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1])
-    .filter((code) => code.includes('from "toolshelf"') && !code.includes('from "toolshelf/'));
+    .filter((code) => code.includes('from "toolshelf"') && !code.includes('from "toolshelf/'))
+    .filter((code) => !code.includes('mode: "native"')); // native.test.mjs runs those against the model server
 }
 
 /** Tool lists from the real catalogs, by server. */

@@ -105,3 +105,48 @@ export function surrogateAnswers(api, { toolbox, options, calls }) {
   shelf.free();
   return JSON.stringify(answers);
 }
+
+/** A catalog tool (OpenAI Chat format) as an Anthropic or Responses tool, as tests/native.rs writes it. */
+export function inFormat(tool, format) {
+  const f = tool.function;
+  const schema = f.parameters ?? { type: "object" };
+  return format === "anthropic"
+    ? { name: f.name, description: f.description ?? "", input_schema: schema }
+    : { type: "function", name: f.name, description: f.description ?? "", parameters: schema };
+}
+
+/** `tests/data/native-cases.json` with its toolbox in both native formats (a direct `read_file` first). */
+export function nativeInput() {
+  const cases = JSON.parse(readFileSync(join(dataDir, "native-cases.json"), "utf8"));
+  const toolbox = (format) => {
+    const servers = {};
+    for (const name of cases.catalogs) for (const { server, tool: t } of catalog(name)) (servers[server] ??= []).push(inFormat(t, format));
+    return { tools: [inFormat(tool("read_file"), format)], servers };
+  };
+  return { anthropic: toolbox("anthropic"), responses: toolbox("responses"), calls: cases.calls, options: { contextLength: 200_000, mode: "native" } };
+}
+
+/**
+ * What a runtime answers in native mode (SPEC §11) for `nativeInput()` through the package `api`,
+ * as JSON text: each format's assembly facts, a search answer, `assemble` with the conversation
+ * that search makes, and every case of native-cases.json. Its source also runs in Chromium and
+ * workerd (browser.test.mjs, workerd.test.mjs), so it uses nothing but `api`.
+ */
+export function nativeAnswers(api, input) {
+  const out = {};
+  for (const format of ["anthropic", "responses"]) {
+    const shelf = new api.Shelf(input[format], input.options);
+    const a = shelf.assemble();
+    const facts = { fingerprint: a.fingerprint, mode: a.mode, contextTokens: a.contextTokens, requestBytes: a.requestBytes, tools: a.tools.length };
+    const call = format === "anthropic"
+      ? { type: "tool_use", id: "s", name: "tool_search", input: { query: "github create issue" } }
+      : { type: "tool_search_call", call_id: "s", execution: "client", arguments: JSON.stringify({ query: "github create issue" }) };
+    const answer = shelf.unwrap(call);
+    const messages = [{ role: "user", content: [{ type: "tool_result", tool_use_id: "s", content: answer.content ?? [] }] }];
+    const loaded = api.assemble(input[format], input.options, { messages });
+    out[format] = { facts, answer, loaded: [loaded.fingerprint, loaded.tools.length, shelf.assemble({ messages }).fingerprint] };
+    shelf.free();
+  }
+  out.cases = input.calls.map((c) => api.unwrap(input[c.format], c.call, input.options));
+  return JSON.stringify(out);
+}

@@ -72,6 +72,9 @@ declare global {
   const linearTools: ChatTool[];
   const coreResponsesTools: import("openai").default.Responses.FunctionTool[];
   const coreAnthropicTools: import("@anthropic-ai/sdk").default.Tool[];
+  const githubAnthropicTools: import("@anthropic-ai/sdk").default.Tool[];
+  const githubResponsesTools: import("openai").default.Responses.FunctionTool[];
+  const anthropic: import("@anthropic-ai/sdk").default;
   const coreToolSet: import("ai").ToolSet;
   const manyTools: import("ai").ToolSet;
   const githubToolSet: import("ai").ToolSet;

@@ -31,6 +31,8 @@ import {
   type Toolbox,
   type ToolDef,
   type ToolFormat,
+  type ToolResultBlock,
+  type ToolSearchOutputItem,
   type TriState,
   type Unwrapped,
 } from "toolshelf";
@@ -202,3 +204,24 @@ export function mustNotCompile(u: Unwrapped): void {
 }
 
 console.log("usage.mts ran");
+
+// Native mode (SPEC §11): Anthropic answers may be tool_reference blocks, a tool_search_call gives an item.
+{
+  const anthropicTool = { name: "a", input_schema: { type: "object" } };
+  const native = new Shelf({ servers: { s: [anthropicTool] } }, { mode: "native" });
+  const assembly = native.assemble({ messages: [] });
+  const mode: "bridge" | "native" = assembly.mode;
+  const costs: number = assembly.contextTokens + assembly.requestBytes;
+  assert.equal(mode, "native");
+  assert.ok(costs > 0);
+  const u = native.unwrap({ type: "tool_use", id: "t", name: "tool_search", input: { query: "a" } });
+  if (u.kind === "answer") {
+    const blocks: string | ToolResultBlock[] = u.content;
+    assert.ok(Array.isArray(blocks));
+  }
+  const responsesTool = { type: "function" as const, name: "r", parameters: { type: "object" } };
+  const searched = unwrap({ servers: { s: [responsesTool] } }, { type: "tool_search_call", call_id: "c", arguments: { query: "r" } }, { mode: "native" });
+  const item: ToolSearchOutputItem = searched.item;
+  assert.equal(item.call_id, "c");
+  assert.equal(item.tools[0]?.tools[0]?.name, "r");
+}

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { assemble, search, unwrap } from "toolshelf";
 import * as nodeApi from "toolshelf";
-import { catalog, surrogateAnswers, surrogates, tool } from "./support.mjs";
+import { catalog, nativeAnswers, nativeInput, surrogateAnswers, surrogates, tool } from "./support.mjs";
 import { capnpConfig, freePort, moduleGraph, startWorkerd, workerdEntry } from "./workerd-support.mjs";
 
 const work = join(process.cwd(), "workerd");
@@ -27,12 +27,14 @@ const INPUT = {
     { type: "tool_use", id: "toolu_4", name: "read_file", input: { path: "a" } },
   ],
   surrogates: surrogates(),
+  native: nativeInput(),
 };
 
 const WORKER = `
 import { assemble, search, unwrap, Shelf, ToolshelfError } from "toolshelf";
 import input from "./input.json";
 ${surrogateAnswers.toString()}
+${nativeAnswers.toString()}
 const codeOf = (f) => { try { f(); return "no throw"; } catch (e) { return e instanceof ToolshelfError ? e.code : String(e); } };
 export default {
   async fetch() {
@@ -50,6 +52,7 @@ export default {
       shelfFingerprint: shelf.assemble().fingerprint,
       error: codeOf(() => assemble(42)),
       surrogates: surrogateAnswers({ assemble, search, unwrap, Shelf }, input.surrogates),
+      native: nativeAnswers({ assemble, unwrap, Shelf }, input.native),
     };
     shelf.free();
     return Response.json(body);
@@ -70,6 +73,7 @@ function expected() {
     shelfFingerprint: a.fingerprint,
     error: "invalid_toolbox",
     surrogates: surrogateAnswers(nodeApi, surrogates()),
+    native: nativeAnswers(nodeApi, nativeInput()),
   };
 }
 

@@ -334,3 +334,31 @@ fn a_search_answer_is_the_snake_case_json_the_model_reads() {
     assert_eq!(text_at(&content, "matches.0.name"), "create_issue");
     assert!(content.get("totalAvailable").is_none() && at(&content, "matches.0").get("score").is_none());
 }
+
+/// `TOOLBOX` as Anthropic tools.
+const ANTHROPIC_TOOLBOX: &str = r#"{"tools":[{"name":"read_file","description":"Read a file.","input_schema":{"type":"object"}}],
+"servers":{"linear":[{"name":"create_issue","description":"Create a new issue in Linear.","input_schema":{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}}]}}"#;
+
+/// Native mode through the binding: the search answer's content is blocks (not text), and
+/// `assemble_with` the conversation carries the referenced deferred tool.
+#[wasm_bindgen_test]
+fn native_answers_and_assemble_with_cross_the_binding() {
+    let options = r#"{"mode":"native"}"#;
+    let handle = ShelfHandle::new(ANTHROPIC_TOOLBOX.as_bytes().to_vec(), options).unwrap();
+    let u = parse(
+        &handle
+            .unwrap(r#"{"type":"tool_use","id":"t","name":"tool_search","input":{"query":"create issue"}}"#)
+            .unwrap(),
+    );
+    assert_eq!(at(&u, "content").to_json(), r#"[{"type":"tool_reference","tool_name":"create_issue"}]"#);
+    let context = format!(
+        r#"{{"messages":[{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":{}}}]}}]}}"#,
+        at(&u, "content").to_json()
+    );
+    let with = parse(&handle.assemble_with(&context).unwrap());
+    assert_eq!(text_at(&with, "mode"), "native");
+    assert_eq!(text_at(&with, "tools.2.name"), "create_issue");
+    let none = parse(&handle.assemble_with(r#"{"messages":[]}"#).unwrap());
+    assert_eq!(at(&none, "tools").as_array().map(<[Value]>::len), Some(2));
+    assert_eq!(error_code(handle.assemble_with("{").unwrap_err()), "invalid_toolbox");
+}

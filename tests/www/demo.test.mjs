@@ -239,6 +239,41 @@ test("a pasted toolbox (a flat Anthropic list) gets the bridge in Anthropic's fo
   await settled(page);
 });
 
+test("the mode switch: the tools array and a search's answer in bridge, native Anthropic and native Responses mode", async () => {
+  await chooseCatalogs(["Linear"]);
+  const answer = async () => JSON.parse(await page.locator("#search-answer").textContent());
+  await page.selectOption("#mode", "anthropic");
+  await settled(page);
+  const tools = JSON.parse(await text("#tools-json"));
+  assert.deepEqual(tools.slice(0, 3).map((t) => t.name), ["read_file", "run_shell", "tool_search"]);
+  assert.equal(tools.length, 3 + 38, "every deferred tool is sent, with defer_loading");
+  assert.ok(tools.slice(3).every((t) => t.defer_loading === true && "input_schema" in t));
+  assert.ok(!tools.some((t) => t.name === "tool_describe" || t.name === "tool_call"));
+  assert.match(await text("#listing-text"), /several exact names in one search load them all/);
+  await search("create issue");
+  const first = await page.locator(".hit").first().getAttribute("data-name");
+  const blocks = await answer();
+  assert.deepEqual(blocks[0], { type: "tool_reference", tool_name: first });
+  assert.ok(blocks.every((b) => b.type === "tool_reference"), "no unknown word: references only");
+
+  await page.selectOption("#mode", "responses");
+  await settled(page);
+  const responses = JSON.parse(await text("#tools-json"));
+  assert.deepEqual(responses.map((t) => t.type), ["function", "function", "tool_search"]);
+  assert.equal(responses[2].execution, "client");
+  const item = await answer();
+  assert.equal(item.type, "tool_search_output");
+  assert.equal(item.call_id, "call_search");
+  assert.deepEqual([item.tools[0].type, item.tools[0].name, item.tools[0].tools[0].name], ["namespace", "linear", first]);
+
+  await page.selectOption("#mode", "bridge");
+  await settled(page);
+  assert.equal((await answer()).matches[0].name, first);
+  assert.ok(JSON.parse(await text("#tools-json")).some((t) => t.name === "tool_call"));
+  await page.selectOption("#format", "openai");
+  await settled(page);
+});
+
 test("the page fits a phone-width screen", async () => {
   const phone = await openPage({ width: 390, height: 844 });
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

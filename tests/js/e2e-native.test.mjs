@@ -1,0 +1,330 @@
+// End to end, native tool search (SPEC §11), all on 127.0.0.1: the scripted model server of
+// model-server.mjs speaking Anthropic's `defer_loading` + `tool_reference` and OpenAI Responses'
+// client `tool_search` as the providers document them, and refusing with the provider's 400 what
+// they refuse (every tool deferred, a tool_reference to a tool not in `tools`, a deferred tool with
+// cache_control, a tool_search_output not echoing its call, a function never loaded); driven by the
+// real `@anthropic-ai/sdk` and `openai` clients; behind the deferred tools, real MCP servers
+// (server-everything over stdio, the 1,079-tool Unreal catalog in process) through toolshelf/mcp.
+// The model searches, calls a loaded tool with a wrong argument, reads the reject, calls it again,
+// searches the Unreal catalog, calls that tool, calls the first tool again on a later turn, and
+// answers: each real tool ran as often as called, with validated arguments; the part of the tools
+// array the context pays for is byte-identical on every turn.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import OpenAI from "openai";
+import Anthropic from "@anthropic-ai/sdk";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createMCPClient } from "@ai-sdk/mcp";
+import { Shelf } from "toolshelf";
+import { createAnthropicNativeToolshelf } from "toolshelf/ai";
+import { callMcpTool, mcpServers } from "toolshelf/mcp";
+import { startNativeModelServer } from "./model-server.mjs";
+import { catalogServer, everythingServer } from "./mcp-servers.mjs";
+import { repoDir } from "./support.mjs";
+
+const UNREAL = "unreal-engine";
+const BUILD = { name: "manage_pipeline__run_ubt", arguments: { target: "MyProjectEditor", platform: "Linux" } };
+const ANSWER = "2 + 3 = 5, the editor build is running, and 1 + 1 = 2.";
+const OPTIONS = { contextLength: 200_000, mode: "native" };
+
+let everything, unreal, mcpClients;
+before(async () => {
+  everything = everythingServer();
+  unreal = catalogServer("unreal-mcp-actions-exploded", { serverName: UNREAL, pageSize: 100 });
+  mcpClients = { everything: await everything.client(), [UNREAL]: await unreal.client() };
+});
+after(async () => {
+  await Promise.all(Object.values(mcpClients).map((c) => c.close()));
+  await everything.close();
+  await unreal.close();
+});
+
+const readFile = {
+  anthropic: { name: "read_file", description: "Read a file.", input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+  responses: { type: "function", name: "read_file", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] }, strict: false },
+};
+
+async function prepared(format) {
+  const { servers, clients } = await mcpServers(mcpClients, { format });
+  return { clients, shelf: new Shelf({ tools: [readFile[format]], servers }, OPTIONS) };
+}
+
+async function runReal(clients, u, hooks) {
+  hooks.push({ server: u.server, tool: u.tool });
+  return (await callMcpTool(clients, u)).content;
+}
+
+/** What every native conversation shows, whatever the provider. */
+function checkRuns(hooks) {
+  assert.deepEqual(everything.calls.map(({ name, arguments: args }) => ({ name, arguments: args })),
+    [{ name: "get-sum", arguments: { a: 2, b: 3 } }, { name: "get-sum", arguments: { a: 1, b: 1 } }], "get-sum ran twice, never with the rejected arguments");
+  assert.deepEqual(unreal.calls.map(({ name, arguments: args }) => ({ name, arguments: args })), [BUILD]);
+  assert.deepEqual(hooks, [{ server: "everything", tool: "get-sum" }, { server: UNREAL, tool: BUILD.name }, { server: "everything", tool: "get-sum" }]);
+}
+
+/** The part of each request's tools array the context pays for is the same bytes every turn. */
+function checkPaidStable(requests) {
+  assert.ok(requests.length >= 2);
+  for (const r of requests) assert.equal(r.paid, requests[0].paid, "the non-deferred tools are byte-identical across turns");
+}
+
+const ANTHROPIC_SCRIPT = [
+  { tool: "tool_search", arguments: { query: "sum of two numbers" } },
+  { tool: "get-sum", arguments: { a: 2 } }, // b is missing: rejected, nothing runs
+  { tool: "get-sum", arguments: { a: 2, b: 3 } },
+  { tool: "tool_search", arguments: { query: "compile the editor with UnrealBuildTool" } },
+  { tool: BUILD.name, arguments: BUILD.arguments },
+  { tool: "get-sum", arguments: { a: 1, b: 1 } }, // loaded on the first turn: still callable
+  { text: ANSWER },
+];
+
+/** The Anthropic loop of the README, with the real client; `withMessages` as the README does it. */
+async function anthropicLoop(url, withMessages, hooks) {
+  const anthropic = new Anthropic({ apiKey: "test", baseURL: url });
+  const { clients, shelf } = await prepared("anthropic");
+  const messages = [{ role: "user", content: "Add 2 and 3, build MyProjectEditor for Linux, then add 1 and 1." }];
+  const ask = () => anthropic.messages.create({ model: "scripted", max_tokens: 1024, messages,
+    tools: (withMessages ? shelf.assemble({ messages }) : shelf.assemble()).tools });
+  let reply = await ask();
+  for (; reply.stop_reason === "tool_use"; reply = await ask()) {
+    messages.push({ role: "assistant", content: reply.content });
+    const results = [];
+    for (const block of reply.content.filter((b) => b.type === "tool_use")) {
+      const u = shelf.unwrap(block);
+      const content = u.kind === "call" ? await runReal(clients, u, hooks) : u.content;
+      results.push({ type: "tool_result", tool_use_id: block.id, content, ...(u.kind === "reject" ? { is_error: true } : {}) });
+    }
+    messages.push({ role: "user", content: results });
+  }
+  return { answer: reply.content[0].text, messages, shelf };
+}
+
+for (const withMessages of [true, false]) {
+  test(`Anthropic Messages with @anthropic-ai/sdk: defer_loading and tool_reference${withMessages ? ", assemble({ messages })" : ", every deferred tool sent"}`, async () => {
+    everything.calls.length = 0;
+    unreal.calls.length = 0;
+    const model = await startNativeModelServer(ANTHROPIC_SCRIPT);
+    const hooks = [];
+    try {
+      const { answer, messages } = await anthropicLoop(model.url, withMessages, hooks);
+      assert.equal(answer, ANSWER);
+      assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+      assert.equal(model.requests.length, ANTHROPIC_SCRIPT.length, "one request per step: no describe round trip");
+      checkRuns(hooks);
+      checkPaidStable(model.requests);
+      const first = model.requests[0].tools;
+      assert.deepEqual(first.slice(0, 2).map((t) => t.name), ["read_file", "tool_search"]);
+      assert.ok(!first.some((t) => t.name === "tool_describe" || t.name === "tool_call"));
+      const deferredCounts = model.requests.map((r) => r.tools.filter((t) => t.defer_loading).length);
+      if (withMessages) {
+        assert.equal(deferredCounts[0], 0, "nothing loaded yet: only the direct tools and the search tool");
+        assert.ok(deferredCounts.at(-1) >= 2 && deferredCounts.at(-1) <= 10, `${deferredCounts}`);
+        assert.ok(model.requests.at(-1).tools.some((t) => t.name === "get-sum" && t.defer_loading), "get-sum still carried");
+        assert.ok(model.requests.every((r) => r.bytes < 50_000), model.requests.map((r) => r.bytes).join(", "));
+      } else {
+        assert.ok(deferredCounts.every((n) => n === deferredCounts[0] && n > 1079), `every deferred tool, every turn: ${deferredCounts}`);
+      }
+      const searchAnswer = messages[2].content[0].content;
+      assert.ok(Array.isArray(searchAnswer) && searchAnswer[0].type === "tool_reference", JSON.stringify(searchAnswer));
+      assert.equal(searchAnswer[0].tool_name, "get-sum", "our ranking's top pick is loaded first");
+      assert.match(messages[4].content[0].content, /get-sum was not invoked.*\bb\b/s, "the reject reached the model");
+    } finally {
+      await model.close();
+    }
+  });
+}
+
+test("AI SDK generateText with @ai-sdk/anthropic: deferLoading tools, tool-reference parts, prepareStep", async () => {
+  everything.calls.length = 0;
+  unreal.calls.length = 0;
+  const model = await startNativeModelServer(ANTHROPIC_SCRIPT);
+  const everythingMcp = await createMCPClient({ transport: everything.transport() });
+  const unrealMcp = await createMCPClient({ transport: await unreal.transport() });
+  const hooks = [];
+  try {
+    const readFileTool = tool({ description: "Read a file.", inputSchema: jsonSchema(readFile.anthropic.input_schema), execute: async () => "never" });
+    const shelf = createAnthropicNativeToolshelf({
+      tools: { read_file: readFileTool },
+      servers: { everything: await everythingMcp.tools(), [UNREAL]: await unrealMcp.tools() },
+      options: { contextLength: 200_000 },
+      onCall: (call) => { hooks.push({ server: call.server, tool: call.tool }); },
+    });
+    assert.equal(shelf.assembly.mode, "native");
+    const result = await generateText({
+      model: createAnthropic({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"),
+      prompt: "Add 2 and 3, build MyProjectEditor for Linux, then add 1 and 1.",
+      maxOutputTokens: 1024,
+      tools: shelf.tools,
+      prepareStep: shelf.prepareStep,
+      stopWhen: stepCountIs(ANTHROPIC_SCRIPT.length + 1),
+    });
+    assert.equal(result.text, ANSWER);
+    assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+    assert.equal(model.requests.length, ANTHROPIC_SCRIPT.length);
+    checkRuns(hooks);
+    checkPaidStable(model.requests);
+    const deferred = model.requests.map((r) => r.tools.filter((t) => t.defer_loading).map((t) => t.name));
+    assert.deepEqual(deferred[0], [], "nothing loaded yet: the deferred tools stay out of the request");
+    assert.ok(deferred[1].includes("get-sum") && deferred.at(-1).includes(BUILD.name), JSON.stringify(deferred.map((d) => d.length)));
+    const searchResult = model.requests[1].body.messages.at(-1).content[0];
+    assert.equal(searchResult.content[0].type, "tool_reference", JSON.stringify(searchResult));
+  } finally {
+    await everythingMcp.close();
+    await unrealMcp.close();
+    await model.close();
+  }
+});
+
+test("the Anthropic model server refuses what the API refuses (400 through the SDK)", async () => {
+  const model = await startNativeModelServer([{ text: "never" }]);
+  const anthropic = new Anthropic({ apiKey: "test", baseURL: model.url, maxRetries: 0 });
+  const deferred = { ...readFile.anthropic, name: "hidden", defer_loading: true };
+  const ask = (tools, messages = [{ role: "user", content: "hi" }]) => anthropic.messages.create({ model: "m", max_tokens: 10, messages, tools });
+  try {
+    await assert.rejects(ask([deferred]), (e) => e.status === 400 && /All tools have defer_loading/.test(e.message));
+    await assert.rejects(ask([readFile.anthropic, { ...deferred, cache_control: { type: "ephemeral" } }]), (e) => e.status === 400 && /cache_control/.test(e.message));
+    const referencing = [{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "tool_use", id: "t", name: "tool_search", input: { query: "x" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [{ type: "tool_reference", tool_name: "nowhere" }] }] }];
+    await assert.rejects(ask([readFile.anthropic], referencing), (e) => e.status === 400 && /Tool reference 'nowhere' not found/.test(e.message));
+    const shelf = new Shelf({ tools: [readFile.anthropic], servers: { s: [{ ...deferred, cache_control: { type: "ephemeral" } }] } }, OPTIONS);
+    const reply = await ask(shelf.assemble().tools);
+    assert.equal(reply.content[0].text, "never", "toolshelf's array passes: the caller's cache_control is dropped from the deferred tool");
+  } finally {
+    await model.close();
+  }
+});
+
+const RESPONSES_SCRIPT = [
+  { search: { query: "sum of two numbers" } },
+  { tool: "get-sum", namespace: "everything", arguments: { a: 2 } },
+  { tool: "get-sum", namespace: "everything", arguments: { a: 2, b: 3 } },
+  { search: { query: "compile the editor with UnrealBuildTool" } },
+  { tool: BUILD.name, namespace: UNREAL, arguments: BUILD.arguments },
+  { tool: "get-sum", namespace: "everything", arguments: { a: 1, b: 1 } },
+  { text: ANSWER },
+];
+
+test("OpenAI Responses with the openai client: client tool_search, tool_search_output namespaces", async () => {
+  everything.calls.length = 0;
+  unreal.calls.length = 0;
+  const model = await startNativeModelServer(RESPONSES_SCRIPT);
+  const hooks = [];
+  try {
+    const openai = new OpenAI({ apiKey: "test", baseURL: `${model.url}/v1` });
+    const { clients, shelf } = await prepared("responses");
+    const { tools } = shelf.assemble();
+    assert.deepEqual(tools.map((t) => t.type), ["function", "tool_search"]);
+    const outputs = [];
+    let response = await openai.responses.create({ model: "scripted", input: "Add 2 and 3, build, add 1 and 1.", tools });
+    for (let input = []; ; input = []) {
+      for (const item of response.output) {
+        if (item.type === "tool_search_call") {
+          const u = shelf.unwrap(item);
+          input.push(u.item);
+          outputs.push(u.item);
+        } else if (item.type === "function_call") {
+          const u = shelf.unwrap(item);
+          const output = u.kind === "call" ? JSON.stringify(await runReal(clients, u, hooks)) : u.content;
+          input.push({ type: "function_call_output", call_id: item.call_id, output });
+          outputs.push(output);
+        }
+      }
+      if (input.length === 0) break;
+      response = await openai.responses.create({ model: "scripted", previous_response_id: response.id, input, tools });
+    }
+    assert.equal(response.output_text, ANSWER);
+    assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+    assert.equal(model.requests.length, RESPONSES_SCRIPT.length);
+    checkRuns(hooks);
+    checkPaidStable(model.requests);
+    const [first, , , second] = outputs;
+    assert.equal(first.call_id, "call_0");
+    assert.equal(first.tools[0].name, "everything", "the best match's server first");
+    const sum = first.tools[0].tools.find((f) => f.name === "get-sum");
+    assert.deepEqual(sum.parameters.required, ["a", "b"], "the function's whole parameters");
+    assert.match(outputs[1], /get-sum was not invoked.*\bb\b/s);
+    assert.ok(second.tools.some((n) => n.name === UNREAL && n.tools.some((f) => f.name === BUILD.name)));
+  } finally {
+    await model.close();
+  }
+});
+
+test("the Responses model server refuses what the API refuses (400 through the SDK)", async () => {
+  const model = await startNativeModelServer([{ search: { query: "sum" } }, { tool: "get-sum", namespace: "everything", arguments: { a: 1, b: 2 } }, { text: "done" }]);
+  const openai = new OpenAI({ apiKey: "test", baseURL: `${model.url}/v1`, maxRetries: 0 });
+  try {
+    const { shelf } = await prepared("responses");
+    const { tools } = shelf.assemble();
+    const first = await openai.responses.create({ model: "m", input: "sum", tools });
+    const call = first.output[0];
+    assert.equal(call.type, "tool_search_call");
+    const item = shelf.unwrap(call).item;
+    const continueWith = (input) => openai.responses.create({ model: "m", previous_response_id: first.id, input, tools });
+    await assert.rejects(continueWith([{ ...item, call_id: "call_other" }]), (e) => e.status === 400 && /No tool search call found/.test(e.message));
+    await assert.rejects(continueWith([{ role: "user", content: "go on" }]), (e) => e.status === 400 && /No tool output found for tool search call call_0/.test(e.message));
+    const empty = { ...item, tools: [] };
+    await assert.rejects(continueWith([empty]), (e) => e.status === 400 && /everything\.get-sum was never loaded/.test(e.message), "a function never loaded cannot be called");
+    const next = await continueWith([item]);
+    assert.equal(next.output[0].namespace, "everything", "loaded by toolshelf's item: callable");
+  } finally {
+    await model.close();
+  }
+});
+
+// The README's native loops, as written, against the model server and the real SDK clients, with
+// the real GitHub catalog as their deferred tools (types.test.mjs type-checks the same blocks).
+const ts = createRequire(join(repoDir, "package.json"))("typescript");
+const readme = readFileSync(new URL(import.meta.resolve("toolshelf/package.json").replace(/package\.json$/, "README.md")), "utf8");
+const nativeBlocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((c) => c.includes('mode: "native"'));
+const CREATE = { owner: "o", repo: "r", title: "Crash" };
+
+async function runReadme(code, prelude) {
+  const js = ts.transpileModule(prelude + code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const file = join(process.cwd(), `native-example-${process.pid}-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(file, js);
+  await import(pathToFileURL(file).href);
+  return globalThis.__native;
+}
+
+const readmePrelude = (client) => `
+import ${client === "anthropic" ? "Anthropic" : "OpenAI"} from "${client === "anthropic" ? "@anthropic-ai/sdk" : "openai"}";
+import { catalog as __catalog } from "./support.mjs";
+const __github = __catalog("github-mcp-server").map((e) => e.tool.function);
+const coreAnthropicTools = [${JSON.stringify(readFile.anthropic)}];
+const githubAnthropicTools = __github.map((f) => ({ name: f.name, description: f.description, input_schema: f.parameters }));
+const coreResponsesTools = [${JSON.stringify(readFile.responses)}];
+const githubResponsesTools = __github.map((f) => ({ type: "function", name: f.name, description: f.description, parameters: f.parameters, strict: false }));
+const record = globalThis.__native = { runs: [] };
+const runTool = async (server, tool, args) => { record.runs.push({ server, tool, args }); return "created issue #1"; };
+const question = "Open an issue for the crash.";
+const model = "scripted";
+const anthropic = new Anthropic({ apiKey: "test", baseURL: globalThis.__nativeUrl });
+const openai = new OpenAI({ apiKey: "test", baseURL: globalThis.__nativeUrl + "/v1" });
+`;
+
+test("the README's native loops run as written against the model server", async () => {
+  assert.equal(nativeBlocks.length, 2, "one loop per provider");
+  const scripts = {
+    anthropic: [{ tool: "tool_search", arguments: { query: "github create issue" } }, { tool: "create_issue", arguments: CREATE }, { text: "Opened #1." }],
+    openai: [{ search: { query: "github create issue" } }, { tool: "create_issue", namespace: "github", arguments: CREATE }, { text: "Opened #1." }],
+  };
+  for (const code of nativeBlocks) {
+    const client = code.includes("@anthropic-ai/sdk") ? "anthropic" : "openai";
+    const model = await startNativeModelServer(scripts[client]);
+    globalThis.__nativeUrl = model.url;
+    try {
+      const record = await runReadme(code, readmePrelude(client).replace(client === "anthropic" ? /^const openai.*$/m : /^const anthropic.*$/m, ""));
+      assert.deepEqual(record.runs, [{ server: "github", tool: "create_issue", args: CREATE }], client);
+      assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+      assert.equal(model.requests.length, 3, `${client}: search, call, answer`);
+      checkPaidStable(model.requests);
+    } finally {
+      await model.close();
+    }
+  }
+});
