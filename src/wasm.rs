@@ -112,7 +112,7 @@ impl ShelfHandle {
     /// text ([`Shelf::layout_with`]: in native Anthropic mode, only the referenced deferred tools).
     pub fn assemble_with(&self, context: &str) -> Result<String, JsValue> {
         reserve_for(context);
-        let context = parse_input(context, "context", ErrorCode::InvalidToolbox).map_err(js_error)?;
+        let context = crate::catalog::parse_input(context, "context", ErrorCode::InvalidToolbox).map_err(js_error)?;
         Ok(self.shelf.layout_with(&context).plan().to_json())
     }
 
