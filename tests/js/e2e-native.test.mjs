@@ -180,6 +180,46 @@ test("AI SDK generateText with @ai-sdk/anthropic: deferLoading tools, tool-refer
   }
 });
 
+test("AI SDK native path keeps the tool's own guarantees: needsApproval stops as for a direct tool, zod validates and transforms", async () => {
+  const { z } = await import("zod");
+  const ran = [];
+  const deleteRepo = tool({
+    description: "Delete a repository for good.",
+    inputSchema: z.object({ id: z.string() }),
+    needsApproval: true,
+    execute: async ({ id }) => { ran.push(["delete_repo", id]); return `deleted ${id}`; },
+  });
+  const readPath = tool({
+    description: "Read a file at a path inside the project.",
+    inputSchema: z.object({ path: z.string().refine((p) => !p.includes(".."), "no .. in a path").transform((p) => p.toUpperCase()) }),
+    execute: async ({ path }) => { ran.push(["read_path", path]); return `read ${path}`; },
+  });
+  const servers = { admin: { delete_repo: deleteRepo }, files: { read_path: readPath } };
+  const run = async (script) => {
+    const model = await startNativeModelServer(script);
+    try {
+      const shelf = createAnthropicNativeToolshelf({ servers, options: { contextLength: 200_000 } });
+      const result = await generateText({
+        model: createAnthropic({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"),
+        prompt: "Do it.", maxOutputTokens: 256, tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(script.length + 1),
+      });
+      return { result, model };
+    } finally {
+      await model.close();
+    }
+  };
+  // Approval: the SDK stops with the same request it makes for the tool given directly; nothing ran.
+  const approval = await run([{ tool: "tool_search", arguments: { query: "delete repository" } }, { tool: "delete_repo", arguments: { id: "prod" } }, { text: "done" }]);
+  const requests = approval.result.content.filter((part) => part.type === "tool-approval-request");
+  assert.equal(requests.length, 1, JSON.stringify(approval.result.content.map((p) => p.type)));
+  assert.equal(requests[0].toolCall.toolName, "delete_repo");
+  assert.deepEqual(requests[0].toolCall.input, { id: "prod" });
+  assert.deepEqual(ran, [], "delete_repo did not run without approval");
+  // The tool's own validation: a refine guard refuses `..`; a valid path arrives transformed.
+  await run([{ tool: "tool_search", arguments: { query: "read file path" } }, { tool: "read_path", arguments: { path: "../../etc/passwd" } }, { tool: "read_path", arguments: { path: "src/a.rs" } }, { text: "done" }]);
+  assert.deepEqual(ran, [["read_path", "SRC/A.RS"]], "the guard refused the first path; the second ran transformed");
+});
+
 test("the Anthropic model server refuses what the API refuses (400 through the SDK)", async () => {
   const model = await startNativeModelServer([{ text: "never" }]);
   const anthropic = new Anthropic({ apiKey: "test", baseURL: model.url, maxRetries: 0 });
