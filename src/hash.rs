@@ -10,6 +10,27 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME))
 }
 
+/// FNV-1a's step over 64-bit little-endian words (the last, short one padded with zeros) rather
+/// than bytes: eight times fewer multiplications, for the checksum of a snapshot and the
+/// fingerprint of a toolbox text, megabytes each (not FNV-1a's values).
+pub(crate) fn fnv1a_words(bytes: &[u8]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut words = bytes.chunks_exact(8);
+    let mut h = OFFSET;
+    for word in words.by_ref() {
+        let mut buf = [0u8; 8];
+        buf.copy_from_slice(word);
+        h = (h ^ u64::from_le_bytes(buf)).wrapping_mul(PRIME);
+    }
+    let rest = words.remainder();
+    let mut buf = [0u8; 8];
+    buf.iter_mut().zip(rest).for_each(|(b, r)| *b = *r);
+    // The length, so that trailing zero bytes change the hash.
+    h = (h ^ u64::from_le_bytes(buf)).wrapping_mul(PRIME);
+    (h ^ bytes.len() as u64).wrapping_mul(PRIME)
+}
+
 /// Pushes the low `digits` hex digits of `value`, lowercase, most significant first, zero-padded
 /// (`format!("{value:0digits$x}")` when `value` has no more digits than that).
 pub(crate) fn push_hex(out: &mut String, value: u64, digits: u32) {

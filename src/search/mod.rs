@@ -1266,7 +1266,7 @@ fn reads_a_collection(name: &str, split_camel: bool) -> bool {
 /// The variant table with each side analysed into terms (a few dozen entries, looked up by a
 /// scan); entries whose
 /// word is a stop word, or whose variants analyse to nothing, are left out.
-fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
+pub(crate) fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
     let mut table: Vec<(String, Vec<Vec<String>>)> = Vec::new();
     for (word, variants) in tokenize::VARIANTS {
         let Some(term) = analyzer.term(word) else { continue };
