@@ -192,13 +192,29 @@ fn write_catalog(out: &mut Writer, catalog: &Catalog, toolbox: Option<&Arc<Strin
         def_sources.push(number);
     }
     out.strs(texts.iter().copied(), texts.len());
+    // The schema outlines, each distinct one once (tools of one API share most of theirs), the
+    // tools naming theirs by number (0: none): a loaded catalog shares them as a parsed one
+    // shares a kept tool's.
+    let mut outlines: BTreeMap<String, u32> = BTreeMap::new();
+    let mut distinct: Vec<&Value> = Vec::new();
+    let mut outline_of = Vec::with_capacity(catalog.tools.len());
+    for tool in &catalog.tools {
+        outline_of.push(tool.schema_outline.as_deref().map_or(0, |outline| {
+            *outlines.entry(outline.to_json()).or_insert_with(|| {
+                distinct.push(outline);
+                distinct.len() as u32
+            })
+        }));
+    }
+    out.len(distinct.len());
+    distinct.iter().for_each(|outline| write_value(out, outline));
     out.len(catalog.tools.len());
-    for (tool, source) in catalog.tools.iter().zip(def_sources) {
-        write_tool(out, tool, source);
+    for ((tool, source), outline) in catalog.tools.iter().zip(def_sources).zip(outline_of) {
+        write_tool(out, tool, source, outline);
     }
 }
 
-fn write_tool(out: &mut Writer, tool: &Tool, source: u32) {
+fn write_tool(out: &mut Writer, tool: &Tool, source: u32, outline: u32) {
     out.str(&tool.name);
     out.opt_str(tool.server.as_deref());
     out.str(&tool.own_name);
@@ -206,13 +222,7 @@ fn write_tool(out: &mut Writer, tool: &Tool, source: u32) {
     out.u32(source);
     out.len(tool.def_json.start);
     out.len(tool.def_json.end);
-    match &tool.schema_outline {
-        Some(outline) => {
-            out.u8(1);
-            write_value(out, outline);
-        }
-        None => out.u8(0),
-    }
+    out.u32(outline);
     out.len(tool.size);
     out.len(tool.position);
     let (kind, at) = match tool.origin {
@@ -546,11 +556,13 @@ impl Payload {
         let count = r.count(5)?;
         let lists = (0..count).map(|_| Ok((r.opt_string()?, r.usize()?))).collect::<Result<_, Error>>()?;
         let texts = r.strings()?.into_iter().map(Arc::new).collect();
+        let count = r.count(1)?;
+        let outlines: Vec<Arc<Value>> = (0..count).map(|_| r.value(0).map(Arc::new)).collect::<Result<_, _>>()?;
         let count = r.count(40)?;
         if count > MAX_TOOLS {
             return Err(invalid(format!("malformed: {count} tools, more than {MAX_TOOLS}")));
         }
-        let tools = (0..count).map(|_| read_tool(&mut r)).collect::<Result<_, _>>()?;
+        let tools = (0..count).map(|_| read_tool(&mut r, &outlines)).collect::<Result<_, _>>()?;
         let documents = r.usize()?;
         let index = read_index(&mut r, documents)?;
         if r.left() > 0 {
@@ -622,14 +634,17 @@ impl Payload {
     }
 }
 
-fn read_tool(r: &mut Reader<'_>) -> Result<ReadTool, Error> {
+fn read_tool(r: &mut Reader<'_>, outlines: &[Arc<Value>]) -> Result<ReadTool, Error> {
     let name = r.string()?;
     let server = r.opt_string()?;
     let own_name = r.string()?;
     let description = r.string()?;
     let source = r.usize()?;
     let (start, end) = (r.usize()?, r.usize()?);
-    let schema_outline = if r.flag()? { Some(Arc::new(r.value(0)?)) } else { None };
+    let schema_outline = match r.usize()? {
+        0 => None,
+        n => Some(outlines.get(n - 1).cloned().ok_or_else(|| invalid(format!("malformed: {name}'s outline {n}")))?),
+    };
     let size = r.usize()?;
     let position = r.usize()?;
     let (kind, at) = (r.u8()?, r.usize()?);
@@ -678,10 +693,12 @@ fn read_index(r: &mut Reader<'_>, docs: usize) -> Result<SearchIndex, Error> {
     let lower_names = r.texts()?;
     let terms = r.texts()?;
     let count = r.count(8)?;
-    let mut items = Vec::with_capacity(count);
-    for _ in 0..count {
-        items.push(Posting { doc: r.u32()?, term_freq: f32::from_bits(r.u32()?) });
-    }
+    let word = |c: &[u8]| u32::from_le_bytes(c.try_into().unwrap_or_default());
+    let items = r
+        .bytes(count * 8)?
+        .chunks_exact(8)
+        .map(|c| Posting { doc: word(&c[..4]), term_freq: f32::from_bits(word(&c[4..])) })
+        .collect();
     let postings = Lists { items, ends: r.u32s()? };
     let names = r.texts()?;
     let name_docs = r.u32s()?;
@@ -690,8 +707,7 @@ fn read_index(r: &mut Reader<'_>, docs: usize) -> Result<SearchIndex, Error> {
     let server_of = r.u32s()?;
     let servers = r.usize()?;
     let tie_rank = r.u32s()?;
-    let count = r.count(4)?;
-    let name_weights = (0..count).map(|_| r.u32().map(f32::from_bits)).collect::<Result<Vec<f32>, _>>()?;
+    let name_weights: Vec<f32> = r.u32s()?.into_iter().map(f32::from_bits).collect();
     let within = |list: &[u32], bound: usize| list.iter().all(|&n| (n as usize) < bound);
     let checks = [
         (lower_names.len() == docs, "its tool count"),

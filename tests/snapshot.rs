@@ -102,7 +102,7 @@ fn a_toolbox_or_options_that_differ_are_refused() {
     let other = common::grouped(&["github-mcp-server"]).to_json();
     let shelf = Shelf::from_json_text(toolbox.clone(), r#"{"contextLength":100000}"#).unwrap();
     let reason = |bytes: Vec<u8>, toolbox: Option<String>, options: Option<&str>| {
-        let error = Shelf::from_snapshot(bytes, toolbox, options).err().expect("refused");
+        let error = Shelf::from_snapshot(bytes, toolbox, options).expect_err("refused");
         assert_eq!(error.code, ErrorCode::InvalidSnapshot);
         assert_eq!(error.code.as_str(), "invalid_snapshot");
         error.message
