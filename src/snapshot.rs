@@ -68,6 +68,20 @@ impl Shelf {
         write_snapshot(self, false)
     }
 
+    /// The toolbox's JSON text this shelf keeps (prepared from its text, or loaded from a
+    /// snapshot of one), if it keeps one.
+    pub fn toolbox_text(&self) -> Option<&str> {
+        self.origin.toolbox.as_deref().map(String::as_str)
+    }
+
+    /// A shelf of `toolbox` (JSON text) prepared anew with this shelf's options as it was given
+    /// them (the binding's shelves always keep their options' text); for a snapshot of a shelf
+    /// whose update kept servers.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn anew(&self, toolbox: String) -> Result<Shelf, Error> {
+        Shelf::from_json_text(toolbox, self.origin.options.as_deref().unwrap_or("null"))
+    }
+
     /// Loads a snapshot taken by [`Shelf::snapshot`]: a shelf whose every answer is the one the
     /// shelf it was taken of gives. `toolbox` (its JSON text) is needed when the snapshot does not
     /// hold it, and checked against it when given; `options` (JSON text), when given, must read
