@@ -168,7 +168,10 @@ export class Shelf {
    * changed in place is not seen: give a changed tool as a new object.
    */
   update(toolbox) {
-    this.#lists ??= heldLists(this.#handle);
+    if (this.#lists === undefined) {
+      this.#lists = heldLists(this.#handle);
+      this.#assembly = undefined;
+    }
     const lists = listsOf(toolbox);
     let partial = toolbox;
     let keep = null; // null: the text is the whole toolbox, nothing kept
@@ -202,9 +205,10 @@ export class Shelf {
 
   /** The model-visible tools; the same result every call (a fresh object each time). */
   assemble() {
-    this.#assembly ??= this.#handle.assemble();
-    this.#lists ??= heldLists(this.#handle);
-    return hydrate(this.#assembly, this.#lists);
+    // A shelf loaded from a snapshot without a toolbox has no caller's objects: the core writes
+    // the defs (the direct tools' only, behind a bridge) rather than their places.
+    this.#assembly ??= this.#lists === undefined ? this.#handle.assembleWhole() : this.#handle.assemble();
+    return this.#lists === undefined ? JSON.parse(this.#assembly) : hydrate(this.#assembly, this.#lists);
   }
 
   /** Searches the deferred tools; `options.limit` sets the number of hits. */

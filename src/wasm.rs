@@ -147,6 +147,13 @@ impl ShelfHandle {
         Shelf::from_snapshot(bytes, toolbox, options.as_deref()).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
     }
 
+    /// The assembly as JSON text with the defs themselves where [`ShelfHandle::assemble`] writes
+    /// their places: for a shelf loaded from a snapshot, whose caller gave no toolbox objects.
+    #[wasm_bindgen(js_name = assembleWhole)]
+    pub fn assemble_whole(&self) -> String {
+        self.shelf.assemble().to_value().to_json()
+    }
+
     /// The toolbox's JSON text the shelf keeps (a loaded snapshot's), or `undefined`.
     #[wasm_bindgen(js_name = toolboxText)]
     pub fn toolbox_text(&self) -> Option<String> {
