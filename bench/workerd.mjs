@@ -57,7 +57,9 @@ const PARTS = { "rest-apis-flat-3400": ["cloudflare-api-2024-08", "twilio-api", 
 const TOOLBOXES = [LADDER[3], LADDER[4]].map((step) => {
   const entries = entriesOf(step.names);
   const catalogs = new Set(step.names.flatMap((n) => PARTS[n] ?? [n]));
-  const pool = keywordQueries().filter((q) => catalogs.has(q.catalog)).map((q) => q.query);
+  // The union's own name is no query set's catalog: it holds the labelled catalogs, so all of them.
+  const own = keywordQueries().filter((q) => catalogs.has(q.catalog)).map((q) => q.query);
+  const pool = own.length > 0 ? own : keywordQueries().map((q) => q.query);
   // REQUESTS + 1 different queries (the first request's, then the timed ones), spread over the set.
   const spread = everyNth(pool, Math.max(1, Math.floor(pool.length / (REQUESTS + 1))));
   const queries = Array.from({ length: REQUESTS + 1 }, (_, i) => spread[i % spread.length]);

@@ -618,13 +618,19 @@ impl Payload {
         options_text: Option<String>,
     ) -> Result<Shelf, Error> {
         let sources: Vec<&Arc<String>> = core::iter::once(&toolbox).chain(&self.texts).collect();
-        let mut tools = Vec::with_capacity(self.tools.len());
+        let mut tools: Vec<Tool> = Vec::with_capacity(self.tools.len());
         for ReadTool { mut tool, source } in self.tools {
             let Some(&text) = sources.get(source) else {
                 return Err(invalid(format!("malformed: a tool def in text {source} of {}", sources.len())));
             };
-            if text.get(tool.def_json.start..tool.def_json.end).is_none() {
+            let Some(def) = text.get(tool.def_json.start..tool.def_json.end) else {
                 return Err(invalid(format!("malformed: {}'s def is not a range of its text", tool.name)));
+            };
+            // What the rest of the crate holds of every tool: a size (code points) no larger than
+            // its def's bytes, a server for a deferred one, places in input order.
+            let after = tools.last().is_none_or(|last| last.position < tool.position);
+            if tool.size > def.len() || (tool.deferred && tool.server.is_none()) || !after {
+                return Err(invalid(format!("malformed: {}'s size, server or place", tool.name)));
             }
             tool.def_json.source = text.clone();
             tools.push(tool);
