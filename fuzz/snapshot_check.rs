@@ -11,19 +11,28 @@ use toolshelf::Shelf;
 /// The trailer's size: magic, version, flags, text length, payload length, checksum.
 pub const TRAILER: usize = 40;
 
-/// The snapshot checksum (FNV-1a's step over 64-bit little-endian words, then the length), as
-/// src/hash.rs computes it.
+/// The snapshot checksum as src/hash.rs computes it (FNV-1a's step over 64-bit little-endian
+/// words in four lanes, folded with the length).
 pub fn checksum(bytes: &[u8]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut words = bytes.chunks_exact(8);
-    for word in words.by_ref() {
-        h = (h ^ u64::from_le_bytes(word.try_into().unwrap())).wrapping_mul(PRIME);
+    let word = |chunk: &[u8]| {
+        let mut buf = [0u8; 8];
+        buf[..chunk.len()].copy_from_slice(chunk);
+        u64::from_le_bytes(buf)
+    };
+    let mut lanes = [OFFSET, OFFSET ^ 1, OFFSET ^ 2, OFFSET ^ 3];
+    let whole = bytes.len() / 32 * 32;
+    for block in bytes[..whole].chunks(32) {
+        for (lane, chunk) in lanes.iter_mut().zip(block.chunks(8)) {
+            *lane = (*lane ^ word(chunk)).wrapping_mul(PRIME);
+        }
     }
-    let mut last = [0u8; 8];
-    last[..words.remainder().len()].copy_from_slice(words.remainder());
-    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(PRIME);
-    (h ^ bytes.len() as u64).wrapping_mul(PRIME)
+    for (lane, chunk) in lanes.iter_mut().zip(bytes[whole..].chunks(8)) {
+        *lane = (*lane ^ word(chunk)).wrapping_mul(PRIME);
+    }
+    let folded = lanes.iter().fold(OFFSET, |h, &lane| (h ^ lane).wrapping_mul(PRIME));
+    (folded ^ bytes.len() as u64).wrapping_mul(PRIME)
 }
 
 /// `bytes` (at least a trailer's worth) with the trailer's checksum that of the bytes before it.

@@ -36,7 +36,7 @@ pub struct Tool {
     pub def_json: DefText,
     /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]); shared,
     /// so that an update keeps an unchanged tool's without copying it.
-    pub(crate) schema_outline: Option<Arc<Value>>,
+    pub(crate) schema_outline: Outline,
     /// Code points of the def's compact JSON (SPEC §2.1).
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
@@ -400,7 +400,10 @@ impl Catalog {
     /// top-level `properties` (each name holding `null`) and `required` (its names), each when
     /// present; `None` when the tool has no schema.
     pub fn schema_outline<'a>(&self, tool: &'a Tool) -> Option<&'a Value> {
-        tool.schema_outline.as_deref()
+        match &tool.schema_outline {
+            Outline::Read(outline) => outline.as_deref(),
+            Outline::FromDef(cell) => cell.get_or_init(|| outline_of_def(tool).map(Arc::new)).as_deref(),
+        }
     }
 
     /// Every tool name, in code-point order.
@@ -586,6 +589,22 @@ impl Reading {
             schema_outline: fields.schema.map(schema_outline),
         }
     }
+}
+
+/// A tool's schema outline ([`Catalog::schema_outline`]): kept from reading the tool, or (a tool
+/// loaded from a snapshot, `crate::snapshot`, whose index needs none) read from its def's text the
+/// first time it is asked for.
+#[derive(Clone, Debug)]
+pub(crate) enum Outline {
+    /// Read with the tool.
+    Read(Option<Arc<Value>>),
+    /// To be read from the def's text.
+    FromDef(crate::shelf::Lazy<Option<Arc<Value>>>),
+}
+
+/// The outline of `tool`'s schema read from its def's text, as reading the tool makes it.
+fn outline_of_def(tool: &Tool) -> Option<Value> {
+    tool.read_as.fields(&tool.def()).schema.map(schema_outline)
 }
 
 /// The top-level `properties` names (each holding `null`) and the `required` names of a schema.
@@ -901,7 +920,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         description: reading.description,
         size: reading.size,
         def_json: reading.json,
-        schema_outline: reading.schema_outline.map(Arc::new),
+        schema_outline: Outline::Read(reading.schema_outline.map(Arc::new)),
         position: entry.position,
         origin: entry.origin,
         renamed: false,

@@ -15,7 +15,7 @@
 //! checksum are still read without a panic, a hang or an allocation beyond their size, and each
 //! structure's consistency is checked, but what they rank is what they say.
 
-use crate::catalog::{Catalog, DefText, Origin as ToolOrigin, Tool, MAX_TOOLS};
+use crate::catalog::{Catalog, DefText, Origin as ToolOrigin, Outline, Tool, MAX_TOOLS};
 use crate::error::{Error, ErrorCode};
 use crate::find::search_config;
 use crate::format::Format;
@@ -43,9 +43,6 @@ const TRAILER: usize = 8 + 4 + 4 + 8 + 8 + 8;
 
 /// Flag: the snapshot holds the toolbox's text.
 const HOLDS_TOOLBOX: u32 = 1;
-
-/// Deepest a schema outline may nest (it is two levels deep).
-const MAX_OUTLINE_DEPTH: usize = 8;
 
 /// The formats by their number in a snapshot.
 const FORMATS: [Format; 5] = [Format::OpenAi, Format::Responses, Format::Anthropic, Format::Mcp, Format::Gemini];
@@ -206,29 +203,15 @@ fn write_catalog(out: &mut Writer, catalog: &Catalog, toolbox: Option<&Arc<Strin
         def_sources.push(number);
     }
     out.strs(texts.iter().copied(), texts.len());
-    // The schema outlines, each distinct one once (tools of one API share most of theirs), the
-    // tools naming theirs by number (0: none): a loaded catalog shares them as a parsed one
-    // shares a kept tool's.
-    let mut outlines: BTreeMap<String, u32> = BTreeMap::new();
-    let mut distinct: Vec<&Value> = Vec::new();
-    let mut outline_of = Vec::with_capacity(catalog.tools.len());
-    for tool in &catalog.tools {
-        outline_of.push(tool.schema_outline.as_deref().map_or(0, |outline| {
-            *outlines.entry(outline.to_json()).or_insert_with(|| {
-                distinct.push(outline);
-                distinct.len() as u32
-            })
-        }));
-    }
-    out.len(distinct.len());
-    distinct.iter().for_each(|outline| write_value(out, outline));
+    // No schema outline: the index holds what it gave, and a loaded tool reads its own from its
+    // def's text when a search result or an update first asks for it.
     out.len(catalog.tools.len());
-    for ((tool, source), outline) in catalog.tools.iter().zip(def_sources).zip(outline_of) {
-        write_tool(out, tool, source, outline);
+    for (tool, source) in catalog.tools.iter().zip(def_sources) {
+        write_tool(out, tool, source);
     }
 }
 
-fn write_tool(out: &mut Writer, tool: &Tool, source: u32, outline: u32) {
+fn write_tool(out: &mut Writer, tool: &Tool, source: u32) {
     out.str(&tool.name);
     out.opt_str(tool.server.as_deref());
     out.str(&tool.own_name);
@@ -236,7 +219,6 @@ fn write_tool(out: &mut Writer, tool: &Tool, source: u32, outline: u32) {
     out.u32(source);
     out.len(tool.def_json.start);
     out.len(tool.def_json.end);
-    out.u32(outline);
     out.len(tool.size);
     out.len(tool.position);
     let (kind, at) = match tool.origin {
@@ -249,36 +231,6 @@ fn write_tool(out: &mut Writer, tool: &Tool, source: u32, outline: u32) {
     out.u8(u8::from(tool.deferred) | (u8::from(tool.renamed) << 1));
     out.u8(format_number(tool.read_as));
     out.u8(tool.detected.map_or(u8::MAX, format_number));
-}
-
-/// A value, tagged: the outlines are small and at most [`MAX_OUTLINE_DEPTH`] deep (two levels).
-fn write_value(out: &mut Writer, value: &Value) {
-    match value {
-        Value::Null => out.u8(0),
-        Value::Bool(false) => out.u8(1),
-        Value::Bool(true) => out.u8(2),
-        Value::Number(n) => {
-            out.u8(3);
-            out.str(n);
-        }
-        Value::String(s) => {
-            out.u8(4);
-            out.str(s);
-        }
-        Value::Array(items) => {
-            out.u8(5);
-            out.len(items.len());
-            items.iter().for_each(|item| write_value(out, item));
-        }
-        Value::Object(members) => {
-            out.u8(6);
-            out.len(members.len());
-            for (key, item) in members {
-                out.str(key);
-                write_value(out, item);
-            }
-        }
-    }
 }
 
 fn write_index(out: &mut Writer, index: &SearchIndex) {
@@ -515,29 +467,6 @@ impl<'a> Reader<'a> {
         let n = self.u8()?;
         FORMATS.get(n as usize).copied().ok_or_else(|| invalid(format!("malformed: format number {n}")))
     }
-
-    fn value(&mut self, depth: usize) -> Result<Value, Error> {
-        if depth > MAX_OUTLINE_DEPTH {
-            return Err(invalid("malformed: a schema outline nested too deep"));
-        }
-        Ok(match self.u8()? {
-            0 => Value::Null,
-            1 => Value::Bool(false),
-            2 => Value::Bool(true),
-            3 => Value::Number(self.str()?.into()),
-            4 => Value::String(self.string()?),
-            5 => {
-                let n = self.count(1)?;
-                Value::Array((0..n).map(|_| self.value(depth + 1)).collect::<Result<_, _>>()?)
-            }
-            6 => {
-                let n = self.count(5)?;
-                let member = |r: &mut Reader<'a>| Ok::<_, Error>((r.string()?, r.value(depth + 1)?));
-                Value::Object((0..n).map(|_| member(self)).collect::<Result<_, _>>()?)
-            }
-            tag => return Err(invalid(format!("malformed: value tag {tag}"))),
-        })
-    }
 }
 
 /// A tool as read, its def a range of source `source` (0: the toolbox's text).
@@ -570,13 +499,11 @@ impl Payload {
         let count = r.count(5)?;
         let lists = (0..count).map(|_| Ok((r.opt_string()?, r.usize()?))).collect::<Result<_, Error>>()?;
         let texts = r.strings()?.into_iter().map(Arc::new).collect();
-        let count = r.count(1)?;
-        let outlines: Vec<Arc<Value>> = (0..count).map(|_| r.value(0).map(Arc::new)).collect::<Result<_, _>>()?;
         let count = r.count(40)?;
         if count > MAX_TOOLS {
             return Err(invalid(format!("malformed: {count} tools, more than {MAX_TOOLS}")));
         }
-        let tools = (0..count).map(|_| read_tool(&mut r, &outlines)).collect::<Result<_, _>>()?;
+        let tools = (0..count).map(|_| read_tool(&mut r)).collect::<Result<_, _>>()?;
         let documents = r.usize()?;
         let index = read_index(&mut r, documents)?;
         if r.left() > 0 {
@@ -654,17 +581,13 @@ impl Payload {
     }
 }
 
-fn read_tool(r: &mut Reader<'_>, outlines: &[Arc<Value>]) -> Result<ReadTool, Error> {
+fn read_tool(r: &mut Reader<'_>) -> Result<ReadTool, Error> {
     let name = r.string()?;
     let server = r.opt_string()?;
     let own_name = r.string()?;
     let description = r.string()?;
     let source = r.usize()?;
     let (start, end) = (r.usize()?, r.usize()?);
-    let schema_outline = match r.usize()? {
-        0 => None,
-        n => Some(outlines.get(n - 1).cloned().ok_or_else(|| invalid(format!("malformed: {name}'s outline {n}")))?),
-    };
     let size = r.usize()?;
     let position = r.usize()?;
     let (kind, at) = (r.u8()?, r.usize()?);
@@ -694,7 +617,7 @@ fn read_tool(r: &mut Reader<'_>, outlines: &[Arc<Value>]) -> Result<ReadTool, Er
         own_name,
         description,
         def_json,
-        schema_outline,
+        schema_outline: Outline::FromDef(Lazy::new()),
         size,
         position,
         origin,

@@ -18,7 +18,8 @@ use toolshelf::json::{self, Value};
 use toolshelf::{ErrorCode, Shelf};
 
 fn small_snapshot() -> Vec<u8> {
-    let toolbox = common::grouped_with(vec![common::openai_tool("read_file", "Read a file.")], &["linear-mcp-official"]);
+    let toolbox =
+        common::grouped_with(vec![common::openai_tool("read_file", "Read a file.")], &["linear-mcp-official"]);
     let shelf = Shelf::from_json_text(toolbox.to_json(), r#"{"contextLength":100000}"#).unwrap();
     shelf.snapshot()
 }
@@ -124,7 +125,8 @@ fn the_fuzz_seeds_replay() {
 const MAX_EXCESS: f64 = 4.0;
 
 fn tool(name: &str, description: &str, properties: usize) -> String {
-    let props: Vec<String> = (0..properties).map(|i| format!(r#""p_{i}":{{"type":"string","description":"Field {i}."}}"#)).collect();
+    let props: Vec<String> =
+        (0..properties).map(|i| format!(r#""p_{i}":{{"type":"string","description":"Field {i}."}}"#)).collect();
     format!(
         r#"{{"name":{},"description":{},"inputSchema":{{"type":"object","properties":{{{}}},"required":["p_0"]}}}}"#,
         Value::str(name).to_json(),
@@ -139,7 +141,8 @@ fn snapshot_of(toolbox: String) -> Vec<u8> {
 }
 
 fn many_tools(n: usize) -> Vec<u8> {
-    let tools: Vec<String> = (0..n).map(|i| tool(&format!("tool_{i}"), &format!("Does thing {i} with widget {}.", i % 97), 2)).collect();
+    let tools: Vec<String> =
+        (0..n).map(|i| tool(&format!("tool_{i}"), &format!("Does thing {i} with widget {}.", i % 97), 2)).collect();
     snapshot_of(format!(r#"{{"servers":{{"s":[{}]}}}}"#, tools.join(",")))
 }
 
@@ -173,7 +176,8 @@ fn load_time(bytes: &[u8]) -> Duration {
 
 fn yardstick(bytes: usize) -> Duration {
     let items = (bytes / 24).max(1);
-    let text = format!("[{}]", (0..items).map(|i| format!(r#"{{"key":{i},"v":"x{i}"}}"#)).collect::<Vec<_>>().join(","));
+    let text =
+        format!("[{}]", (0..items).map(|i| format!(r#"{{"key":{i},"v":"x{i}"}}"#)).collect::<Vec<_>>().join(","));
     (0..5)
         .map(|_| {
             let start = Instant::now();
@@ -200,7 +204,11 @@ fn loading_grows_at_most_n_log_n_in_every_dimension() {
             let case = load_time(&large).as_secs_f64() / load_time(&small).as_secs_f64().max(1e-7);
             let yard = yardstick(large.len()).as_secs_f64() / yardstick(small.len()).as_secs_f64().max(1e-7);
             best = best.min(case / yard.max(1.0));
-            eprintln!("{name}: n = {n} ({} bytes) to 10n ({} bytes): ×{case:.1}, yardstick ×{yard:.1}", small.len(), large.len());
+            eprintln!(
+                "{name}: n = {n} ({} bytes) to 10n ({} bytes): ×{case:.1}, yardstick ×{yard:.1}",
+                small.len(),
+                large.len()
+            );
             if best <= MAX_EXCESS {
                 break;
             }
