@@ -188,9 +188,12 @@ fn yardstick(bytes: usize) -> Duration {
         .unwrap()
 }
 
+/// A dimension, its n, and the snapshot of size n in it.
+type Case = (&'static str, usize, fn(usize) -> Vec<u8>);
+
 #[test]
 fn loading_grows_at_most_n_log_n_in_every_dimension() {
-    let cases: [(&str, usize, fn(usize) -> Vec<u8>); 4] = [
+    let cases: [Case; 4] = [
         ("tools on one server", 500, many_tools),
         ("servers", 500, many_servers),
         ("a description's words", 5_000, long_description),
