@@ -51,6 +51,14 @@ fn invalid(reason: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidSnapshot, format!("snapshot: {}", reason.into()))
 }
 
+/// `invalid_snapshot` for bytes whose structure does not hold: `parts` say what (one message
+/// builder for the many checks, each a few bytes of the `.wasm`).
+fn malformed(parts: &[&str]) -> Error {
+    let mut reason = String::from("malformed: ");
+    parts.iter().for_each(|part| reason.push_str(part));
+    invalid(reason)
+}
+
 impl Shelf {
     /// The shelf as a snapshot holding its toolbox's text, its search index built first if no
     /// search has built it yet. [`Shelf::from_snapshot`] loads it.
@@ -177,6 +185,7 @@ fn write_payload(out: &mut Writer, shelf: &Shelf, index: &SearchIndex, documents
     write_index(out, index);
 }
 
+#[inline(never)]
 fn write_catalog(out: &mut Writer, catalog: &Catalog, toolbox: Option<&Arc<String>>) {
     out.u8(format_number(catalog.format));
     out.strs(catalog.warnings.iter().map(String::as_str), catalog.warnings.len());
@@ -211,6 +220,7 @@ fn write_catalog(out: &mut Writer, catalog: &Catalog, toolbox: Option<&Arc<Strin
     }
 }
 
+#[inline(never)]
 fn write_tool(out: &mut Writer, tool: &Tool, source: u32) {
     out.str(&tool.name);
     out.opt_str(tool.server.as_deref());
@@ -233,6 +243,7 @@ fn write_tool(out: &mut Writer, tool: &Tool, source: u32) {
     out.u8(tool.detected.map_or(u8::MAX, format_number));
 }
 
+#[inline(never)]
 fn write_index(out: &mut Writer, index: &SearchIndex) {
     out.texts(&index.lower_names);
     out.texts(&index.terms);
@@ -375,11 +386,11 @@ impl<'a> Reader<'a> {
         self.bytes.len().saturating_sub(self.at)
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn bytes(&mut self, n: usize) -> Result<&'a [u8], Error> {
         let end = self.at.checked_add(n).filter(|&end| end <= self.bytes.len());
         let found = end.and_then(|end| self.bytes.get(self.at..end));
-        let found = found
-            .ok_or_else(|| invalid(format!("malformed: {n} bytes wanted at {}, {} left", self.at, self.left())))?;
+        let found = found.ok_or_else(|| malformed(&["a length beyond the bytes left"]))?;
         self.at += n;
         Ok(found)
     }
@@ -388,12 +399,14 @@ impl<'a> Reader<'a> {
         Ok(self.bytes(1)?.first().copied().unwrap_or(0))
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn u32(&mut self) -> Result<u32, Error> {
         let mut buf = [0u8; 4];
         buf.copy_from_slice(self.bytes(4)?);
         Ok(u32::from_le_bytes(buf))
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn u64(&mut self) -> Result<u64, Error> {
         let mut buf = [0u8; 8];
         buf.copy_from_slice(self.bytes(8)?);
@@ -406,36 +419,36 @@ impl<'a> Reader<'a> {
 
     /// A count of items of at least `item_bytes` bytes each: never more than the bytes left hold,
     /// so that no allocation it sizes is larger than the snapshot.
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn count(&mut self, item_bytes: usize) -> Result<usize, Error> {
         let n = self.usize()?;
         if n.saturating_mul(item_bytes.max(1)) > self.left() {
-            return Err(invalid(format!(
-                "malformed: {n} items at {}, more than the {} bytes left hold",
-                self.at,
-                self.left()
-            )));
+            return Err(malformed(&["a count beyond what the bytes left hold"]));
         }
         Ok(n)
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn flag(&mut self) -> Result<bool, Error> {
         match self.u8()? {
             0 => Ok(false),
             1 => Ok(true),
-            other => Err(invalid(format!("malformed: a flag {other} at {}", self.at - 1))),
+            _ => Err(malformed(&["a flag neither 0 nor 1"])),
         }
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn str(&mut self) -> Result<&'a str, Error> {
         let n = self.usize()?;
-        let at = self.at;
-        core::str::from_utf8(self.bytes(n)?).map_err(|_| invalid(format!("corrupt: a string at {at} is not UTF-8")))
+        core::str::from_utf8(self.bytes(n)?).map_err(|_| invalid("corrupt: a string is not UTF-8"))
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn string(&mut self) -> Result<String, Error> {
         self.str().map(String::from)
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn opt_string(&mut self) -> Result<Option<String>, Error> {
         if self.flag()? {
             self.string().map(Some)
@@ -444,17 +457,20 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn strings(&mut self) -> Result<Vec<String>, Error> {
         let n = self.count(4)?;
         (0..n).map(|_| self.string()).collect()
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn u32s(&mut self) -> Result<Vec<u32>, Error> {
         let n = self.count(4)?;
         let bytes = self.bytes(n * 4)?;
         Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())).collect())
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn texts(&mut self) -> Result<Texts, Error> {
         let texts = Texts { text: self.string()?, ends: self.u32s()? };
         if !texts.is_valid() {
@@ -463,9 +479,10 @@ impl<'a> Reader<'a> {
         Ok(texts)
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn format(&mut self) -> Result<Format, Error> {
         let n = self.u8()?;
-        FORMATS.get(n as usize).copied().ok_or_else(|| invalid(format!("malformed: format number {n}")))
+        FORMATS.get(n as usize).copied().ok_or_else(|| malformed(&["an unknown format"]))
     }
 }
 
@@ -501,13 +518,13 @@ impl Payload {
         let texts = r.strings()?.into_iter().map(Arc::new).collect();
         let count = r.count(40)?;
         if count > MAX_TOOLS {
-            return Err(invalid(format!("malformed: {count} tools, more than {MAX_TOOLS}")));
+            return Err(malformed(&["more tools than a toolbox may hold"]));
         }
         let tools = (0..count).map(|_| read_tool(&mut r)).collect::<Result<_, _>>()?;
         let documents = r.usize()?;
         let index = read_index(&mut r, documents)?;
         if r.left() > 0 {
-            return Err(invalid(format!("malformed: {} bytes after the index", r.left())));
+            return Err(malformed(&["bytes after the index"]));
         }
         Ok(Payload { options, fingerprint, format, warnings, lists, texts, tools, documents, index })
     }
@@ -548,22 +565,22 @@ impl Payload {
         let mut tools: Vec<Tool> = Vec::with_capacity(self.tools.len());
         for ReadTool { mut tool, source } in self.tools {
             let Some(&text) = sources.get(source) else {
-                return Err(invalid(format!("malformed: a tool def in text {source} of {}", sources.len())));
+                return Err(malformed(&[&tool.name, "'s def in a text the snapshot does not hold"]));
             };
             let Some(def) = text.get(tool.def_json.start..tool.def_json.end) else {
-                return Err(invalid(format!("malformed: {}'s def is not a range of its text", tool.name)));
+                return Err(malformed(&[&tool.name, "'s def is not a range of its text"]));
             };
             // What the rest of the crate holds of every tool: a size (code points) no larger than
             // its def's bytes, a server for a deferred one, places in input order.
             let after = tools.last().is_none_or(|last| last.position < tool.position);
             if tool.size > def.len() || (tool.deferred && tool.server.is_none()) || !after {
-                return Err(invalid(format!("malformed: {}'s size, server or place", tool.name)));
+                return Err(malformed(&[&tool.name, "'s size, server or place"]));
             }
             tool.def_json.source = text.clone();
             tools.push(tool);
         }
-        let catalog = Catalog::of_tools(self.format, tools, self.warnings, self.lists)
-            .map_err(|e| invalid(format!("malformed: {}", e.message)))?;
+        let catalog =
+            Catalog::of_tools(self.format, tools, self.warnings, self.lists).map_err(|e| malformed(&[&e.message]))?;
         let documents: Vec<usize> =
             catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred).map(|(i, _)| i).collect();
         if documents.len() != self.documents || self.index.lower_names.len() != self.documents {
@@ -581,6 +598,7 @@ impl Payload {
     }
 }
 
+#[inline(never)]
 fn read_tool(r: &mut Reader<'_>) -> Result<ReadTool, Error> {
     let name = r.string()?;
     let server = r.opt_string()?;
@@ -595,19 +613,19 @@ fn read_tool(r: &mut Reader<'_>) -> Result<ReadTool, Error> {
         0 => ToolOrigin::List(at),
         1 => ToolOrigin::Tools(at),
         2 => ToolOrigin::Server(at),
-        _ => return Err(invalid(format!("malformed: origin kind {kind}"))),
+        _ => return Err(malformed(&["a tool's origin"])),
     };
     let flags = r.u8()?;
     if flags > 3 {
-        return Err(invalid(format!("malformed: tool flags {flags}")));
+        return Err(malformed(&["a tool's flags"]));
     }
     let read_as = r.format()?;
     let detected = match r.u8()? {
         u8::MAX => None,
-        n => Some(FORMATS.get(n as usize).copied().ok_or_else(|| invalid(format!("malformed: format number {n}")))?),
+        n => Some(*FORMATS.get(n as usize).ok_or_else(|| malformed(&["an unknown format"]))?),
     };
     if start > end {
-        return Err(invalid(format!("malformed: {name}'s def ends before it starts")));
+        return Err(malformed(&[&name, "'s def ends before it starts"]));
     }
     // The def's text is set once the texts are at hand ([`Payload::into_shelf`]).
     let def_json = DefText { source: Arc::default(), start, end };
@@ -632,6 +650,7 @@ fn read_tool(r: &mut Reader<'_>) -> Result<ReadTool, Error> {
 /// The index's flat arrays, each checked against the others: every number that indexes another
 /// array is within it, the string tables are sorted where lookups bisect them, and every
 /// occurrence list is sorted by tool.
+#[inline(never)]
 fn read_index(r: &mut Reader<'_>, docs: usize) -> Result<SearchIndex, Error> {
     let lower_names = r.texts()?;
     let terms = r.texts()?;
@@ -665,7 +684,7 @@ fn read_index(r: &mut Reader<'_>, docs: usize) -> Result<SearchIndex, Error> {
         (tie_rank.len() == docs && within(&tie_rank, docs), "its tie ranks"),
     ];
     if let Some((_, what)) = checks.iter().find(|(ok, _)| !ok) {
-        return Err(invalid(format!("malformed index: {what}")));
+        return Err(malformed(&["the index: ", what]));
     }
     let config = crate::search::SearchConfig::default();
     Ok(SearchIndex {
