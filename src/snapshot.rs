@@ -94,17 +94,22 @@ impl Shelf {
     /// reason for bytes truncated, corrupt, of another version or inconsistent, and for a toolbox
     /// or options that differ from the snapshot's.
     pub fn from_snapshot(bytes: Vec<u8>, toolbox: Option<String>, options: Option<&str>) -> Result<Shelf, Error> {
+        let mut bytes = bytes;
         let trailer = Trailer::read(&bytes)?;
         let (text_end, payload_end) = trailer.ranges(bytes.len())?;
         let checked = bytes.get(..payload_end).unwrap_or_default();
         if fnv1a_words(checked) != trailer.checksum {
             return Err(invalid("corrupt: the checksum does not match"));
         }
-        let payload = Payload::read(bytes.get(text_end..payload_end).unwrap_or_default())?;
-        let (options, option_warnings, options_text) = payload.options_for(options)?;
-        let text = toolbox_text(bytes, &trailer, &payload, toolbox)?;
-        let shelf = payload.into_shelf(text, options, option_warnings, options_text)?;
-        Ok(shelf)
+        // The payload and trailer apart (a copy of the smaller part), so that the bytes left are
+        // the toolbox's text, taken as they are.
+        let tail = bytes.split_off(text_end.min(bytes.len()));
+        let mut r = Reader::new(tail.get(..payload_end - text_end).unwrap_or_default());
+        let head = Head::read(&mut r)?;
+        let (options, option_warnings, options_text) = head.options_for(options)?;
+        let text = toolbox_text(bytes, &trailer, &head, toolbox)?;
+        let payload = Payload::read(&mut r, &text)?;
+        payload.into_shelf(head, text, options, option_warnings, options_text)
     }
 }
 
@@ -113,7 +118,7 @@ impl Shelf {
 fn toolbox_text(
     mut bytes: Vec<u8>,
     trailer: &Trailer,
-    payload: &Payload,
+    payload: &Head,
     given: Option<String>,
 ) -> Result<Arc<String>, Error> {
     let held = trailer.flags & HOLDS_TOOLBOX != 0;
@@ -486,47 +491,29 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// A tool as read, its def a range of source `source` (0: the toolbox's text).
-struct ReadTool {
-    tool: Tool,
-    source: usize,
-}
-
-/// The payload read and checked, before the toolbox's text is at hand.
-struct Payload {
+/// The payload's first part, read before the toolbox's text is at hand: what tells which text
+/// it is, and the options.
+struct Head {
     options: Option<String>,
     /// The toolbox text's fingerprint and length, when the snapshot was taken of one.
     fingerprint: Option<(u64, u64)>,
+}
+
+/// The rest of the payload, read and checked: the catalog's parts and the index.
+struct Payload {
     format: Format,
     warnings: Vec<String>,
     lists: Vec<(Option<String>, usize)>,
-    texts: Vec<Arc<String>>,
-    tools: Vec<ReadTool>,
+    tools: Vec<Tool>,
     documents: usize,
     index: SearchIndex,
 }
 
-impl Payload {
-    fn read(bytes: &[u8]) -> Result<Payload, Error> {
-        let mut r = Reader::new(bytes);
+impl Head {
+    fn read(r: &mut Reader<'_>) -> Result<Head, Error> {
         let options = r.opt_string()?;
         let fingerprint = if r.flag()? { Some((r.u64()?, r.u64()?)) } else { None };
-        let format = r.format()?;
-        let warnings = r.strings()?;
-        let count = r.count(5)?;
-        let lists = (0..count).map(|_| Ok((r.opt_string()?, r.usize()?))).collect::<Result<_, Error>>()?;
-        let texts = r.strings()?.into_iter().map(Arc::new).collect();
-        let count = r.count(40)?;
-        if count > MAX_TOOLS {
-            return Err(malformed(&["more tools than a toolbox may hold"]));
-        }
-        let tools = (0..count).map(|_| read_tool(&mut r)).collect::<Result<_, _>>()?;
-        let documents = r.usize()?;
-        let index = read_index(&mut r, documents)?;
-        if r.left() > 0 {
-            return Err(malformed(&["bytes after the index"]));
-        }
-        Ok(Payload { options, fingerprint, format, warnings, lists, texts, tools, documents, index })
+        Ok(Head { options, fingerprint })
     }
 
     /// The options in force: the snapshot's, or `given` when it reads as the same options (with
@@ -553,34 +540,49 @@ impl Payload {
             }
         }
     }
+}
+
+impl Payload {
+    /// The rest of the payload, each tool's def a range of `toolbox` (text 0) or of a text the
+    /// payload holds.
+    fn read(r: &mut Reader<'_>, toolbox: &Arc<String>) -> Result<Payload, Error> {
+        let format = r.format()?;
+        let warnings = r.strings()?;
+        let count = r.count(5)?;
+        let lists = (0..count).map(|_| Ok((r.opt_string()?, r.usize()?))).collect::<Result<_, Error>>()?;
+        let mut sources = alloc::vec![toolbox.clone()];
+        sources.extend(r.strings()?.into_iter().map(Arc::new));
+        let count = r.count(40)?;
+        if count > MAX_TOOLS {
+            return Err(malformed(&["more tools than a toolbox may hold"]));
+        }
+        let mut tools: Vec<Tool> = Vec::with_capacity(count);
+        for _ in 0..count {
+            let tool = read_tool(r, &sources)?;
+            // Places in input order, as the rest of the crate holds them.
+            if tools.last().is_some_and(|last| last.position >= tool.position) {
+                return Err(malformed(&[&tool.name, "'s place is not after the tool before it"]));
+            }
+            tools.push(tool);
+        }
+        let documents = r.usize()?;
+        let index = read_index(r, documents)?;
+        if r.left() > 0 {
+            return Err(malformed(&["bytes after the index"]));
+        }
+        Ok(Payload { format, warnings, lists, tools, documents, index })
+    }
 
     fn into_shelf(
         self,
+        head: Head,
         toolbox: Arc<String>,
         options: Options,
         option_warnings: Vec<String>,
         options_text: Option<String>,
     ) -> Result<Shelf, Error> {
-        let sources: Vec<&Arc<String>> = core::iter::once(&toolbox).chain(&self.texts).collect();
-        let mut tools: Vec<Tool> = Vec::with_capacity(self.tools.len());
-        for ReadTool { mut tool, source } in self.tools {
-            let Some(&text) = sources.get(source) else {
-                return Err(malformed(&[&tool.name, "'s def in a text the snapshot does not hold"]));
-            };
-            let Some(def) = text.get(tool.def_json.start..tool.def_json.end) else {
-                return Err(malformed(&[&tool.name, "'s def is not a range of its text"]));
-            };
-            // What the rest of the crate holds of every tool: a size (code points) no larger than
-            // its def's bytes, a server for a deferred one, places in input order.
-            let after = tools.last().is_none_or(|last| last.position < tool.position);
-            if tool.size > def.len() || (tool.deferred && tool.server.is_none()) || !after {
-                return Err(malformed(&[&tool.name, "'s size, server or place"]));
-            }
-            tool.def_json.source = text.clone();
-            tools.push(tool);
-        }
-        let catalog =
-            Catalog::of_tools(self.format, tools, self.warnings, self.lists).map_err(|e| malformed(&[&e.message]))?;
+        let catalog = Catalog::of_tools(self.format, self.tools, self.warnings, self.lists)
+            .map_err(|e| malformed(&[&e.message]))?;
         let documents: Vec<usize> =
             catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred).map(|(i, _)| i).collect();
         if documents.len() != self.documents || self.index.lower_names.len() != self.documents {
@@ -592,14 +594,14 @@ impl Payload {
         index.variants = if index.config.variants { analysed_variants(&index.analyzer) } else { Vec::new() };
         let mut shelf = Shelf::of(catalog, options, option_warnings);
         // A snapshot taken of a toolbox's text keeps it (a snapshot of this shelf holds it again).
-        shelf.origin = Origin { options: options_text, toolbox: self.fingerprint.map(|_| toolbox) };
+        shelf.origin = Origin { options: options_text, toolbox: head.fingerprint.map(|_| toolbox) };
         shelf.index = Lazy::from((index, documents));
         Ok(shelf)
     }
 }
 
 #[inline(never)]
-fn read_tool(r: &mut Reader<'_>) -> Result<ReadTool, Error> {
+fn read_tool(r: &mut Reader<'_>, sources: &[Arc<String>]) -> Result<Tool, Error> {
     let name = r.string()?;
     let server = r.opt_string()?;
     let own_name = r.string()?;
@@ -624,12 +626,17 @@ fn read_tool(r: &mut Reader<'_>) -> Result<ReadTool, Error> {
         u8::MAX => None,
         n => Some(*FORMATS.get(n as usize).ok_or_else(|| malformed(&["an unknown format"]))?),
     };
-    if start > end {
-        return Err(malformed(&[&name, "'s def ends before it starts"]));
+    let Some(text) = sources.get(source) else {
+        return Err(malformed(&[&name, "'s def in a text the snapshot does not hold"]));
+    };
+    // What the rest of the crate holds of every tool: a def that is a range of its text, a size
+    // (code points) no larger than the def's bytes, a server for a deferred one.
+    let def = text.get(start..end);
+    if def.is_none_or(|def| size > def.len()) || (flags & 1 != 0 && server.is_none()) {
+        return Err(malformed(&[&name, "'s def, size or server"]));
     }
-    // The def's text is set once the texts are at hand ([`Payload::into_shelf`]).
-    let def_json = DefText { source: Arc::default(), start, end };
-    let tool = Tool {
+    let def_json = DefText { source: text.clone(), start, end };
+    Ok(Tool {
         name,
         server,
         own_name,
@@ -643,8 +650,7 @@ fn read_tool(r: &mut Reader<'_>) -> Result<ReadTool, Error> {
         renamed: flags & 2 != 0,
         read_as,
         detected,
-    };
-    Ok(ReadTool { tool, source })
+    })
 }
 
 /// The index's flat arrays, each checked against the others: every number that indexes another
