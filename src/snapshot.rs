@@ -472,7 +472,12 @@ impl<'a> Reader<'a> {
     fn u32s(&mut self) -> Result<Vec<u32>, Error> {
         let n = self.count(4)?;
         let bytes = self.bytes(n * 4)?;
-        Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())).collect())
+        // A plain loop: at the `.wasm`'s opt-level a closure per item is a call per item.
+        let mut items = Vec::with_capacity(n);
+        for c in bytes.chunks_exact(4) {
+            items.push(u32::from_le_bytes(c.try_into().unwrap_or_default()));
+        }
+        Ok(items)
     }
 
     #[inline(never)] // called from many places: one copy in the `.wasm`
@@ -661,12 +666,11 @@ fn read_index(r: &mut Reader<'_>, docs: usize) -> Result<SearchIndex, Error> {
     let lower_names = r.texts()?;
     let terms = r.texts()?;
     let count = r.count(8)?;
-    let word = |c: &[u8]| u32::from_le_bytes(c.try_into().unwrap_or_default());
-    let items = r
-        .bytes(count * 8)?
-        .chunks_exact(8)
-        .map(|c| Posting { doc: word(&c[..4]), term_freq: f32::from_bits(word(&c[4..])) })
-        .collect();
+    let mut items = Vec::with_capacity(count);
+    for c in r.bytes(count * 8)?.chunks_exact(8) {
+        let pair = u64::from_le_bytes(c.try_into().unwrap_or_default());
+        items.push(Posting { doc: pair as u32, term_freq: f32::from_bits((pair >> 32) as u32) });
+    }
     let postings = Lists { items, ends: r.u32s()? };
     let names = r.texts()?;
     let name_docs = r.u32s()?;

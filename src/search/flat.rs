@@ -40,7 +40,17 @@ impl Texts {
 
     /// Whether every string is, as bytes, at most the next: what [`Texts::lower_bound`] needs.
     pub(crate) fn is_sorted(&self) -> bool {
-        (1..self.len()).all(|i| self.get(i - 1) <= self.get(i))
+        let bytes = self.text.as_bytes();
+        let mut start = 0;
+        let mut last: &[u8] = &[];
+        for &end in &self.ends {
+            let Some(this) = bytes.get(start..end as usize) else { return false };
+            if this < last {
+                return false;
+            }
+            (last, start) = (this, end as usize);
+        }
+        true
     }
 
     /// Whether every end is within the text, on a character boundary, and no end is before the
