@@ -236,7 +236,7 @@ export class Shelf {
 // Snapshots (SPEC §13): a prepared Shelf, search index included, saved as bytes and loaded with no
 // rebuild. Self-contained: the Shelf class above calls these through its two snapshot methods.
 
-/** Lists of the toolbox the snapshot holds, parsed the first time an assembly needs them. */
+/** Lists of the toolbox a loaded snapshot holds (its objects, parsed), for an update that compares with them. */
 function heldLists(handle) {
   const text = handle.toolboxText();
   return listsOf(text === undefined ? null : JSON.parse(text));
