@@ -113,6 +113,16 @@ impl Shelf {
     }
 }
 
+/// The memory a load of `bytes` takes beyond the bytes themselves, about: the payload copied apart
+/// and the strings read from it (for a binding that reserves memory in one step).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn room_to_load(bytes: &[u8]) -> usize {
+    Trailer::read(bytes)
+        .map_or(0, |t| usize::try_from(t.payload_len).unwrap_or(usize::MAX))
+        .saturating_mul(2)
+        .min(bytes.len())
+}
+
 /// The toolbox's text the defs are ranges of: the snapshot's own (the bytes cut to it, no copy),
 /// compared with `given` when both are there; or `given`, checked against the fingerprint.
 fn toolbox_text(
@@ -132,6 +142,8 @@ fn toolbox_text(
         }
         (true, None) => {
             bytes.truncate(trailer.text_len as usize);
+            // The payload's room given back (a shrink in place): the text is kept as long as the shelf.
+            bytes.shrink_to_fit();
             let text = String::from_utf8(bytes).map_err(|_| invalid("corrupt: the toolbox's text is not UTF-8"))?;
             Ok(Arc::new(text))
         }

@@ -142,7 +142,9 @@ impl ShelfHandle {
         toolbox: Option<Vec<u8>>,
         options: Option<String>,
     ) -> Result<ShelfHandle, JsValue> {
-        reserve_for_bytes(bytes.len());
+        // The bytes are in wasm memory already; the load needs room for its payload's copy and
+        // strings, not for the toolbox's text, which it takes as it is.
+        reserve_for_bytes(crate::snapshot::room_to_load(&bytes));
         let toolbox = toolbox.map(toolbox_text).transpose()?;
         Shelf::from_snapshot(bytes, toolbox, options.as_deref()).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
     }
