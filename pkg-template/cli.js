@@ -23,13 +23,14 @@ function readOptions(value) {
 
 /** The command line's arguments read: the command, the toolbox's path and the flags. */
 function parse(args) {
-  const parsed = { command: args[0], inputs: [], output: undefined, options: undefined, holdToolbox: true };
+  const help = (arg) => arg === "-h" || arg === "--help";
+  const parsed = { command: help(args[0]) ? "help" : args[0], inputs: [], output: undefined, options: undefined, holdToolbox: true };
   for (let i = 1; i < args.length; i++) {
     const arg = args[i];
     if (arg === "-o" || arg === "--output") parsed.output = args[++i];
     else if (arg === "--options") parsed.options = readOptions(args[++i]);
     else if (arg === "--without-toolbox") parsed.holdToolbox = false;
-    else if (arg === "-h" || arg === "--help") parsed.command = "help";
+    else if (help(arg)) parsed.command = "help";
     else parsed.inputs.push(arg);
   }
   return parsed;
