@@ -17,6 +17,11 @@
 //                  plan is made on the first call, then kept)
 //   stateless      assemble(toolbox, options) and search(toolbox, q, options) per request (each
 //                  prepares the toolbox and frees it: nothing is kept between calls)
+//   import only, snapshot  imports toolshelf and the snapshot (shelf.bin, a Data module as
+//                  wrangler bundles one: an ArrayBuffer), returns a fixed response
+//   module scope, snapshot  Shelf.fromSnapshot(bytes) at module top level (the snapshot holds the
+//                  toolbox and the index, made by shelf.snapshot() in Node); per request one search
+//                  and shelf.assemble()
 //
 // Timed from Node by the wall clock (inside workerd, performance.now() does not advance during
 // synchronous work): startup = spawn → first answer of /ping (the module's global scope has run by
@@ -49,10 +54,12 @@ const LIMIT = 5;
 // ---------------------------------------------------------------- toolboxes and queries
 /** The catalogs a toolbox's keyword queries come from (rest-apis-flat-3400 is three of them). */
 const PARTS = { "rest-apis-flat-3400": ["cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04"] };
-const TOOLBOXES = [LADDER[3], LADDER[2]].map((step) => {
+const TOOLBOXES = [LADDER[3], LADDER[4]].map((step) => {
   const entries = entriesOf(step.names);
   const catalogs = new Set(step.names.flatMap((n) => PARTS[n] ?? [n]));
-  const pool = keywordQueries().filter((q) => catalogs.has(q.catalog)).map((q) => q.query);
+  // The union's own name is no query set's catalog: it holds the labelled catalogs, so all of them.
+  const own = keywordQueries().filter((q) => catalogs.has(q.catalog)).map((q) => q.query);
+  const pool = own.length > 0 ? own : keywordQueries().map((q) => q.query);
   // REQUESTS + 1 different queries (the first request's, then the timed ones), spread over the set.
   const spread = everyNth(pool, Math.max(1, Math.floor(pool.length / (REQUESTS + 1))));
   const queries = Array.from({ length: REQUESTS + 1 }, (_, i) => spread[i % spread.length]);
@@ -115,6 +122,34 @@ export default {
 };`,
   })),
   {
+    key: "import-snapshot",
+    label: "import only, snapshot",
+    toolshelf: true,
+    snapshot: true,
+    source: `import { Shelf } from "toolshelf";
+import bytes from "./shelf.bin";
+const imported = typeof Shelf + bytes.byteLength;
+export default { fetch() { return new Response(imported); } };`,
+  },
+  {
+    key: "snapshot",
+    label: "module scope, snapshot: Shelf.fromSnapshot at top level; search + assemble",
+    toolshelf: true,
+    snapshot: true,
+    source: `import { Shelf } from "toolshelf";
+import bytes from "./shelf.bin";
+${ANSWER}
+const shelf = Shelf.fromSnapshot(bytes);
+export default {
+  fetch(request) {
+    const url = new URL(request.url);
+    if (url.pathname === "/ping") return new Response("ok");
+    const hits = shelf.search(queryOf(url), { limit: ${LIMIT} });
+    return answer(hits, shelf.assemble());
+  },
+};`,
+  },
+  {
     key: "stateless",
     label: "stateless: assemble(toolbox) + search(toolbox, q)",
     toolshelf: true,
@@ -172,12 +207,14 @@ function expected(box, query) {
 async function run(root, box, boxIndex, worker) {
   const work = join(root, `${boxIndex}-${worker.key}`);
   const port = await freePort();
-  writeFileSync(join(work, "config.capnp"), capnpConfig({ work, port, entry: worker.toolshelf ? ENTRY : null, withInput: worker.toolshelf }));
+  const extraModules = worker.snapshot ? ['(name = "shelf.bin", data = embed "shelf.bin")'] : [];
+  const config = { work, port, entry: worker.toolshelf ? ENTRY : null, withInput: worker.toolshelf && !worker.snapshot, extraModules };
+  writeFileSync(join(work, "config.capnp"), capnpConfig(config));
   const server = await startWorkerd({ work, configFile: "config.capnp", port, path: "/ping", pollMs: 5 });
   try {
     const path = (q) => `/?q=${encodeURIComponent(q)}`;
     const first = await get(port, path(box.queries[0]));
-    if (worker.toolshelf && worker.key !== "import" && first.text !== box.expected) {
+    if (worker.toolshelf && !worker.key.startsWith("import") && first.text !== box.expected) {
       throw new Error(`${worker.key} on ${box.label} answered ${first.text.slice(0, 300)}\nNode answers ${box.expected.slice(0, 300)}`);
     }
     const times = [];
@@ -207,11 +244,16 @@ TOOLBOXES.forEach((box, b) => {
   box.expected = expected(box, box.queries[0]);
   const input = JSON.stringify({ toolbox: box.toolbox, options: box.options });
   box.bytes = Buffer.byteLength(input);
+  const prepared = new Shelf(box.toolbox, box.options);
+  const snapshot = prepared.snapshot();
+  prepared.free();
+  box.snapshotBytes = snapshot.length;
   for (const worker of WORKERS) {
     const work = join(root, `${b}-${worker.key}`);
     mkdirSync(work, { recursive: true });
     writeFileSync(join(work, "worker.js"), worker.source);
-    if (worker.toolshelf) writeFileSync(join(work, "input.json"), input);
+    if (worker.snapshot) writeFileSync(join(work, "shelf.bin"), snapshot);
+    else if (worker.toolshelf) writeFileSync(join(work, "input.json"), input);
   }
 });
 
@@ -252,6 +294,15 @@ for (const [b, box] of TOOLBOXES.entries()) {
     ms(med(w.key, "p95")),
     `${med(w.key, "rssMiB").toFixed(0)} / ${med(w.key, "peakMiB").toFixed(0)}`,
   ]);
+  rows.push([
+    "**module scope, snapshot ÷ module scope**",
+    ratio(startupOver("snapshot"), startupOver("module")),
+    ratio(Math.max(...res.snapshot.map((r) => r.startup)), Math.max(...res.module.map((r) => r.startup))),
+    ratio(med("snapshot", "first"), med("module", "first")),
+    ratio(med("snapshot", "p50"), med("module", "p50")),
+    ratio(med("snapshot", "p95"), med("module", "p95")),
+    "",
+  ]);
   for (const key of ["module", "module+"]) {
     rows.push([
       `**${key === "module" ? "module scope" : "module scope, and assemble()"} ÷ per request**`,
@@ -263,7 +314,7 @@ for (const [b, box] of TOOLBOXES.entries()) {
       "",
     ]);
   }
-  console.log(`\n### ${box.label}, ${box.options.qualify ? "qualify, " : ""}${(box.bytes / 1e6).toFixed(1)} MB JSON module\n`);
+  console.log(`\n### ${box.label}, ${box.options.qualify ? "qualify, " : ""}${(box.bytes / 1e6).toFixed(1)} MB JSON module, ${(box.snapshotBytes / 1e6).toFixed(1)} MB snapshot\n`);
   console.log(table(["Worker", "startup ms (− empty)", "slowest startup ms (absolute)", "first request ms", "p50 ms", "p95 ms", "workerd RSS / peak MiB"], rows));
 }
 log(`done in ${((performance.now() - began) / 1000).toFixed(0)} s`);

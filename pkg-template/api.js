@@ -129,16 +129,53 @@ function sameObjects(a, b) {
   return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((def, i) => def === b[i]);
 }
 
+/** The constructor's mark for a shelf Shelf.fromSnapshot loaded. */
+const LOADED = Symbol("loaded");
+
 /** A toolbox prepared once, for agents that keep the same tools across turns. */
 export class Shelf {
   #handle;
   #lists;
   #assembly;
+  #toolbox; // the toolbox last given, for a snapshot after an update that kept servers
+  #whole = true; // whether the core holds the whole toolbox's text
 
   constructor(toolbox, options) {
     ensureReady();
+    if (toolbox === LOADED) {
+      // Shelf.fromSnapshot: the handle loaded, the lists of the toolbox given (or, undefined, of
+      // the one the snapshot holds, parsed when first needed).
+      [this.#handle, this.#lists, this.#toolbox] = options;
+      return;
+    }
     this.#handle = prepare(toolbox, options);
     this.#lists = snapshot(listsOf(toolbox));
+    this.#toolbox = toolbox;
+  }
+
+  /**
+   * A Shelf loaded from `shelf.snapshot()`'s bytes, answering as `new Shelf(toolbox, options)`:
+   * the toolbox may be left out when the snapshot holds it (then checked against it when given);
+   * options, when given, must read as the snapshot's. `invalid_snapshot` otherwise.
+   */
+  static fromSnapshot(bytes, toolbox, options) {
+    ensureReady();
+    const data = snapshotBytes(bytes);
+    const text = toolbox === undefined || toolbox === null ? undefined : toolboxBytes(toolbox);
+    const opts = options === undefined || options === null ? undefined : toJson(options, "options");
+    const handle = call(() => ShelfHandle.fromSnapshot(data, text, opts));
+    return new Shelf(LOADED, [handle, text === undefined ? undefined : snapshot(listsOf(toolbox)), toolbox]);
+  }
+
+  /**
+   * The shelf as bytes for `Shelf.fromSnapshot`, its search index built first if no search has
+   * built it: `{ toolbox: false }` leaves the toolbox's text out (fromSnapshot then needs it).
+   */
+  snapshot(options) {
+    const handle = this.#live();
+    const hold = options?.toolbox !== false;
+    const text = this.#whole ? undefined : toolboxBytes(this.#toolbox);
+    return call(() => handle.snapshot(hold, text));
   }
 
   /** The prepared toolbox; after `free()`, the `freed` error (never wasm's null-pointer one). */
@@ -155,6 +192,10 @@ export class Shelf {
    * changed in place is not seen: give a changed tool as a new object.
    */
   update(toolbox) {
+    if (this.#lists === undefined) {
+      this.#lists = heldLists(this.#live());
+      this.#assembly = undefined;
+    }
     const lists = listsOf(toolbox);
     let partial = toolbox;
     let keep = null; // null: the text is the whole toolbox, nothing kept
@@ -183,6 +224,8 @@ export class Shelf {
     call(() => handle.update(bytes, JSON.stringify(keep)));
     this.#lists = snapshot(lists);
     this.#assembly = undefined;
+    this.#toolbox = toolbox;
+    this.#whole = keep === null;
   }
 
   /**
@@ -192,9 +235,11 @@ export class Shelf {
    */
   assemble(context) {
     const handle = this.#live();
-    if (context != null) return hydrate(planOf(handle, context), this.#lists);
-    this.#assembly ??= call(() => handle.assemble());
-    return hydrate(this.#assembly, this.#lists);
+    if (context != null) return hydrate(planOf(handle, context), this.#lists ?? heldLists(handle));
+    // A shelf loaded from a snapshot without a toolbox has no caller's objects: the core writes
+    // the defs (the direct tools' only, behind a bridge) rather than their places.
+    this.#assembly ??= call(() => (this.#lists === undefined ? handle.assembleWhole() : handle.assemble()));
+    return this.#lists === undefined ? JSON.parse(this.#assembly) : hydrate(this.#assembly, this.#lists);
   }
 
   /** Searches the deferred tools; `options.limit` sets the number of hits. */
@@ -224,4 +269,21 @@ export class Shelf {
     this.#assembly = undefined;
     handle.free();
   }
+}
+
+// Snapshots (SPEC §13): a prepared Shelf, search index included, saved as bytes and loaded with no
+// rebuild. Self-contained: the Shelf class above calls these through its two snapshot methods.
+
+/** Lists of the toolbox a loaded snapshot holds (its objects, parsed), for an update that compares with them. */
+function heldLists(handle) {
+  const text = handle.toolboxText();
+  return listsOf(text === undefined ? null : JSON.parse(text));
+}
+
+/** The bytes of a snapshot as the core takes them: a Uint8Array, an ArrayBuffer or a view of one. */
+function snapshotBytes(bytes) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  throw new ToolshelfError("invalid_snapshot", "snapshot: expected a Uint8Array or an ArrayBuffer, got " + (bytes === null ? "null" : typeof bytes));
 }

@@ -159,6 +159,7 @@ export type ErrorCode =
   | "mixed_formats"
   | "invalid_call"
   | "too_large"
+  | "invalid_snapshot"
   | "not_initialized"
   /** A method of a `Shelf` called after its `free()`. */
   | "freed"
@@ -332,4 +333,21 @@ export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge
   update(toolbox: Toolbox<T>): void;
   /** Releases the wasm memory now rather than at garbage collection. */
   free(): void;
+  /**
+   * The shelf as bytes for `Shelf.fromSnapshot` (SPEC §13), its search index built first if no
+   * search has built it; holding the toolbox's text unless `{ toolbox: false }`.
+   */
+  snapshot(options?: { toolbox?: boolean }): Uint8Array;
+  /**
+   * A Shelf loaded from a snapshot, answering byte for byte as `new Shelf(toolbox, options)`. The
+   * toolbox may be left out when the snapshot holds it (given, it is checked against the
+   * snapshot's); options, when given, must read as the snapshot's. Throws a `ToolshelfError` with
+   * code `invalid_snapshot` for bytes truncated, corrupt, of another version or inconsistent, and
+   * for a toolbox or options that differ.
+   */
+  static fromSnapshot<T extends ToolDef = ToolDef>(
+    bytes: Uint8Array | ArrayBuffer | ArrayBufferView,
+    toolbox?: Toolbox<T> | null,
+    options?: Options | null,
+  ): Shelf<T>;
 }

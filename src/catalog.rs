@@ -37,7 +37,7 @@ pub struct Tool {
     pub def_json: DefText,
     /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]); shared,
     /// so that an update keeps an unchanged tool's without copying it.
-    schema_outline: Option<Arc<Value>>,
+    pub(crate) schema_outline: Outline,
     /// Code points of the def's compact JSON (SPEC §2.1).
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
@@ -49,9 +49,9 @@ pub struct Tool {
     /// True when `qualify` gave it a new name.
     pub renamed: bool,
     /// The format it was read in.
-    read_as: Format,
+    pub(crate) read_as: Format,
     /// The format its def's own shape says ([`Format::detect`]), for the detection of an update.
-    detected: Option<Format>,
+    pub(crate) detected: Option<Format>,
 }
 
 /// A tool def's compact JSON: a range of the toolbox's text when that text holds it as compact
@@ -59,14 +59,14 @@ pub struct Tool {
 /// is the one copy; or a text of its own. Shared by clones (an updated shelf keeps a server's).
 #[derive(Clone, Debug)]
 pub struct DefText {
-    source: Arc<String>,
-    start: usize,
-    end: usize,
+    pub(crate) source: Arc<String>,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
 }
 
 impl DefText {
     /// A text of its own.
-    fn own(text: String) -> DefText {
+    pub(crate) fn own(text: String) -> DefText {
         let end = text.len();
         DefText { source: Arc::new(text), start: 0, end }
     }
@@ -211,7 +211,7 @@ pub struct Catalog {
     by_name: Vec<usize>,
     /// The toolbox's lists of tool defs in input order: the server (`None` for the direct list) and
     /// how many defs it held (bridge-named ones included), which [`Catalog::update`] needs to keep one.
-    lists: Vec<(Option<String>, usize)>,
+    pub(crate) lists: Vec<(Option<String>, usize)>,
     /// Indexes of the deferred tools known under another name than their own (qualified), in
     /// code-point order of own names: what [`Catalog::lookup`] searches.
     by_own_name: Vec<usize>,
@@ -308,6 +308,20 @@ impl Catalog {
         Ok(Catalog { format, tools, servers, warnings, by_name, by_own_name, lists })
     }
 
+    /// A catalog of tools already read and passed over (a snapshot's, `crate::snapshot`): the
+    /// name indexes and servers made from them as [`Catalog::parse`] makes them.
+    pub(crate) fn of_tools(
+        format: Format,
+        tools: Vec<Tool>,
+        warnings: Vec<String>,
+        lists: Vec<(Option<String>, usize)>,
+    ) -> Result<Catalog, Error> {
+        let by_name = index_names(&tools)?;
+        let servers = group_servers(&tools, &by_name);
+        let by_own_name = index_own_names(&tools);
+        Ok(Catalog { format, tools, servers, warnings, by_name, by_own_name, lists })
+    }
+
     /// Reads a toolbox from JSON text: what `Catalog::parse` gives for the parsed text (and the
     /// same errors), but each tool def is parsed, read and dropped in turn, so the text and the
     /// tools' compact JSON are all it holds at once.
@@ -321,6 +335,12 @@ impl Catalog {
     /// when the text holds it so (as `JSON.stringify` writes a toolbox), and the text is then the
     /// one copy of the toolbox the catalog holds.
     pub fn parse_text(text: String, options: &Options) -> Result<Catalog, Error> {
+        read_text(Arc::new(text), options, None)
+    }
+
+    /// As [`Catalog::parse_text`], the text shared with the caller (a shelf keeps it for its
+    /// snapshot, `crate::snapshot`).
+    pub(crate) fn parse_shared_text(text: Arc<String>, options: &Options) -> Result<Catalog, Error> {
         read_text(text, options, None)
     }
 
@@ -329,7 +349,7 @@ impl Catalog {
     /// list in this catalog, unchanged (a def that is a number is never a tool). With no `keep`,
     /// the text is read as [`Catalog::parse_text`] reads it: nothing is kept, numbers are numbers.
     pub fn update_text(&self, text: String, keep: Option<&[String]>, options: &Options) -> Result<Catalog, Error> {
-        read_text(text, options, keep.map(|keep| (self, keep)))
+        read_text(Arc::new(text), options, keep.map(|keep| (self, keep)))
     }
 
     /// The tool the model knows as `name`.
@@ -367,7 +387,10 @@ impl Catalog {
     /// top-level `properties` (each name holding `null`) and `required` (its names), each when
     /// present; `None` when the tool has no schema.
     pub fn schema_outline<'a>(&self, tool: &'a Tool) -> Option<&'a Value> {
-        tool.schema_outline.as_deref()
+        match &tool.schema_outline {
+            Outline::Read(outline) => outline.as_deref(),
+            Outline::FromDef(cell) => cell.get_or_init(|| outline_of_def(tool).map(Arc::new)).as_deref(),
+        }
     }
 
     /// Every tool name, in code-point order.
@@ -593,6 +616,22 @@ impl Reading {
     }
 }
 
+/// A tool's schema outline ([`Catalog::schema_outline`]): kept from reading the tool, or (a tool
+/// loaded from a snapshot, `crate::snapshot`, whose index needs none) read from its def's text the
+/// first time it is asked for.
+#[derive(Clone, Debug)]
+pub(crate) enum Outline {
+    /// Read with the tool.
+    Read(Option<Arc<Value>>),
+    /// To be read from the def's text.
+    FromDef(crate::shelf::Lazy<Option<Arc<Value>>>),
+}
+
+/// The outline of `tool`'s schema read from its def's text, as reading the tool makes it.
+fn outline_of_def(tool: &Tool) -> Option<Value> {
+    tool.read_as.fields(&tool.def()).schema.map(schema_outline)
+}
+
 /// The top-level `properties` names (each holding `null`) and the `required` names of a schema.
 fn schema_outline(schema: &Value) -> Value {
     let mut outline = Vec::new();
@@ -701,8 +740,7 @@ impl Toolbox {
 
 /// The catalog of a toolbox's text, kept ([`Catalog::parse_text`]); with a catalog and server
 /// names, those servers' tools taken from it ([`Catalog::update_text`]).
-fn read_text(text: String, options: &Options, update: Option<(&Catalog, &[String])>) -> Result<Catalog, Error> {
-    let source = Arc::new(text);
+fn read_text(source: Arc<String>, options: &Options, update: Option<(&Catalog, &[String])>) -> Result<Catalog, Error> {
     let with = TextReading { forced: options.format, source: Some(&source), refs: update.is_some() };
     let toolbox = read_toolbox(&source, &with).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
     let Some((previous, keep)) = update else {
@@ -907,7 +945,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         description: reading.description,
         size: reading.size,
         def_json: reading.json,
-        schema_outline: reading.schema_outline.map(Arc::new),
+        schema_outline: Outline::Read(reading.schema_outline.map(Arc::new)),
         position: entry.position,
         origin: entry.origin,
         renamed: false,

@@ -18,6 +18,9 @@ pub enum ErrorCode {
     InvalidCall,
     /// A bound of §8 was exceeded (nesting depth, tool count, text size).
     TooLarge,
+    /// Bytes given as a snapshot that are not one this version reads (truncated, corrupt, of
+    /// another version, hostile), or a toolbox or options that differ from the snapshot's (SPEC §13).
+    InvalidSnapshot,
 }
 
 impl ErrorCode {
@@ -30,6 +33,7 @@ impl ErrorCode {
             ErrorCode::MixedFormats => "mixed_formats",
             ErrorCode::InvalidCall => "invalid_call",
             ErrorCode::TooLarge => "too_large",
+            ErrorCode::InvalidSnapshot => "invalid_snapshot",
         }
     }
 }

@@ -59,8 +59,12 @@ pub fn build_index(catalog: &Catalog, options: &Options) -> (SearchIndex, Vec<us
         params: parameter_names(catalog, tool),
         param_descriptions: parameter_descriptions(catalog, tool),
     });
-    let config = SearchConfig { full_first: options.full_matches_first, ..SearchConfig::default() };
-    (SearchIndex::build(docs, config), deferred)
+    (SearchIndex::build(docs, search_config(options)), deferred)
+}
+
+/// The search configuration of a shelf with `options`.
+pub(crate) fn search_config(options: &Options) -> SearchConfig {
+    SearchConfig { full_first: options.full_matches_first, ..SearchConfig::default() }
 }
 
 fn parameter_names<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {

@@ -11,32 +11,53 @@ use crate::options::Options;
 use crate::search::SearchIndex;
 use crate::unwrap::Unwrapped;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 /// The lazily built search index: thread-safe with `std` (so a `Shelf` can be shared across
 /// threads), a plain cell without it.
 #[cfg(feature = "std")]
-type Lazy<T> = std::sync::OnceLock<T>;
+pub(crate) type Lazy<T> = std::sync::OnceLock<T>;
 #[cfg(not(feature = "std"))]
-type Lazy<T> = core::cell::OnceCell<T>;
+pub(crate) type Lazy<T> = core::cell::OnceCell<T>;
 
 /// A toolbox prepared with its options. The search index is built on the first search, so an
 /// agent that only assembles never pays for it.
 #[derive(Clone, Debug)]
 pub struct Shelf {
-    catalog: Catalog,
-    options: Options,
+    pub(crate) catalog: Catalog,
+    pub(crate) options: Options,
     /// The options' repairs; an assembly's warnings are these, then the catalog's.
-    option_warnings: Vec<String>,
-    warnings: Vec<String>,
-    index: Lazy<(SearchIndex, Vec<usize>)>,
+    pub(crate) option_warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
+    pub(crate) index: Lazy<(SearchIndex, Vec<usize>)>,
+    /// What a snapshot holds besides (`crate::snapshot`): the options as JSON text, when they
+    /// came as JSON, and the toolbox's text when the catalog was read from it whole.
+    pub(crate) origin: Origin,
+}
+
+/// The texts a shelf was prepared from, as far as it keeps them (shared, never copied).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Origin {
+    /// The options as JSON text; `None` for options built in Rust ([`Shelf::with_options`]).
+    pub(crate) options: Option<String>,
+    /// The toolbox's JSON text, the one the catalog's defs are ranges of; `None` when the
+    /// toolbox came as a value, or after an update that kept servers.
+    pub(crate) toolbox: Option<Arc<String>>,
 }
 
 impl Shelf {
     /// Prepares `toolbox` (SPEC §2.2) with `options` (SPEC §3.1, read leniently).
     pub fn new(toolbox: &Value, options: &Value) -> Result<Shelf, Error> {
         let parsed = Options::parse(options);
-        Shelf::with_options(toolbox.clone(), parsed.options, parsed.warnings)
+        let mut shelf = Shelf::with_options(toolbox.clone(), parsed.options, parsed.warnings)?;
+        shelf.origin.options = Some(options.to_json());
+        Ok(shelf)
+    }
+
+    /// The options as JSON text (`""` or `"null"` for none) as a shelf keeps them.
+    fn options_text(options: &str) -> String {
+        String::from(if options.trim().is_empty() { "null" } else { options })
     }
 
     /// Prepares a toolbox given as JSON text, with options as JSON text (`""` or `"null"` for none).
@@ -44,7 +65,9 @@ impl Shelf {
         let parsed =
             if options.trim().is_empty() { Options::parse(&Value::Null) } else { Options::parse_json(options) };
         let catalog = Catalog::parse_json(toolbox, &parsed.options)?;
-        Ok(Shelf::of(catalog, parsed.options, parsed.warnings))
+        let mut shelf = Shelf::of(catalog, parsed.options, parsed.warnings);
+        shelf.origin.options = Some(Shelf::options_text(options));
+        Ok(shelf)
     }
 
     /// Prepares a toolbox (taking it, no copy) with options already built in Rust; `warnings` are
@@ -54,10 +77,10 @@ impl Shelf {
         Ok(Shelf::of(catalog, options, warnings))
     }
 
-    fn of(catalog: Catalog, options: Options, option_warnings: Vec<String>) -> Shelf {
+    pub(crate) fn of(catalog: Catalog, options: Options, option_warnings: Vec<String>) -> Shelf {
         let mut warnings = option_warnings.clone();
         warnings.extend(catalog.warnings.iter().cloned());
-        Shelf { catalog, options, option_warnings, warnings, index: Lazy::new() }
+        Shelf { catalog, options, option_warnings, warnings, index: Lazy::new(), origin: Origin::default() }
     }
 
     /// Prepares `toolbox` in place of the shelf's toolbox, with the same options: what
@@ -75,8 +98,11 @@ impl Shelf {
     pub fn from_json_text(toolbox: String, options: &str) -> Result<Shelf, Error> {
         let parsed =
             if options.trim().is_empty() { Options::parse(&Value::Null) } else { Options::parse_json(options) };
-        let catalog = Catalog::parse_text(toolbox, &parsed.options)?;
-        Ok(Shelf::of(catalog, parsed.options, parsed.warnings))
+        let toolbox = Arc::new(toolbox);
+        let catalog = Catalog::parse_shared_text(toolbox.clone(), &parsed.options)?;
+        let mut shelf = Shelf::of(catalog, parsed.options, parsed.warnings);
+        shelf.origin = Origin { options: Some(Shelf::options_text(options)), toolbox: Some(toolbox) };
+        Ok(shelf)
     }
 
     /// As [`Shelf::update_keeping`], with the toolbox as JSON text it takes (kept as
@@ -84,11 +110,26 @@ impl Shelf {
     /// tool at that index of the server's list in this shelf, unchanged
     /// ([`crate::catalog::Catalog::update_text`]). With no `keep`, nothing is kept.
     pub fn update_keeping_text(&mut self, toolbox: String, keep: Option<&[String]>) -> Result<(), Error> {
-        let catalog = self.catalog.update_text(toolbox, keep, &self.options)?;
+        // A whole toolbox's text (nothing kept) is the toolbox a snapshot holds.
+        let (catalog, text) = match keep {
+            None => {
+                let text = Arc::new(toolbox);
+                (Catalog::parse_shared_text(text.clone(), &self.options)?, Some(text))
+            }
+            Some(_) => (self.catalog.update_text(toolbox, keep, &self.options)?, None),
+        };
+        self.replace_catalog(catalog);
+        self.origin.toolbox = text;
+        Ok(())
+    }
+
+    /// The shelf of `catalog` with this shelf's options (the index to be built again).
+    fn replace_catalog(&mut self, catalog: Catalog) {
         let options = core::mem::take(&mut self.options);
         let option_warnings = core::mem::take(&mut self.option_warnings);
+        let origin = core::mem::take(&mut self.origin);
         *self = Shelf::of(catalog, options, option_warnings);
-        Ok(())
+        self.origin = Origin { options: origin.options, toolbox: None };
     }
 
     /// As [`Shelf::update`], the caller telling which servers are unchanged: the servers named in
@@ -97,9 +138,7 @@ impl Shelf {
     /// JS `Shelf.update` keeps a server whose list holds the very same objects as before).
     pub fn update_keeping(&mut self, toolbox: Value, keep: &[String]) -> Result<(), Error> {
         let catalog = self.catalog.update(toolbox, keep, &self.options)?;
-        let options = core::mem::take(&mut self.options);
-        let option_warnings = core::mem::take(&mut self.option_warnings);
-        *self = Shelf::of(catalog, options, option_warnings);
+        self.replace_catalog(catalog);
         Ok(())
     }
 
@@ -162,9 +201,14 @@ impl Shelf {
     /// Searches the deferred tools (SPEC §4). `limit` defaults to `searchDefaultLimit` and is
     /// clamped to 1..=`maxSearchLimit`.
     pub fn search(&self, query: &str, limit: Option<usize>) -> SearchResult {
-        let (index, documents) = self.index.get_or_init(|| build_index(&self.catalog, &self.options));
+        let (index, documents) = self.prepared_index();
         let limit = limit.unwrap_or(self.options.search_default_limit).clamp(1, self.options.max_search_limit);
         crate::find::search(&self.catalog, index, documents, query, limit)
+    }
+
+    /// The search index and the catalog's tool of each document, built on the first call.
+    pub(crate) fn prepared_index(&self) -> &(SearchIndex, Vec<usize>) {
+        self.index.get_or_init(|| build_index(&self.catalog, &self.options))
     }
 
     /// A deferred tool's whole description and schema (SPEC §5); `None` for any other name.

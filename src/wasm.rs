@@ -131,4 +131,44 @@ impl ShelfHandle {
         reserve_for(call);
         self.shelf.unwrap_json(call).map(unwrapped_json).map_err(js_error)
     }
+
+    /// The shelf as a snapshot (SPEC §13), holding the toolbox's text when `hold_toolbox`. With
+    /// `toolbox` (JSON text as UTF-8 bytes: the shelf's toolbox, when an update kept servers and
+    /// the shelf has no whole text of it), the snapshot is of that toolbox prepared anew.
+    pub fn snapshot(&self, hold_toolbox: bool, toolbox: Option<Vec<u8>>) -> Result<Vec<u8>, JsValue> {
+        let fresh = match toolbox {
+            Some(bytes) => Some(self.shelf.anew(toolbox_text(bytes)?).map_err(js_error)?),
+            None => None,
+        };
+        let shelf = fresh.as_ref().unwrap_or(&self.shelf);
+        Ok(if hold_toolbox { shelf.snapshot() } else { shelf.snapshot_without_toolbox() })
+    }
+
+    /// A shelf loaded from a snapshot's bytes ([`Shelf::from_snapshot`]), with the toolbox's JSON
+    /// text as UTF-8 bytes and the options' JSON text when given.
+    #[wasm_bindgen(js_name = fromSnapshot)]
+    pub fn from_snapshot(
+        bytes: Vec<u8>,
+        toolbox: Option<Vec<u8>>,
+        options: Option<String>,
+    ) -> Result<ShelfHandle, JsValue> {
+        // The bytes are in wasm memory already; the load needs room for its payload's copy and
+        // strings, not for the toolbox's text, which it takes as it is.
+        reserve_for_bytes(crate::snapshot::room_to_load(&bytes));
+        let toolbox = toolbox.map(toolbox_text).transpose()?;
+        Shelf::from_snapshot(bytes, toolbox, options.as_deref()).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
+    }
+
+    /// The assembly as JSON text with the defs themselves where [`ShelfHandle::assemble`] writes
+    /// their places: for a shelf loaded from a snapshot, whose caller gave no toolbox objects.
+    #[wasm_bindgen(js_name = assembleWhole)]
+    pub fn assemble_whole(&self) -> String {
+        self.shelf.assemble().to_value().to_json()
+    }
+
+    /// The toolbox's JSON text the shelf keeps (a loaded snapshot's), or `undefined`.
+    #[wasm_bindgen(js_name = toolboxText)]
+    pub fn toolbox_text(&self) -> Option<String> {
+        self.shelf.toolbox_text().map(String::from)
+    }
 }

@@ -1,17 +1,23 @@
-// A Cloudflare Worker running an agent loop with toolshelf. The Shelf is prepared once per isolate,
-// at module scope (startup has 1 s of CPU; a request on the free plan has 10 ms), so a request only
-// assembles (a cached plan), answers the model's tool_search / tool_describe calls locally and
-// unwraps its tool_call calls into the real calls, which go to the agent's tool runner.
+// A Cloudflare Worker running an agent loop with toolshelf. The Shelf is loaded once per isolate, at
+// module scope, from a snapshot made at build time (startup has 1 s of CPU; a request on the free
+// plan has 10 ms): the toolbox read and the search index built, so startup only copies and checks
+// the bytes. A request only assembles (a cached plan), answers the model's tool_search /
+// tool_describe calls locally and unwraps its tool_call calls into the real calls, which go to the
+// agent's tool runner.
 //   env.MODEL_URL  an OpenAI-compatible Chat Completions endpoint (…/v1/chat/completions is appended)
 //   env.TOOLS_URL  where real calls are POSTed as {server, tool, arguments}; answers {content}
 //   env.OPENAI_API_KEY, env.MODEL  (optional)
 // GET / answers the assembly's facts; POST / {prompt} runs the loop and answers {answer, calls, steps}.
 import { Shelf } from "toolshelf";
-import toolbox from "./toolbox.json"; // GitHub's and Linear's MCP tools, by server
+// An ArrayBuffer (a Data module: wrangler.jsonc's rule for .bin), written by the build step
+// `npx toolshelf snapshot toolbox.json -o shelf.bin --options '{"contextLength":200000}'` from
+// GitHub's and Linear's MCP tools, by server (both have list_issues: qualify auto names them).
+// Without a build step: `new Shelf(toolbox, options)` here, and `shelf.search("warm up")` to build
+// the index at startup rather than in the first request.
+import snapshot from "./shelf.bin";
 
-const shelf = new Shelf(toolbox, { contextLength: 200_000 }); // both have list_issues: qualify auto names them
+const shelf = Shelf.fromSnapshot(snapshot); // the toolbox and its search index are in the snapshot
 const assembly = shelf.assemble();
-shelf.search("warm up"); // builds the search index at startup, not in the first request
 
 const MAX_STEPS = 10;
 

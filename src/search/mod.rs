@@ -32,6 +32,7 @@
 //! touch, and a sort of the best `limit` of them.
 
 mod bm25;
+pub(crate) mod flat;
 mod intern;
 pub mod stem;
 pub mod tokenize;
@@ -42,6 +43,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::cmp::Ordering;
+use flat::{Lists, Texts};
 
 pub use bm25::{field_tf, field_tf_with, idf, term_score, B, K1};
 use tokenize::{strip_mcp_prefix, Analyzer};
@@ -314,40 +316,45 @@ fn unpack_counts(packed: PackedCounts) -> FieldCounts {
 type FieldLengths = [u32; FIELDS];
 
 /// One occurrence list entry: a tool and the term's field-weighted, length-normalised frequency.
-#[derive(Clone, Copy, Debug)]
-struct Posting {
-    doc: u32,
-    term_freq: f32,
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Posting {
+    pub(crate) doc: u32,
+    pub(crate) term_freq: f32,
 }
 
 /// The prepared search of one toolbox: built once, queried many times.
 #[derive(Clone, Debug)]
+///
+/// Every part but the analyzer, the config and the variant table (which follow from the config)
+/// is a flat array, which a snapshot (`crate::snapshot`) stores and loads as it is.
 pub struct SearchIndex {
-    analyzer: Analyzer,
-    config: SearchConfig,
-    docs: Vec<Doc>,
-    /// Sorted terms; `postings[i]` lists the tools holding `terms[i]`, in build order.
-    terms: Vec<String>,
-    postings: Vec<Vec<Posting>>,
-    /// Lowercased names (with and without an `mcp__` prefix) and their tool, sorted.
-    names: Vec<(String, usize)>,
+    pub(crate) analyzer: Analyzer,
+    pub(crate) config: SearchConfig,
+    /// Each tool's name, lowercased (for the fallback); how many tools there are.
+    pub(crate) lower_names: Texts,
+    /// Sorted terms; `postings.get(i)` lists the tools holding term `i`, in build order.
+    pub(crate) terms: Texts,
+    pub(crate) postings: Lists<Posting>,
+    /// Lowercased names (with and without an `mcp__` prefix), sorted, and the tool of each.
+    pub(crate) names: Texts,
+    pub(crate) name_docs: Vec<u32>,
     /// Each tool's distinct name terms (indexes into `terms`): tool `d`'s are
     /// `name_terms[name_starts[d]..name_starts[d + 1]]`.
-    name_terms: Vec<u32>,
-    name_starts: Vec<u32>,
+    pub(crate) name_terms: Vec<u32>,
+    pub(crate) name_starts: Vec<u32>,
     /// Each tool's server as a number (servers numbered in order of first appearance), and how
     /// many servers there are: the server boost groups tools by it.
-    server_of: Vec<u32>,
-    servers: usize,
+    pub(crate) server_of: Vec<u32>,
+    pub(crate) servers: usize,
     /// Each tool's place in (name, server, build position) order: equal scores rank by it, one
     /// integer compare instead of two string compares (a word every tool holds puts the whole
     /// catalog through the top-k selection).
-    tie_rank: Vec<u32>,
+    pub(crate) tie_rank: Vec<u32>,
     /// The variant table analysed: a query term and the term lists it also finds.
-    variants: Vec<(String, Vec<Vec<String>>)>,
+    pub(crate) variants: Vec<(String, Vec<Vec<String>>)>,
     /// The weight of each entry of `name_terms` in the name bonus: its idf, roughly
     /// ([`bm25::rough_idf`]).
-    name_weights: Vec<f32>,
+    pub(crate) name_weights: Vec<f32>,
 }
 
 /// One way a query concept is found in tools: a term, a rescue, or a variant.
@@ -483,20 +490,28 @@ impl SearchIndex {
             name_numbers.iter().map(|&n| rank_of.get(n as usize).copied().unwrap_or(0)).collect();
         let postings = occurrence_lists(&entries, &doc_starts, &rank_of, &normalise);
         drop(entries);
-        let terms =
-            order.into_iter().map(|id| vocabulary.terms.get_mut(id).map(core::mem::take).unwrap_or_default()).collect();
-        let names = sorted_names(&metas);
+        let mut terms = Texts::default();
+        for id in order {
+            terms.push(vocabulary.terms.get(id).map_or("", String::as_str));
+        }
+        drop(vocabulary);
+        let (names, name_docs) = sorted_names(&metas);
         let tie_rank = tie_ranks(&metas);
         let variants = if config.variants { analysed_variants(&analyzer) } else { Vec::new() };
         let servers = server_of.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
         let name_weights = name_term_weights(&name_terms, &postings, metas.len());
+        let mut lower_names = Texts::default();
+        for meta in &metas {
+            lower_names.push(&meta.lower_name);
+        }
         SearchIndex {
             analyzer,
             config,
-            docs: metas,
+            lower_names,
             terms,
             postings,
             names,
+            name_docs,
             name_terms,
             name_starts,
             server_of,
@@ -565,12 +580,12 @@ impl SearchIndex {
 
     /// Number of tools indexed.
     pub fn len(&self) -> usize {
-        self.docs.len()
+        self.lower_names.len()
     }
 
     /// Whether no tool is indexed.
     pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
+        self.lower_names.len() == 0
     }
 
     /// The configuration the index was built with.
@@ -674,7 +689,7 @@ impl SearchIndex {
     /// A known concept is distinctive unless more than [`SearchConfig::distinctive_share`] of
     /// the tools hold it.
     fn mark_distinctive(&self, concepts: &mut [Concept<'_>]) {
-        let most = self.config.distinctive_share * self.docs.len() as f64;
+        let most = self.config.distinctive_share * self.lower_names.len() as f64;
         for c in concepts.iter_mut() {
             c.distinctive = c.found() && c.doc_freq() as f64 <= most;
         }
@@ -689,7 +704,7 @@ impl SearchIndex {
         if self.config.rescue {
             let compounds = self.compound_postings(words, i);
             if !compounds.is_empty() {
-                let merged = merge_postings(self.docs.len(), own.postings.iter().chain(&compounds).copied());
+                let merged = merge_postings(self.lower_names.len(), own.postings.iter().chain(&compounds).copied());
                 found.push(Alternative { idf: self.idf_of(merged.len()), postings: Cow::Owned(merged), ..own });
             } else {
                 found.push(own);
@@ -717,7 +732,7 @@ impl SearchIndex {
     /// One term as an alternative of weight `weight`.
     fn term_alternative(&self, term: &str, weight: f64) -> Alternative<'_> {
         let (postings, terms) = match self.term_number(term) {
-            Some(i) => (self.postings.get(i).map_or(&[][..], Vec::as_slice), alloc::vec![i as u32]),
+            Some(i) => (self.postings.get(i), alloc::vec![i as u32]),
             None => (&[][..], Vec::new()),
         };
         Alternative {
@@ -753,7 +768,7 @@ impl SearchIndex {
                 break;
             };
             terms.push(i as u32);
-            let list = self.postings.get(i).map_or(&[][..], Vec::as_slice);
+            let list = self.postings.get(i);
             common = Some(match common {
                 None => list.to_vec(),
                 Some(so_far) => intersect(&so_far, list),
@@ -764,7 +779,7 @@ impl SearchIndex {
     }
 
     fn idf_of(&self, doc_freq: usize) -> f64 {
-        idf(self.docs.len(), doc_freq)
+        idf(self.lower_names.len(), doc_freq)
     }
 
     /// Occurrences of `words[i]` joined with the word before or after it, as one known term.
@@ -786,23 +801,15 @@ impl SearchIndex {
         if prefix.chars().count() < MIN_PREFIX_CHARS {
             return Vec::new();
         }
-        let start = self.terms.partition_point(|t| t.as_str() < prefix);
-        let found = self
-            .terms
-            .get(start..)
-            .unwrap_or(&[])
-            .iter()
-            .zip(self.postings.get(start..).unwrap_or(&[]))
-            .take_while(|(t, _)| t.starts_with(prefix))
-            .flat_map(|(_, list)| list.iter().copied());
-        merge_postings(self.docs.len(), found)
+        let found = self.terms_begun_by(prefix).flat_map(|i| self.postings.get(i as usize).iter().copied());
+        merge_postings(self.lower_names.len(), found)
     }
 
     /// Sums, over the query's concepts, the best alternative's BM25 contribution into the tools
     /// that hold it, counts the distinctive concepts each tool holds, then applies the name bonus.
     fn score(&self, plan: &Plan<'_>) -> Scores {
         let unmet = Acc { score: 0.0, best: -1.0, covered: 0, seen: false };
-        let mut s = Scores { acc: alloc::vec![unmet; self.docs.len()], touched: Vec::new() };
+        let mut s = Scores { acc: alloc::vec![unmet; self.lower_names.len()], touched: Vec::new() };
         let mut in_concept: Vec<usize> = Vec::new();
         for concept in &plan.concepts {
             for alternative in &concept.alternatives {
@@ -896,20 +903,22 @@ impl SearchIndex {
 
     /// The numbers of the index terms that start with `prefix` (a range, the terms being sorted).
     fn terms_begun_by(&self, prefix: &str) -> core::ops::Range<u32> {
-        let start = self.terms.partition_point(|t| t.as_str() < prefix);
-        let len = self.terms.get(start..).unwrap_or(&[]).partition_point(|t| t.starts_with(prefix));
+        let start = self.terms.lower_bound(prefix);
+        let len = flat::first_where(self.terms.len() - start, |i| {
+            !self.terms.get(start + i).is_some_and(|t| t.starts_with(prefix))
+        });
         start as u32..(start + len) as u32
     }
 
     /// The full verdict for `doc`, including the exact-name rule and the fallback.
     fn verdict(&self, plan: &Plan<'_>, scores: &Scores, doc: usize) -> Verdict {
-        let Some(meta) = self.docs.get(doc) else {
+        let Some(lower_name) = self.lower_names.get(doc) else {
             return Verdict::NoSuchDoc;
         };
         if self.exact_matches(&plan.query).binary_search(&doc).is_ok() {
             return Verdict::ExactName;
         }
-        if plan.concepts.is_empty() && !name_contains_query(&meta.lower_name, &plan.query) {
+        if plan.concepts.is_empty() && !name_contains_query(lower_name, &plan.query) {
             return Verdict::NoTerms;
         }
         if scores.touched.binary_search(&doc).is_ok() {
@@ -925,7 +934,7 @@ impl SearchIndex {
                 Verdict::Partial(missing)
             };
         }
-        if scores.touched.is_empty() && name_contains_query(&meta.lower_name, &plan.query) {
+        if scores.touched.is_empty() && name_contains_query(lower_name, &plan.query) {
             return Verdict::Fallback;
         }
         Verdict::NoMatch
@@ -954,11 +963,12 @@ impl SearchIndex {
     }
 
     fn term_number(&self, term: &str) -> Option<usize> {
-        self.terms.binary_search_by(|t| t.as_str().cmp(term)).ok()
+        let at = self.terms.lower_bound(term);
+        (self.terms.get(at) == Some(term)).then_some(at)
     }
 
     fn postings_of(&self, term: &str) -> &[Posting] {
-        self.term_number(term).and_then(|i| self.postings.get(i)).map_or(&[], Vec::as_slice)
+        self.term_number(term).map_or(&[], |i| self.postings.get(i))
     }
 
     /// Tools whose lowercased name (with or without an `mcp__` prefix) is the lowercased query.
@@ -966,14 +976,10 @@ impl SearchIndex {
         if lower_query.is_empty() {
             return Vec::new();
         }
-        let start = self.names.partition_point(|(name, _)| name.as_str() < lower_query);
-        let mut docs: Vec<usize> = self
-            .names
-            .get(start..)
-            .unwrap_or(&[])
-            .iter()
-            .take_while(|(name, _)| name == lower_query)
-            .map(|&(_, doc)| doc)
+        let start = self.names.lower_bound(lower_query);
+        let mut docs: Vec<usize> = (start..self.names.len())
+            .take_while(|&at| self.names.get(at) == Some(lower_query))
+            .map(|at| self.name_docs.get(at).map_or(usize::MAX, |&doc| doc as usize))
             .collect();
         docs.sort_unstable();
         docs.dedup();
@@ -982,8 +988,8 @@ impl SearchIndex {
 
     /// The seed fallback: tools whose lowercased name contains the whole lowercased query.
     fn fallback(&self, lower_query: &str) -> Vec<usize> {
-        (0..self.docs.len())
-            .filter(|&doc| self.docs.get(doc).is_some_and(|d| name_contains_query(&d.lower_name, lower_query)))
+        (0..self.lower_names.len())
+            .filter(|&doc| self.lower_names.get(doc).is_some_and(|name| name_contains_query(name, lower_query)))
             .collect()
     }
 
@@ -1219,23 +1225,35 @@ fn occurrence_lists(
     doc_starts: &[usize],
     rank_of: &[u32],
     normalise: &FieldNorms,
-) -> Vec<Vec<Posting>> {
-    let mut sizes = alloc::vec![0usize; rank_of.len()];
+) -> Lists<Posting> {
+    // A count per term, then each list's start (a running sum): each posting goes to its list's
+    // next free place in one array.
+    let mut next = alloc::vec![0u32; rank_of.len()];
     for (term, _) in entries {
-        if let Some(n) = rank_of.get(*term as usize).and_then(|&r| sizes.get_mut(r as usize)) {
+        if let Some(n) = rank_of.get(*term as usize).and_then(|&r| next.get_mut(r as usize)) {
             *n += 1;
         }
     }
-    let mut lists: Vec<Vec<Posting>> = sizes.into_iter().map(Vec::with_capacity).collect();
+    let mut ends = Vec::with_capacity(next.len());
+    let mut total = 0u32;
+    for n in next.iter_mut() {
+        let start = total;
+        total += *n;
+        ends.push(total);
+        *n = start;
+    }
+    let mut items = alloc::vec![Posting { doc: 0, term_freq: 0.0 }; total as usize];
     for (doc, range) in doc_starts.windows(2).enumerate() {
         let (Some(&start), Some(&end)) = (range.first(), range.get(1)) else { continue };
         for (term, counts) in entries.get(start..end).unwrap_or(&[]) {
-            if let Some(list) = rank_of.get(*term as usize).and_then(|&r| lists.get_mut(r as usize)) {
-                list.push(normalise.posting(doc as u32, unpack_counts(*counts)));
+            let Some(at) = rank_of.get(*term as usize).and_then(|&r| next.get_mut(r as usize)) else { continue };
+            if let Some(slot) = items.get_mut(*at as usize) {
+                *slot = normalise.posting(doc as u32, unpack_counts(*counts));
+                *at += 1;
             }
         }
     }
-    lists
+    Lists { items, ends }
 }
 
 /// Whether a tool name reads as a REST read of a whole collection (see
@@ -1248,7 +1266,7 @@ fn reads_a_collection(name: &str, split_camel: bool) -> bool {
 /// The variant table with each side analysed into terms (a few dozen entries, looked up by a
 /// scan); entries whose
 /// word is a stop word, or whose variants analyse to nothing, are left out.
-fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
+pub(crate) fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
     let mut table: Vec<(String, Vec<Vec<String>>)> = Vec::new();
     for (word, variants) in tokenize::VARIANTS {
         let Some(term) = analyzer.term(word) else { continue };
@@ -1268,8 +1286,8 @@ fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
 
 /// Each name term's weight in the name bonus: its idf, roughly (computed once here, since every
 /// query weighs the names of every tool it touches).
-fn name_term_weights(name_terms: &[u32], postings: &[Vec<Posting>], docs: usize) -> Vec<f32> {
-    name_terms.iter().map(|&t| bm25::rough_idf(docs, postings.get(t as usize).map_or(0, Vec::len)) as f32).collect()
+fn name_term_weights(name_terms: &[u32], postings: &Lists<Posting>, docs: usize) -> Vec<f32> {
+    name_terms.iter().map(|&t| bm25::rough_idf(docs, postings.get(t as usize).len()) as f32).collect()
 }
 
 /// The tools in both occurrence lists (each sorted by tool), with the smaller frequency.
@@ -1308,7 +1326,6 @@ fn merge_postings(docs: usize, postings: impl Iterator<Item = Posting>) -> Vec<P
     held.into_iter().map(|doc| Posting { doc: doc as u32, term_freq: best.get(doc).copied().unwrap_or(0.0) }).collect()
 }
 
-/// Every tool's lowercased name, and its name without an `mcp__` prefix, sorted for lookup.
 /// Each tool's place in (name, server, build position) order: sorted by name and position with
 /// [`swar::sort_names`] (the one sort of names the `.wasm` holds), then each run of one name (a
 /// tool of that name on several servers) sorted by server and position the same way.
@@ -1333,17 +1350,23 @@ fn tie_ranks(docs: &[Doc]) -> Vec<u32> {
     rank
 }
 
-fn sorted_names(docs: &[Doc]) -> Vec<(String, usize)> {
-    let mut names = Vec::new();
+/// Every tool's lowercased name, and its name without an `mcp__` prefix, sorted for lookup, and
+/// the tool of each.
+fn sorted_names(docs: &[Doc]) -> (Texts, Vec<u32>) {
+    let mut names: Vec<(&str, usize)> = Vec::new();
     for (doc, meta) in docs.iter().enumerate() {
-        names.push((meta.lower_name.clone(), doc));
+        names.push((&meta.lower_name, doc));
         let bare = strip_mcp_prefix(&meta.lower_name);
         if bare.len() != meta.lower_name.len() {
-            names.push((bare.to_string(), doc));
+            names.push((bare, doc));
         }
     }
     names.sort_unstable_by(|a, b| swar::compare(a.0.as_bytes(), b.0.as_bytes()).then(a.1.cmp(&b.1)));
-    names
+    let mut texts = Texts::default();
+    for (name, _) in &names {
+        texts.push(name);
+    }
+    (texts, names.into_iter().map(|(_, doc)| doc as u32).collect())
 }
 
 /// The query cut to [`MAX_QUERY_CHARS`] code points.

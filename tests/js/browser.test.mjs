@@ -2,7 +2,8 @@
 // downloaded) loads a page from a static server on loopback. The page imports the browser entry
 // (`web.js`) through an import map, as a bundler-free site would, checks `not_initialized`, awaits
 // `init()` (which fetches the .wasm beside the glue), then assembles, searches and unwraps the real
-// GitHub + Linear catalogs. Node computes the same from its own entry: the answers must be equal.
+// GitHub + Linear catalogs; and it fetches a snapshot Node's package made (shelf.bin) and loads it
+// with Shelf.fromSnapshot. Node computes the same from its own entry: the answers must be equal.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -49,6 +50,9 @@ const shelf = new api.Shelf(toolbox, input.options);
 out.shelfFingerprint = shelf.assemble().fingerprint;
 shelf.free();
 out.error = codeOf(() => api.assemble(42));
+const loaded = api.Shelf.fromSnapshot(await (await fetch("/shelf.bin")).arrayBuffer());
+out.snapshot = { assembly: loaded.assemble(), search: loaded.search(input.query), unwrap: loaded.unwrap(input.call) };
+loaded.free();
 ${surrogateAnswers.toString()}
 out.surrogates = surrogateAnswers(api, await (await fetch("/surrogates.json")).json());
 ${nativeAnswers.toString()}
@@ -63,6 +67,7 @@ function route(path) {
   if (path === "/") return [".html", PAGE];
   if (path === "/surrogates.json") return [".json", JSON.stringify(surrogates())];
   if (path === "/native.json") return [".json", JSON.stringify(nativeInput())];
+  if (path === "/shelf.bin") return [".bin", Buffer.from(new nodeApi.Shelf(toolboxOf(), OPTIONS).snapshot())];
   if (path === "/input.json") return [".json", JSON.stringify({ servers: SERVERS, options: OPTIONS, direct: DIRECT, query: QUERY, call: CALL })];
   const data = path.match(/^\/data\/([\w-]+)\.json$/);
   if (data) return [".json", JSON.stringify(catalog(data[1]).map((e) => e.tool))];
@@ -87,10 +92,15 @@ function serve() {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
+/** The page's toolbox, as Node builds it. */
+function toolboxOf() {
+  const servers = Object.fromEntries(Object.entries(SERVERS).map(([s, file]) => [s, catalog(file).map((e) => e.tool)]));
+  return { tools: [DIRECT], servers };
+}
+
 /** What Node's own entry gives for the page's input. */
 function expected() {
-  const servers = Object.fromEntries(Object.entries(SERVERS).map(([s, file]) => [s, catalog(file).map((e) => e.tool)]));
-  const toolbox = { tools: [DIRECT], servers };
+  const toolbox = toolboxOf();
   const a = assemble(toolbox, OPTIONS);
   return {
     before: "not_initialized",
@@ -102,10 +112,11 @@ function expected() {
     error: "invalid_toolbox",
     surrogates: surrogateAnswers(nodeApi, surrogates()),
     native: nativeAnswers(nodeApi, nativeInput()),
+    snapshot: { assembly: a, search: search(toolbox, QUERY, OPTIONS), unwrap: unwrap(toolbox, CALL, OPTIONS) },
   };
 }
 
-test("web.js in headless Chromium: init, assemble, search, unwrap, all equal to Node's", { timeout: 180_000 }, async () => {
+test("web.js in headless Chromium: init, assemble, search, unwrap, a fetched snapshot, all equal to Node's", { timeout: 180_000 }, async () => {
   const { chromium } = createRequire(join(repoDir, "package.json"))("playwright-core");
   const server = await serve();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 60_000 });

@@ -90,7 +90,7 @@ test("Node's resolver agrees with the exports map, condition by condition", () =
 
 test("the tarball holds exactly the package's files, README included", () => {
   const files = listFiles(pkgDir).sort();
-  const expected = ["README.md", "ai.d.ts", "ai.js", "ai-native.d.ts", "ai-native.js", "mcp.d.ts", "mcp.js", "api.js", "common.js", "index.d.ts", "node.js", "package.json", "slim.d.ts", "slim.js", "state.js",
+  const expected = ["README.md", "ai.d.ts", "ai.js", "ai-native.d.ts", "ai-native.js", "mcp.d.ts", "mcp.js", "api.js", "cli.js", "common.js", "index.d.ts", "node.js", "package.json", "slim.d.ts", "slim.js", "state.js",
     "types.d.ts", "web.js", "workerd.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm"];
   const licenses = files.filter((f) => /^LICEN[CS]E/i.test(f));
   assert.deepEqual(files.filter((f) => !licenses.includes(f)), expected.sort());

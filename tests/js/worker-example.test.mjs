@@ -1,5 +1,6 @@
 // examples/worker in the real workerd (npm `workerd`), bundle-free as workerd.test.mjs serves the
-// package: the Worker prepares its Shelf (GitHub + Linear, no options: qualify auto) at module scope
+// package: the Worker loads its Shelf (GitHub + Linear, qualify auto) at module scope from a
+// snapshot the package's CLI wrote (`npx toolshelf snapshot`), a Data module as wrangler bundles it,
 // and runs an agent loop per request against the scripted model server (model-server.mjs) on
 // 127.0.0.1; its real calls go to a tool runner in this process that runs them on in-process MCP
 // servers (mcp-servers.mjs) through toolshelf/mcp. Each request: search, describe, a call with an
@@ -7,6 +8,7 @@
 // time per request (from /proc, user + system) is reported, not asserted (a noisy machine).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join, relative } from "node:path";
@@ -27,14 +29,14 @@ const SCRIPT = [
 ];
 const REQUESTS = 12;
 
-/** The capnp config: the example's worker.js, its toolbox.json, the package's modules, text bindings, loopback outbound. */
+/** The capnp config: the example's worker.js, its shelf.bin, the package's modules, text bindings, loopback outbound. */
 function config({ port, entry, bindings }) {
   const pkgDir = join(entry, "..");
   const modules = moduleGraph(entry).map((file) => {
     const name = file === entry ? "toolshelf" : relative(pkgDir, file);
     return `(name = ${JSON.stringify(name)}, ${file.endsWith(".wasm") ? "wasm" : "esModule"} = embed ${JSON.stringify(relative(work, file))})`;
   });
-  const all = ['(name = "worker.js", esModule = embed "worker.js")', '(name = "toolbox.json", json = embed "toolbox.json")', ...modules];
+  const all = ['(name = "worker.js", esModule = embed "worker.js")', '(name = "shelf.bin", data = embed "shelf.bin")', ...modules];
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .worker), (name = "loopback", network = (allow = ["local"])) ],
@@ -75,6 +77,11 @@ test("examples/worker: the agent loop in workerd, Shelf at module scope, real MC
   copyFileSync(join(repoDir, "examples", "worker", "worker.js"), join(work, "worker.js"));
   const byServer = (name) => catalog(name).map((e) => e.tool);
   writeFileSync(join(work, "toolbox.json"), JSON.stringify({ servers: { github: byServer("github-mcp-server"), linear: byServer("linear-mcp-official") } }));
+  // The build step of examples/worker/wrangler.jsonc, run with the installed package's bin.
+  const wrangler = JSON.parse(readFileSync(join(repoDir, "examples", "worker", "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, ""));
+  assert.deepEqual(wrangler.rules, [{ type: "Data", globs: ["**/*.bin"], fallthrough: true }]);
+  const options = wrangler.build.command.match(/^npx toolshelf snapshot toolbox\.json -o shelf\.bin --options '(.*)'$/)[1];
+  execFileSync("npx", ["--no-install", "toolshelf", "snapshot", "toolbox.json", "-o", "shelf.bin", "--options", options], { cwd: work });
 
   const github = catalogServer("github-mcp-server", { serverName: "github" });
   const linear = catalogServer("linear-mcp-official", { serverName: "linear" });

@@ -33,7 +33,7 @@ export function moduleGraph(entry) {
  * The capnp config serving `worker.js` (and `input.json`, when `withInput`) from the folder `work` on
  * `port`, with the package's modules reached from `entry` (none when null), each named by its path in the package.
  */
-export function capnpConfig({ work, port, entry, withInput = true }) {
+export function capnpConfig({ work, port, entry, withInput = true, extraModules = [] }) {
   const pkgDir = entry && dirname(entry);
   const modules = (entry ? moduleGraph(entry) : []).map((file) => {
     // The entry answers to the bare name the Worker imports; the rest resolve relative to it.
@@ -41,7 +41,7 @@ export function capnpConfig({ work, port, entry, withInput = true }) {
     const kind = file.endsWith(".wasm") ? "wasm" : "esModule";
     return `(name = ${JSON.stringify(name)}, ${kind} = embed ${JSON.stringify(relative(work, file))})`;
   });
-  const all = ['(name = "worker.js", esModule = embed "worker.js")', ...(withInput ? ['(name = "input.json", json = embed "input.json")'] : []), ...modules];
+  const all = ['(name = "worker.js", esModule = embed "worker.js")', ...(withInput ? ['(name = "input.json", json = embed "input.json")'] : []), ...extraModules, ...modules];
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .worker) ],

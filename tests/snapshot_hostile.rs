@@ -1,0 +1,224 @@
+//! Hostile snapshots (SPEC §8, §13), in the manner of tests/hostile.rs: every truncation and every
+//! flipped byte of a real snapshot is `invalid_snapshot` (the checksum), and with the checksum made
+//! right again (bytes written to deceive) loads or is refused without a panic; counts that claim
+//! more than the bytes hold are refused before any allocation; the fuzz target's seeds replay; and
+//! loading grows no faster than n·log n from n to 10n in each dimension of a snapshot (tools, one
+//! server's tools, servers, a description's length, a schema's properties), measured against a
+//! linear yardstick as tests/hostile.rs measures.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+#[path = "../fuzz/snapshot_check.rs"]
+mod snapshot_check;
+
+use snapshot_check::{with_checksum, TRAILER};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use toolshelf::json::{self, Value};
+use toolshelf::{ErrorCode, Shelf};
+
+fn small_snapshot() -> Vec<u8> {
+    let toolbox =
+        common::grouped_with(vec![common::openai_tool("read_file", "Read a file.")], &["linear-mcp-official"]);
+    let shelf = Shelf::from_json_text(toolbox.to_json(), r#"{"contextLength":100000}"#).unwrap();
+    shelf.snapshot()
+}
+
+fn refused(bytes: Vec<u8>) -> String {
+    match Shelf::from_snapshot(bytes, None, None) {
+        Ok(_) => panic!("loaded"),
+        Err(e) => {
+            assert_eq!(e.code, ErrorCode::InvalidSnapshot, "{e}");
+            e.message
+        }
+    }
+}
+
+#[test]
+fn every_truncation_is_refused_with_a_reason() {
+    let bytes = small_snapshot();
+    for len in (0..bytes.len()).step_by(7).chain(bytes.len() - TRAILER..bytes.len()) {
+        let message = refused(bytes[..len].to_vec());
+        assert!(message.starts_with("snapshot: "), "{message}");
+    }
+    // The same bytes with a byte more at either end.
+    let mut longer = vec![b' '];
+    longer.extend_from_slice(&bytes);
+    assert!(refused(longer).contains("truncated or corrupt"));
+}
+
+#[test]
+fn every_flipped_byte_is_refused_and_deceiving_bytes_never_panic() {
+    let bytes = small_snapshot();
+    let mut loaded_anyway = 0;
+    for at in (0..bytes.len()).step_by(13) {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x5a;
+        let message = refused(flipped.clone());
+        assert!(
+            ["checksum", "trailer", "version", "flags", "truncated"].iter().any(|r| message.contains(r)),
+            "byte {at}: {message}"
+        );
+        if at < bytes.len() - TRAILER {
+            // With the checksum right: loads (the flip said something else that holds) or is
+            // refused; never a panic, and a shelf loaded answers (the fuzz target's check).
+            let deceiving = with_checksum(&flipped);
+            if Shelf::from_snapshot(deceiving.clone(), None, None).is_ok() {
+                loaded_anyway += 1;
+            }
+            snapshot_check::snapshot(&deceiving);
+        }
+    }
+    eprintln!("{loaded_anyway} flips with a right checksum loaded (a string's bytes changed)");
+}
+
+#[test]
+fn a_foreign_version_and_foreign_bytes_are_named() {
+    let mut bytes = small_snapshot();
+    let at = bytes.len() - TRAILER + 8;
+    bytes[at..at + 4].copy_from_slice(&7u32.to_le_bytes());
+    assert!(refused(bytes).contains("format version 7; this toolshelf reads version 1"));
+    assert!(refused(b"{\"servers\":{}}".repeat(10)).contains("not a toolshelf snapshot"));
+    assert!(refused(Vec::new()).contains("truncated"));
+}
+
+/// A payload of one count that claims four billion items, then nothing: refused, no allocation.
+#[test]
+fn counts_beyond_the_bytes_are_refused_before_allocating() {
+    let bytes = small_snapshot();
+    let payload_start = bytes.len() - TRAILER - payload_len(&bytes);
+    // The options' flag and length come first: a string length of u32::MAX.
+    let mut huge = bytes.clone();
+    huge[payload_start + 1..payload_start + 5].copy_from_slice(&u32::MAX.to_le_bytes());
+    let message = refused(with_checksum(&huge));
+    assert!(message.contains("malformed"), "{message}");
+    // Every 4-byte window of the payload read as u32::MAX, checksum right: never a panic (nor an
+    // allocation the size of the claim, which would abort the test process).
+    for at in (payload_start..bytes.len() - TRAILER - 4).step_by(5) {
+        let mut claim = bytes.clone();
+        claim[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        let _ = Shelf::from_snapshot(with_checksum(&claim), None, None);
+    }
+}
+
+fn payload_len(bytes: &[u8]) -> usize {
+    let at = bytes.len() - 16;
+    u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize
+}
+
+#[test]
+fn the_fuzz_seeds_replay() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/snapshot");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}: no seeds", dir.display());
+    for path in files {
+        let data = std::fs::read(&path).unwrap();
+        let result = std::panic::catch_unwind(|| snapshot_check::snapshot(&data));
+        assert!(result.is_ok(), "seed {}", path.display());
+    }
+}
+
+// ------------------------------------------------------------------ growth
+
+/// Most a case may grow from n to 10n over the yardstick's growth (tests/hostile.rs's bound).
+const MAX_EXCESS: f64 = 4.0;
+
+fn tool(name: &str, description: &str, properties: usize) -> String {
+    let props: Vec<String> =
+        (0..properties).map(|i| format!(r#""p_{i}":{{"type":"string","description":"Field {i}."}}"#)).collect();
+    format!(
+        r#"{{"name":{},"description":{},"inputSchema":{{"type":"object","properties":{{{}}},"required":["p_0"]}}}}"#,
+        Value::str(name).to_json(),
+        Value::str(description).to_json(),
+        props.join(",")
+    )
+}
+
+/// A snapshot of `toolbox` (JSON text) and the bytes it takes.
+fn snapshot_of(toolbox: String) -> Vec<u8> {
+    Shelf::from_json_text(toolbox, "").unwrap().snapshot()
+}
+
+fn many_tools(n: usize) -> Vec<u8> {
+    let tools: Vec<String> =
+        (0..n).map(|i| tool(&format!("tool_{i}"), &format!("Does thing {i} with widget {}.", i % 97), 2)).collect();
+    snapshot_of(format!(r#"{{"servers":{{"s":[{}]}}}}"#, tools.join(",")))
+}
+
+fn many_servers(n: usize) -> Vec<u8> {
+    let servers: Vec<String> = (0..n).map(|i| format!(r#""server_{i}":[{}]"#, tool("t", "A tool.", 1))).collect();
+    snapshot_of(format!(r#"{{"servers":{{{}}}}}"#, servers.join(",")))
+}
+
+fn long_description(n: usize) -> Vec<u8> {
+    let words: Vec<String> = (0..n).map(|i| format!("word{i}")).collect();
+    snapshot_of(format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool("t", &words.join(" "), 1)))
+}
+
+fn wide_schema(n: usize) -> Vec<u8> {
+    snapshot_of(format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool("t", "A tool.", n)))
+}
+
+fn load_time(bytes: &[u8]) -> Duration {
+    (0..5)
+        .map(|_| {
+            let copy = bytes.to_vec();
+            let start = Instant::now();
+            let shelf = Shelf::from_snapshot(copy, None, None).unwrap();
+            let elapsed = start.elapsed();
+            drop(shelf);
+            elapsed
+        })
+        .min()
+        .unwrap()
+}
+
+fn yardstick(bytes: usize) -> Duration {
+    let items = (bytes / 24).max(1);
+    let text =
+        format!("[{}]", (0..items).map(|i| format!(r#"{{"key":{i},"v":"x{i}"}}"#)).collect::<Vec<_>>().join(","));
+    (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            drop(std::hint::black_box(json::parse(&text).unwrap()));
+            start.elapsed()
+        })
+        .min()
+        .unwrap()
+}
+
+/// A dimension, its n, and the snapshot of size n in it.
+type Case = (&'static str, usize, fn(usize) -> Vec<u8>);
+
+#[test]
+fn loading_grows_at_most_n_log_n_in_every_dimension() {
+    let cases: [Case; 4] = [
+        ("tools on one server", 500, many_tools),
+        ("servers", 500, many_servers),
+        ("a description's words", 5_000, long_description),
+        ("a schema's properties", 2_000, wide_schema),
+    ];
+    let mut failures = Vec::new();
+    for (name, n, make) in cases {
+        let (small, large) = (make(n), make(10 * n));
+        let mut best = f64::MAX;
+        for _ in 0..3 {
+            let case = load_time(&large).as_secs_f64() / load_time(&small).as_secs_f64().max(1e-7);
+            let yard = yardstick(large.len()).as_secs_f64() / yardstick(small.len()).as_secs_f64().max(1e-7);
+            best = best.min(case / yard.max(1.0));
+            eprintln!(
+                "{name}: n = {n} ({} bytes) to 10n ({} bytes): ×{case:.1}, yardstick ×{yard:.1}",
+                small.len(),
+                large.len()
+            );
+            if best <= MAX_EXCESS {
+                break;
+            }
+        }
+        if best > MAX_EXCESS {
+            failures.push(format!("{name}: ×{best:.1} over the yardstick"));
+        }
+    }
+    assert!(failures.is_empty(), "grew faster than n·log n: {failures:?}");
+}
