@@ -74,6 +74,8 @@ test("examples/agents: wrangler's bundle in miniflare, this.mcp tools through to
       // The arguments after the tool's own validation, as the SDK gives a direct tool (issue 22): the
       // defaults of Linear's schema (includeArchived, orderBy) filled in by the Agents SDK's tool.
       const args = { limit: 50, assignee: "me", includeArchived: true, orderBy: "updatedAt" };
+      // What the server ran, in the order the SDK's validated value holds its keys.
+      const ran = { limit: 50, orderBy: "updatedAt", assignee: "me", includeArchived: true };
       assert.deepEqual(reply.calls, [{ server: "linear", tool: LIST, arguments: args }], "the hook saw the real tool once");
       assert.deepEqual(reply.tools, ["tool_search", "tool_describe", "tool_call"], "the model sees the bridge, not 155 schemas");
       assert.equal(reply.assembly.tier, 1);
@@ -85,11 +87,12 @@ test("examples/agents: wrangler's bundle in miniflare, this.mcp tools through to
       assert.match(at(1), new RegExp(`"name":"${LIST}"`), "the search found the tool");
       assert.match(at(2), new RegExp(`"name":"${LIST}","server":"linear"`), "describe gave its schema");
       assert.match(at(3), new RegExp(`${LIST} was not invoked.*maximum`, "s"), "the reject says why");
-      assert.deepEqual(JSON.parse(at(4)).content, [{ type: "text", text: 'list_issues ran with {"limit":50,"assignee":"me"}' }], "the real MCP tool's answer");
+      assert.deepEqual(JSON.parse(at(4)).content, [{ type: "text", text: `list_issues ran with ${JSON.stringify(ran)}` }], "the real MCP tool's answer");
     }
     const perTurnMs = (performance.now() - began) / TURNS;
     // The real MCP server ran list_issues once per turn, with the corrected arguments; GitHub's never ran a tool.
-    assert.deepEqual(linear.calls, Array.from({ length: TURNS }, () => ({ name: "list_issues", arguments: { limit: 50, assignee: "me" } })));
+    const ran = { limit: 50, orderBy: "updatedAt", assignee: "me", includeArchived: true };
+    assert.deepEqual(linear.calls, Array.from({ length: TURNS }, () => ({ name: "list_issues", arguments: ran })));
     assert.deepEqual(github.calls, []);
     console.log(`agents: bundled in ${built.ms} ms (wrangler's upload figure ${upload ? `${upload[1]}, ${upload[2]} gzip` : "not printed"}); ${TURNS} turns of ${SCRIPT.length} model steps, ${perTurnMs.toFixed(0)} ms each (wall time in miniflare, noisy)`);
   } finally {

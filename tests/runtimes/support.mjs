@@ -136,8 +136,10 @@ export const WRANGLER_ENV = { WRANGLER_SEND_METRICS: "false", WRANGLER_HIDE_BANN
  */
 export function bundleConfig({ outdir, main, port, bindings, durableObjects = "" }) {
   // capnp embeds are relative to the config file, which sits beside the output folder.
-  const modules = readdirSync(outdir).filter((f) => /\.(js|mjs|wasm)$/.test(f)).map((f) => {
-    const kind = f.endsWith(".wasm") ? "wasm" : "esModule";
+  // What wrangler writes beside the bundle: JS modules, the compiled .wasm, and Data modules (a
+  // snapshot, `shelf.bin`, imported as an ArrayBuffer by examples/worker).
+  const modules = readdirSync(outdir).filter((f) => /\.(js|mjs|wasm|bin)$/.test(f)).map((f) => {
+    const kind = f.endsWith(".wasm") ? "wasm" : f.endsWith(".bin") ? "data" : "esModule";
     return `(name = ${JSON.stringify(f)}, ${kind} = embed ${JSON.stringify(`${basename(outdir)}/${f}`)})`;
   });
   modules.sort((a, b) => Number(!a.includes(`"${main}"`)) - Number(!b.includes(`"${main}"`))); // the main module first

@@ -59,8 +59,9 @@ test("wrangler deploy --dry-run bundles examples/worker; the bundle in workerd a
   const model = await startModelServer(SCRIPT);
   const port = await freePort();
   writeFileSync(join(dir, "config.capnp"), bundleConfig({ outdir, main: "worker.js", port, bindings: { MODEL_URL: model.url, TOOLS_URL: runner.url } }));
-  const workerd = await startServer(bin("workerd"), ["serve", "config.capnp"], { cwd: dir, url: `http://127.0.0.1:${port}/` });
+  let workerd;
   try {
+    workerd = await startServer(bin("workerd"), ["serve", "config.capnp"], { cwd: dir, url: `http://127.0.0.1:${port}/` });
     const facts = await (await fetch(`http://127.0.0.1:${port}/`)).json();
     const shelf = new Shelf(toolbox, { contextLength: 200_000 });
     const { tier, form, deferredCount, listingTokens, fingerprint, warnings } = shelf.assemble();
@@ -82,7 +83,7 @@ test("wrangler deploy --dry-run bundles examples/worker; the bundle in workerd a
     const sizes = output.map((f) => `${f.replace(/^[0-9a-f]{40}-/, "<hash>-")} ${(statSync(join(outdir, f)).size / 1000).toFixed(0)} KB`).join(", ");
     console.log(`wrangler: bundled in ${built.ms} ms (${sizes}; wrangler's upload figure ${upload ? `${upload[1]}, ${upload[2]} gzip` : "not printed"}); workerd ready in ${workerd.readyMs} ms`);
   } finally {
-    workerd.stop();
+    workerd?.stop(); // every server below is closed even when workerd did not start
     await model.close();
     await runner.close();
     await Promise.all(Object.values(clients).map((c) => c.close()));
