@@ -843,7 +843,16 @@ impl<'s> Validator<'s> {
             (_, Some(Value::Array(tuple))) => (tuple, None),
             _ => (&[], every),
         };
+        // The common `items: {"type": …}` (ids, names): an item of an admitted type is judged by the
+        // set alone; any other goes the whole way (coercion, the message).
+        let only_types = rest.and_then(|sub| self.only_types(sub));
         for (index, item) in items.iter_mut().enumerate() {
+            if index >= tuple.len() && only_types.is_some_and(|set| set.admits(item)) {
+                if !self.spend(1) {
+                    return Ok(());
+                }
+                continue;
+            }
             let Some(sub) = tuple.get(index).or(rest) else { break };
             let mark = self.path.len();
             push_index(&mut self.path, index);
@@ -855,6 +864,19 @@ impl<'s> Validator<'s> {
             }
         }
         Ok(())
+    }
+
+    /// The set of a schema that says nothing but `type` (and annotations): a value of one of its
+    /// types passes it, whatever the mode.
+    fn only_types(&mut self, schema: &'s Value) -> Option<TypeSet> {
+        let Value::Object(keywords) = schema else { return None };
+        let plain = keywords.iter().all(|(k, _)| k == "type" || (is_annotation(k) && k != "nullable"));
+        let names = match schema.get("type").filter(|_| plain)? {
+            name @ Value::String(_) => core::slice::from_ref(name),
+            Value::Array(names) if !names.is_empty() => names.as_slice(),
+            _ => return None,
+        };
+        self.types_of(names)
     }
 
     fn check_all_of(&mut self, arg: &'s Value, value: &mut Value, depth: usize) -> Check<'s> {

@@ -153,3 +153,31 @@ fn hand_built_numbers_that_are_not_numbers_do_not_panic() {
         assert!(["type", "enum", "minimum", "multipleOf"].contains(&violation.keyword), "{text}: {violation}");
     }
 }
+
+#[test]
+fn items_of_a_type_only_schema_are_judged_as_any_other() {
+    // `items: {"type": …}` takes a shorter way for items of an admitted type; the verdicts are those
+    // of the whole way: coercion, nullable, a bad item's path and message.
+    let cases = [
+        (r#"{"items": {"type": "integer"}}"#, "[1, 2, 3]", Ok(())),
+        (r#"{"items": {"type": "integer"}}"#, r#"[1, 2, "x"]"#, Err(("arguments[2]", "type"))),
+        (r#"{"items": {"type": "integer", "description": "an id"}}"#, "[1, 2.5]", Err(("arguments[1]", "type"))),
+        (r#"{"items": {"type": "integer", "nullable": true}}"#, "[1, null]", Ok(())),
+        (r#"{"items": {"type": "integer"}}"#, "[1, null]", Err(("arguments[1]", "type"))),
+        (r#"{"items": {"type": ["integer", "null"]}}"#, "[null, 1]", Ok(())),
+        (r#"{"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}"#, r#"["a", 1]"#, Ok(())),
+        (
+            r#"{"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}"#,
+            "[1, 1]",
+            Err(("arguments[0]", "type")),
+        ),
+    ];
+    for (schema, args, expected) in cases {
+        let mut value = parse(args);
+        let result = timed(&parse(schema), &mut value).map_err(|v| (v.path, v.keyword));
+        assert_eq!(result, expected.map_err(|(p, k)| (p.to_string(), k)), "{schema} on {args}");
+    }
+    let mut coerced = parse(r#"[1, "2", 3]"#);
+    assert_eq!(timed(&parse(r#"{"items": {"type": "integer"}}"#), &mut coerced), Ok(()));
+    assert_eq!(coerced, parse("[1, 2, 3]"), "text coerced as before");
+}
