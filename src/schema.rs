@@ -69,8 +69,12 @@ pub struct Violation {
     /// What was expected, in plain words for the model, without the path:
     /// `expected integer, got string "abc"`. [`Violation`]'s `Display` prefixes the path.
     pub message: String,
-    /// The (sub)schema that failed, for the model.
+    /// The (sub)schema that failed, for the model: whole, or, when its compact JSON is long, a copy
+    /// cut after at least its first [`crate::texts::MAX_SCHEMA_CHARS`] code points (what a reject
+    /// quotes), so that a megabyte of `enum` is never copied for a message.
     pub schema: Value,
+    /// The code points of the whole failing schema's compact JSON.
+    pub schema_chars: usize,
 }
 
 impl fmt::Display for Violation {
@@ -215,8 +219,11 @@ enum Detail<'s> {
 
 impl Fail<'_> {
     fn into_violation(self) -> Violation {
-        // A hand-built schema could nest deeper than a recursive clone can safely go.
-        let schema = if depth_within(self.schema, json::MAX_DEPTH) { self.schema.clone() } else { Value::Null };
+        // A hand-built schema could nest deeper than a recursive copy can safely go.
+        let (schema, schema_chars) = match depth_within(self.schema, json::MAX_DEPTH) {
+            true => (pruned(self.schema, &mut SCHEMA_BYTES_KEPT.clone()), self.schema.json_code_points()),
+            false => (Value::Null, 4),
+        };
         let message = match self.detail {
             Detail::Text(message) => message,
             Detail::Types(names, got) => format!("expected {}, got {got}", or_list(&names)),
@@ -229,7 +236,7 @@ impl Fail<'_> {
             }
             Detail::Alternatives(keyword) => format!("must match one of the {keyword} alternatives"),
         };
-        Violation { path: String::from(&*self.path), keyword: self.keyword, message, schema }
+        Violation { path: String::from(&*self.path), keyword: self.keyword, message, schema, schema_chars }
     }
 }
 
@@ -275,6 +282,66 @@ struct Validator<'s> {
     /// Bumped whenever a value may have changed or a temporary value's address may be reused
     /// (a coercion applied, a coerced reading judged): memo entries of older generations are stale.
     generation: u32,
+}
+
+/// Whether two schema nodes are the same small node (one of at most four members, each a
+/// scalar): cheap to compare, and what a repeated `$ref` is.
+fn same_small_node(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) if x.len() <= 4 => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((k, v), (l, w))| k == l && !matches!(v, Value::Array(_) | Value::Object(_)) && v == w)
+        }
+        _ => false,
+    }
+}
+
+/// Bytes of compact JSON a violation's copy of its schema keeps at least: four per code point of
+/// the quote a reject makes, so that the copy's JSON starts with the whole schema's quoted part.
+const SCHEMA_BYTES_KEPT: usize = 4 * crate::texts::MAX_SCHEMA_CHARS + 64;
+
+/// A copy of `value` that holds its compact JSON's first `budget` bytes or more (containers cut
+/// once the budget is spent): its JSON and the whole value's agree that far. Bounded by the
+/// budget, whatever the value's size.
+fn pruned(value: &Value, budget: &mut usize) -> Value {
+    match value {
+        Value::Array(items) => {
+            let mut kept = Vec::new();
+            for item in items {
+                if *budget == 0 {
+                    break;
+                }
+                *budget = budget.saturating_sub(1);
+                kept.push(pruned(item, budget));
+            }
+            Value::Array(kept)
+        }
+        Value::Object(members) => {
+            let mut kept = Vec::new();
+            for (key, item) in members {
+                if *budget == 0 {
+                    break;
+                }
+                *budget = budget.saturating_sub(key.len() + 4);
+                kept.push((key.clone(), pruned(item, budget)));
+            }
+            Value::Object(kept)
+        }
+        Value::String(text) => {
+            *budget = budget.saturating_sub(text.len() + 2);
+            value.clone()
+        }
+        Value::Number(text) => {
+            *budget = budget.saturating_sub(text.len());
+            value.clone()
+        }
+        scalar => {
+            *budget = budget.saturating_sub(5);
+            scalar.clone()
+        }
+    }
 }
 
 /// Whether a failure is of a kind coercion may mend (a value of the wrong kind for the node).
@@ -911,7 +978,15 @@ impl<'s> Validator<'s> {
         let mut failures = Failures::default();
         for &attempt in self.attempts() {
             failures = Failures::default();
-            for branch in branches {
+            for (at, branch) in branches.iter().enumerate() {
+                // A branch equal to the one before it (a thousand `$ref`s to one definition) fails
+                // as it did: judged once.
+                if at > 0 && branches.get(at - 1).is_some_and(|before| same_small_node(before, branch)) {
+                    if !self.spend(1) {
+                        return Ok(());
+                    }
+                    continue;
+                }
                 match self.check_as(attempt, branch, value, depth + 1) {
                     _ if self.gave_up => return Ok(()),
                     Ok(()) => return self.commit(attempt, branch, value, depth),

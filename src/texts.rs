@@ -228,18 +228,27 @@ fn push_suggestions(text: &mut String, closest: &[&str]) {
 /// million `enum` values would otherwise fill the model's context.
 pub const MAX_SCHEMA_CHARS: usize = 8_000;
 
-/// Arguments that fail the tool's schema; `schema` (the failing one, as JSON) is quoted whole up to
-/// [`MAX_SCHEMA_CHARS`] code points, and cut after them with a note of how much was left out.
-pub fn invalid_arguments(tool: &str, path: &str, message: &str, keyword: &str, schema: &str) -> String {
+/// Arguments that fail the tool's schema; `schema` (the failing one, as JSON, at least its first
+/// [`MAX_SCHEMA_CHARS`] code points) is quoted whole up to [`MAX_SCHEMA_CHARS`] code points, and
+/// cut after them with a note of how much of its `schema_chars` was left out.
+pub fn invalid_arguments(
+    tool: &str,
+    path: &str,
+    message: &str,
+    keyword: &str,
+    schema: &str,
+    schema_chars: usize,
+) -> String {
     let mut text = format!(
         "{tool} was not invoked: invalid arguments. {message} ({keyword} at {path}). \
          Fix the arguments and call again. Schema at {path}: "
     );
     let kept = crate::json::cut_chars(schema, MAX_SCHEMA_CHARS);
-    if kept.len() == schema.len() {
+    let kept_chars = crate::json::code_points(kept);
+    if kept.len() == schema.len() && kept_chars >= schema_chars {
         text.push_str(schema);
     } else {
-        let left_out = schema.get(kept.len()..).map_or(0, |rest| rest.chars().count());
+        let left_out = schema_chars.saturating_sub(kept_chars);
         let _ = write!(text, "{kept}… ({left_out} more characters of schema left out)");
     }
     text

@@ -425,6 +425,7 @@ fn checked_call(shelf: &dyn Prepared, tool: &Tool, mut arguments: Value, via_bri
                     &violation.message,
                     violation.keyword,
                     &schema_text,
+                    violation.schema_chars,
                 );
                 return Outcome::Reject(message);
             }
