@@ -70,7 +70,7 @@ pub struct Violation {
     /// `expected integer, got string "abc"`. [`Violation`]'s `Display` prefixes the path.
     pub message: String,
     /// The (sub)schema that failed, for the model: whole, or, when its compact JSON is long, a copy
-    /// cut after at least its first [`crate::texts::MAX_SCHEMA_CHARS`] code points (what a reject
+    /// cut after at least its first 8,000 code points (`texts::MAX_SCHEMA_CHARS`, what a reject
     /// quotes), so that a megabyte of `enum` is never copied for a message.
     pub schema: Value,
     /// The code points of the whole failing schema's compact JSON.

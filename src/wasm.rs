@@ -65,16 +65,20 @@ const HEAP_PER_TEXT_BYTE: usize = 1;
 /// the size the work will need, allocated and freed, grows memory once; the work then takes its
 /// memory from that block's room. Memory never shrinks, so this costs nothing the work would not
 /// take anyway, and nothing when the room is already there.
-fn reserve_for(text: &str) {
-    reserve_for_bytes(text.len());
+fn reserve_for(text: &str) -> Result<(), JsValue> {
+    reserve_for_bytes(text.len())
 }
 
-/// [`reserve_for`] a text of `bytes` bytes.
-fn reserve_for_bytes(bytes: usize) {
+/// [`reserve_for`] a text of `bytes` bytes. When wasm memory cannot grow that far, the work would
+/// run out of memory and trap the instance: it is `too_large` now instead, the shelf untouched.
+fn reserve_for_bytes(bytes: usize) -> Result<(), JsValue> {
     let mut room: alloc::vec::Vec<u8> = alloc::vec::Vec::new();
-    if room.try_reserve_exact(bytes.saturating_mul(HEAP_PER_TEXT_BYTE)).is_ok() {
-        core::hint::black_box(room.as_mut_ptr()); // kept, so the allocation is not elided
+    if room.try_reserve_exact(bytes.saturating_mul(HEAP_PER_TEXT_BYTE)).is_err() {
+        let message = alloc::format!("input of {bytes} bytes: not enough memory to work on it");
+        return Err(js_error(Error::new(ErrorCode::TooLarge, message)));
     }
+    core::hint::black_box(room.as_mut_ptr()); // kept, so the allocation is not elided
+    Ok(())
 }
 
 /// A prepared toolbox, held in wasm memory between calls.
@@ -90,7 +94,7 @@ impl ShelfHandle {
     /// with options (JSON text).
     #[wasm_bindgen(constructor)]
     pub fn new(toolbox: Vec<u8>, options: &str) -> Result<ShelfHandle, JsValue> {
-        reserve_for_bytes(toolbox.len());
+        reserve_for_bytes(toolbox.len())?;
         Shelf::from_json_text(toolbox_text(toolbox)?, options).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
     }
 
@@ -98,7 +102,7 @@ impl ShelfHandle {
     /// named in `keep` (a JSON array of names) and the tools its server lists name by number
     /// ([`Shelf::update_keeping_text`]); `keep` `null`: the text is a whole toolbox, nothing kept.
     pub fn update(&mut self, toolbox: Vec<u8>, keep: &str) -> Result<(), JsValue> {
-        reserve_for_bytes(toolbox.len());
+        reserve_for_bytes(toolbox.len())?;
         let keep = server_names(keep);
         self.shelf.update_keeping_text(toolbox_text(toolbox)?, keep.as_deref()).map_err(js_error)
     }
@@ -111,7 +115,7 @@ impl ShelfHandle {
     /// The assembly plan for a request continuing `context` (JSON text: `{messages}`), as JSON
     /// text ([`Shelf::layout_with`]: in native Anthropic mode, only the referenced deferred tools).
     pub fn assemble_with(&self, context: &str) -> Result<String, JsValue> {
-        reserve_for(context);
+        reserve_for(context)?;
         let context = crate::catalog::parse_input(context, "context", ErrorCode::InvalidToolbox).map_err(js_error)?;
         Ok(self.shelf.layout_with(&context).plan().to_json())
     }
@@ -128,7 +132,7 @@ impl ShelfHandle {
 
     /// The unwrap result as JSON text.
     pub fn unwrap(&self, call: &str) -> Result<String, JsValue> {
-        reserve_for(call);
+        reserve_for(call)?;
         self.shelf.unwrap_json(call).map(unwrapped_json).map_err(js_error)
     }
 
@@ -154,7 +158,7 @@ impl ShelfHandle {
     ) -> Result<ShelfHandle, JsValue> {
         // The bytes are in wasm memory already; the load needs room for its payload's copy and
         // strings, not for the toolbox's text, which it takes as it is.
-        reserve_for_bytes(crate::snapshot::room_to_load(&bytes));
+        reserve_for_bytes(crate::snapshot::room_to_load(&bytes))?;
         let toolbox = toolbox.map(toolbox_text).transpose()?;
         Shelf::from_snapshot(bytes, toolbox, options.as_deref()).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
     }
