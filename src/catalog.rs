@@ -1195,14 +1195,7 @@ fn same_real_tool(tools: &[Tool]) -> Result<(), Error> {
     let mut order: Vec<(&str, usize)> =
         keys.iter().enumerate().filter(|(_, k)| !k.is_empty()).map(|(i, k)| (k.as_str(), i)).collect();
     swar::sort_names(&mut order);
-    let twice = order
-        .chunk_by(|a, b| a.0 == b.0)
-        .filter_map(|group| match group {
-            [(_, first), (_, second), ..] => Some((*second, *first)),
-            _ => None,
-        })
-        .min();
-    match twice.map(|(later, first)| (tools.get(later), tools.get(first))) {
+    match first_repeat(&order).map(|(later, first)| (tools.get(later), tools.get(first))) {
         Some((Some(later), Some(first))) => Err(Error::new(
             ErrorCode::DuplicateTool,
             format!(
@@ -1218,19 +1211,26 @@ fn same_real_tool(tools: &[Tool]) -> Result<(), Error> {
     }
 }
 
-/// The indexes of `tools` in code-point order of names, or the error for the first tool (in input
-/// order) whose name an earlier one has.
-fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
-    let order = order_by(tools, |t| &t.name, |_| true);
-    // Per name, the second tool is the first to repeat it; the first of those in input order is the error.
-    let duplicate = order
+/// In `order` sorted by [`swar::sort_names`], the first position (in input order) whose key an
+/// earlier position has, with that earlier one: per key, the second position is the first to
+/// repeat it, and the least of those is the error to report.
+fn first_repeat(order: &[(&str, usize)]) -> Option<(usize, usize)> {
+    order
         .chunk_by(|a, b| a.0 == b.0)
         .filter_map(|group| match group {
             [(_, first), (_, second), ..] => Some((*second, *first)),
             _ => None,
         })
-        .min();
-    if let Some((Some(tool), Some(first))) = duplicate.map(|(later, first)| (tools.get(later), tools.get(first))) {
+        .min()
+}
+
+/// The indexes of `tools` in code-point order of names, or the error for the first tool (in input
+/// order) whose name an earlier one has.
+fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
+    let order = order_by(tools, |t| &t.name, |_| true);
+    if let Some((Some(tool), Some(first))) =
+        first_repeat(&order).map(|(later, first)| (tools.get(later), tools.get(first)))
+    {
         return Err(Error::new(
             ErrorCode::DuplicateTool,
             format!(
