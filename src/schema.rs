@@ -118,10 +118,7 @@ pub enum Verdict {
 /// assert_eq!(violation.keyword, "type");
 /// ```
 pub fn validate(schema: &Value, args: &mut Value) -> Result<(), Violation> {
-    match judge(schema, args).0 {
-        Verdict::Invalid(violation) => Err(violation),
-        Verdict::Valid | Verdict::Unjudged => Ok(()),
-    }
+    validate_counted(schema, args).0
 }
 
 /// As [`validate`], also giving the units of work spent by the costliest pass (never more than
@@ -140,7 +137,7 @@ pub fn validate_counted(schema: &Value, args: &mut Value) -> (Result<(), Violati
 /// check of its result) has a budget of its own (`pass_budget`), and a violation a pass found is
 /// the verdict even when a later pass runs out of work: a bound never lets a found violation pass.
 pub fn judge(schema: &Value, args: &mut Value) -> (Verdict, usize) {
-    if !depth_within(args, json::MAX_DEPTH + 1) {
+    if !args.depth_within(json::MAX_DEPTH + 1) {
         return (Verdict::Unjudged, 0); // Only a hand-built value can be this deep.
     }
     let mut validator = Validator::new(schema, pass_budget(schema, args));
@@ -196,7 +193,8 @@ enum Pass<'s> {
 struct Fail<'s> {
     path: Rc<str>,
     keyword: &'static str,
-    detail: Detail<'s>,
+    /// Shared like the path: a memoised failure handed out a thousand times is never copied.
+    detail: Rc<Detail<'s>>,
     schema: &'s Value,
 }
 
@@ -220,11 +218,12 @@ enum Detail<'s> {
 impl Fail<'_> {
     fn into_violation(self) -> Violation {
         // A hand-built schema could nest deeper than a recursive copy can safely go.
-        let (schema, schema_chars) = match depth_within(self.schema, json::MAX_DEPTH) {
+        let (schema, schema_chars) = match self.schema.depth_within(json::MAX_DEPTH) {
             true => (pruned(self.schema, &mut SCHEMA_BYTES_KEPT.clone()), self.schema.json_code_points()),
             false => (Value::Null, 4),
         };
-        let message = match self.detail {
+        let detail = Rc::try_unwrap(self.detail).unwrap_or_else(|shared| (*shared).clone());
+        let message = match detail {
             Detail::Text(message) => message,
             Detail::Types(names, got) => format!("expected {}, got {got}", or_list(&names)),
             Detail::Enum(allowed) => format!("must be one of {}", brief_list(allowed.iter())),
@@ -279,23 +278,12 @@ struct Validator<'s> {
     /// references to one definition, is judged once per value), long `enum`s as sets, long
     /// `type` lists read. One map for all, cleared at each pass.
     cache: BTreeMap<Key, Cached<'s>>,
+    /// The `$ref` last resolved and its target: a schema repeating one reference (an `anyOf` of a
+    /// thousand references to one definition) walks its pointer once.
+    last_ref: Option<(&'s str, Option<&'s Value>)>,
     /// Bumped whenever a value may have changed or a temporary value's address may be reused
     /// (a coercion applied, a coerced reading judged): memo entries of older generations are stale.
     generation: u32,
-}
-
-/// Whether two schema nodes are the same small node (one of at most four members, each a
-/// scalar): cheap to compare, and what a repeated `$ref` is.
-fn same_small_node(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) if x.len() <= 4 => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|((k, v), (l, w))| k == l && !matches!(v, Value::Array(_) | Value::Object(_)) && v == w)
-        }
-        _ => false,
-    }
 }
 
 /// Bytes of compact JSON a violation's copy of its schema keeps at least: four per code point of
@@ -392,6 +380,7 @@ impl<'s> Validator<'s> {
             path: String::new(),
             sorted: Vec::new(),
             cache: BTreeMap::new(),
+            last_ref: None,
             generation: 0,
         }
     }
@@ -882,6 +871,18 @@ impl<'s> Validator<'s> {
         swar::last_named(sorted, key).and_then(|at| members.get(at)).map(|(_, sub)| sub)
     }
 
+    /// [`Validator::resolve`], the last reference's target taken as it was.
+    fn resolve_again(&mut self, reference: &'s str) -> Option<&'s Value> {
+        match self.last_ref {
+            Some((last, target)) if last == reference => target,
+            _ => {
+                let target = self.resolve(reference);
+                self.last_ref = Some((reference, target));
+                target
+            }
+        }
+    }
+
     /// Resolves a local `$ref` (`#` or a `#/...` JSON pointer with `~1` → `/` and `~0` → `~`).
     fn resolve(&mut self, reference: &str) -> Option<&'s Value> {
         let pointer = reference.strip_prefix('#')?;
@@ -978,15 +979,7 @@ impl<'s> Validator<'s> {
         let mut failures = Failures::default();
         for &attempt in self.attempts() {
             failures = Failures::default();
-            for (at, branch) in branches.iter().enumerate() {
-                // A branch equal to the one before it (a thousand `$ref`s to one definition) fails
-                // as it did: judged once.
-                if at > 0 && branches.get(at - 1).is_some_and(|before| same_small_node(before, branch)) {
-                    if !self.spend(1) {
-                        return Ok(());
-                    }
-                    continue;
-                }
+            for branch in branches {
                 match self.check_as(attempt, branch, value, depth + 1) {
                     _ if self.gave_up => return Ok(()),
                     Ok(()) => return self.commit(attempt, branch, value, depth),
@@ -1017,7 +1010,7 @@ impl<'s> Validator<'s> {
     /// A local `$ref`, its target's result memoised per value and mode (a pass that coerces in
     /// place is not memoised: it changes what it judges).
     fn check_ref(&mut self, arg: &'s Value, value: &mut Value, depth: usize) -> Check<'s> {
-        let Some(target) = arg.as_str().and_then(|r| self.resolve(r)) else {
+        let Some(target) = arg.as_str().and_then(|r| self.resolve_again(r)) else {
             return self.not_understood(); // external, an anchor, or a pointer to nothing
         };
         if self.mode == Mode::Coerce {
@@ -1105,7 +1098,7 @@ impl<'s> Validator<'s> {
 
     fn fail(&mut self, schema: &'s Value, keyword: &'static str, detail: Detail<'s>) -> Fail<'s> {
         self.spend(1 + self.path.len() / 16);
-        Fail { path: Rc::from(self.path.as_str()), keyword, detail, schema }
+        Fail { path: Rc::from(self.path.as_str()), keyword, detail: Rc::new(detail), schema }
     }
 
     fn fail_text(&mut self, keyword: &'static str, message: String, schema: &'s Value) -> Fail<'s> {
@@ -1129,7 +1122,7 @@ struct Failures<'s> {
 impl<'s> Failures<'s> {
     fn add(&mut self, fail: Fail<'s>, here: &str) {
         if fail.keyword == "type" && *fail.path == *here {
-            if let Detail::Types(names, _) = &fail.detail {
+            if let Detail::Types(names, _) = &*fail.detail {
                 for name in names {
                     if !self.types.contains(name) {
                         self.types.push(name); // at most the seven JSON Schema types
@@ -1444,11 +1437,6 @@ fn is_multiple(x: f64, step: f64) -> bool {
     let frac = q - (q as u64) as f64;
     let tolerance = 1e-9 * if q > 1.0 { q } else { 1.0 };
     frac <= tolerance || 1.0 - frac <= tolerance
-}
-
-/// True when `value` nests arrays and objects at most `limit` levels deep.
-fn depth_within(value: &Value, limit: usize) -> bool {
-    value.depth_within(limit)
 }
 
 /// A value for a message: scalars as JSON (long strings and numbers cut), containers as `[…]` / `{…}`.
