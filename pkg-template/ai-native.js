@@ -66,6 +66,11 @@ export function qualifiedName(server, tool) {
   return `${name.slice(0, 55)}_${(hash >> 32n).toString(16).padStart(8, "0")}`;
 }
 
+/** Whether `fn` is an `async function*` (its results are streamed, the last one is the output). */
+export function isAsyncGeneratorFunction(fn) {
+  return typeof fn === "function" && fn[Symbol.toStringTag] === "AsyncGeneratorFunction";
+}
+
 /**
  * `tool` with `execute` calling `before(input, execution)` first: a string declines the call (the
  * model reads it; nothing runs), anything else is the input to run with. Generator functions stay
@@ -76,7 +81,7 @@ export function withProperties(tool, before, extra = {}) {
   const properties = Object.getOwnPropertyDescriptors(tool);
   const run = tool.execute;
   if (before && typeof run === "function") {
-    const execute = Object.prototype.toString.call(run) === "[object AsyncGeneratorFunction]"
+    const execute = isAsyncGeneratorFunction(run)
       ? async function* (input, execution) {
         const ready = await before(input, execution);
         if (typeof ready === "string") yield ready;

@@ -7,6 +7,7 @@
 // `toolshelfSearch` is a `search` callback for the AI SDK's own `toolSearch({ search })`.
 import { InvalidToolInputError, TypeValidationError, asSchema, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
+import { isAsyncGeneratorFunction, withProperties } from "./ai-native.js";
 
 /** The core's pseudo-server of the direct tools named in `defer`; a real server of that name is renamed. */
 const DEFERRED_DIRECT = "builtin";
@@ -16,7 +17,6 @@ const NOT_APPLICABLE = Object.freeze({ type: "not-applicable" });
 
 const own = (object, key) => (object != null && Object.hasOwn(object, key) ? object[key] : undefined);
 const isAsyncIterable = (value) => value != null && typeof value[Symbol.asyncIterator] === "function";
-const isAsyncGeneratorFunction = (fn) => typeof fn === "function" && fn[Symbol.toStringTag] === "AsyncGeneratorFunction";
 /** Sets `object[key]` as an own property even when the key is "__proto__". */
 const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
@@ -255,21 +255,10 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   function directTool(name) {
     const tool = direct[name];
     if (!onCall || typeof tool?.execute !== "function") return tool;
-    const ask = (input, execution) => onCall({ name, server: undefined, tool: name, arguments: input }, execution);
-    const execute = isAsyncGeneratorFunction(tool.execute)
-      ? async function* (input, execution) {
-        const verdict = await ask(input, execution);
-        if (typeof verdict === "string") yield verdict;
-        else yield* tool.execute(input, execution);
-      }
-      : async (input, execution) => {
-        const verdict = await ask(input, execution);
-        return typeof verdict === "string" ? verdict : tool.execute(input, execution);
-      };
-    // Every own property kept, non-enumerable ones too (the SDK's `experimental_toolCaller`).
-    const properties = Object.getOwnPropertyDescriptors(tool);
-    properties.execute = { value: execute, enumerable: true, writable: true, configurable: true };
-    return Object.create(Object.getPrototypeOf(tool), properties);
+    return withProperties(tool, async (input, execution) => {
+      const verdict = await onCall({ name, server: undefined, tool: name, arguments: input }, execution);
+      return typeof verdict === "string" ? verdict : input;
+    });
   }
 
   /** The real tool behind an unwrapped call, with the call `onCall` sees, or undefined. */

@@ -107,6 +107,21 @@ const ROUTES = { "/v1/chat/completions": "chat", "/v1/responses": "responses", "
  * Starts the server on 127.0.0.1 (a free port). `script`: steps `{ tool, arguments }` (a tool call)
  * or `{ text }` (the answer). Returns `{ url, requests, close }`; `requests` grows per request.
  */
+/**
+ * The conversation the Worker examples' tests script (examples/worker, examples/agents): search,
+ * describe, a call over the schema's maximum (rejected), the call corrected, the answer. `list` is
+ * the name the model knows Linear's list_issues by.
+ */
+export function listIssuesScript(list) {
+  return [
+    { tool: "tool_search", arguments: { query: "linear list issues" } },
+    { tool: "tool_describe", arguments: { name: list } },
+    { tool: "tool_call", arguments: { name: list, arguments: { limit: 500, assignee: "me" } } }, // over the maximum, 250
+    { tool: "tool_call", arguments: { name: list, arguments: { limit: 50, assignee: "me" } } },
+    { text: "You have no open issues." },
+  ];
+}
+
 export async function startModelServer(script) {
   const requests = [];
   const server = createServer(async (req, res) => {

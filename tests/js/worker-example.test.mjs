@@ -15,18 +15,12 @@ import { join, relative } from "node:path";
 import { callMcpTool, mcpServers } from "toolshelf/mcp";
 import { catalog, repoDir } from "./support.mjs";
 import { freePort, moduleGraph, startWorkerd, workerdEntry } from "./workerd-support.mjs";
-import { startModelServer } from "./model-server.mjs";
+import { listIssuesScript, startModelServer } from "./model-server.mjs";
 import { catalogServer } from "./mcp-servers.mjs";
 
 const work = join(process.cwd(), "worker-example");
 const LIST = "mcp__linear__list_issues";
-const SCRIPT = [
-  { tool: "tool_search", arguments: { query: "linear list issues" } },
-  { tool: "tool_describe", arguments: { name: LIST } },
-  { tool: "tool_call", arguments: { name: LIST, arguments: { limit: 500, assignee: "me" } } }, // over the maximum, 250
-  { tool: "tool_call", arguments: { name: LIST, arguments: { limit: 50, assignee: "me" } } },
-  { text: "You have no open issues." },
-];
+const SCRIPT = listIssuesScript(LIST);
 const REQUESTS = 12;
 
 /** The capnp config: the example's worker.js, its shelf.bin, the package's modules, text bindings, loopback outbound. */

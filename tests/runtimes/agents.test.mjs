@@ -18,13 +18,8 @@ import { httpMcpServer, mcpTools } from "./mcp-http.mjs";
 
 const dir = join(workDir, "agents");
 const LIST = "tool_linear_list_issues"; // the SDK names a server's tools tool_<id>_<tool>
-const SCRIPT = [
-  { tool: "tool_search", arguments: { query: "linear list issues" } },
-  { tool: "tool_describe", arguments: { name: LIST } },
-  { tool: "tool_call", arguments: { name: LIST, arguments: { limit: 500, assignee: "me" } } }, // over the maximum, 250
-  { tool: "tool_call", arguments: { name: LIST, arguments: { limit: 50, assignee: "me" } } },
-  { text: "You have no open issues." },
-];
+const { listIssuesScript } = await import(pathToFileURL(join(repoDir, "tests", "js", "model-server.mjs")));
+const SCRIPT = listIssuesScript(LIST);
 const TURNS = 3;
 
 /** wrangler.jsonc (comments stripped) as Miniflare options for the bundle in `outdir`. */

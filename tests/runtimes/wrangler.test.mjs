@@ -14,13 +14,8 @@ import { bin, bundleConfig, exec, freePort, repoDir, servers, startServer, workD
 
 const dir = join(workDir, "worker");
 const LIST = "mcp__linear__list_issues";
-const SCRIPT = [
-  { tool: "tool_search", arguments: { query: "linear list issues" } },
-  { tool: "tool_describe", arguments: { name: LIST } },
-  { tool: "tool_call", arguments: { name: LIST, arguments: { limit: 500, assignee: "me" } } }, // over the maximum, 250
-  { tool: "tool_call", arguments: { name: LIST, arguments: { limit: 50, assignee: "me" } } },
-  { text: "You have no open issues." },
-];
+const { listIssuesScript } = await import(pathToFileURL(join(repoDir, "tests", "js", "model-server.mjs")));
+const SCRIPT = listIssuesScript(LIST);
 const CONVERSATIONS = 3;
 /** A tool runner over HTTP: POST {server, tool, arguments} → {content}, run on the MCP clients. */
 async function startToolRunner(clients, callMcpTool) {
