@@ -6,7 +6,8 @@
 // takes from a search to the tool running. `node bench/native.mjs` (after scripts/build) prints
 // Markdown tables for docs/benchmarks.md. Deterministic: no timings.
 import { Shelf } from "../pkg/node.js";
-import { catalog, keywordQueries } from "../tests/js/support.mjs";
+import { readFileSync } from "node:fs";
+import { catalog, dataDir, keywordQueries } from "../tests/js/support.mjs";
 
 const CATALOGS = [
   ["Linear (38)", ["linear-mcp-official"]],
@@ -87,6 +88,51 @@ function conversation(shelf, names) {
   return { max, loaded: last.tools.filter((t) => t.defer_loading).length };
 }
 
+const BUDGETS = [
+  ["unset (SPEC)", {}],
+  ["unset, `searchDefaultLimit: 2`", { searchDefaultLimit: 2 }],
+  ["2,000", { loadMaxTokens: 2000 }],
+  ["1,000", { loadMaxTokens: 1000 }],
+  ["500", { loadMaxTokens: 500 }],
+];
+
+/**
+ * Native Anthropic answers under `loadMaxTokens` (unset: SPEC §11, every match referenced): the
+ * ten-turn conversation's largest request, and over the labelled keyword and model-phrased
+ * queries of the catalog, how often one search loads a right tool, how often the answer names
+ * one without loading it (one more search of its exact name), and the definition tokens a search
+ * loads (mean).
+ */
+function loadBudgets() {
+  const model = JSON.parse(readFileSync(`${dataDir}queries-model.json`, "utf8"));
+  const rows = [
+    "| catalog | `loadMaxTokens` | 10 turns: largest request (KB) | loaded by the search | named, not loaded | tokens loaded a search (mean) |",
+    "|---|---|---|---|---|---|",
+  ];
+  for (const [label, names] of CATALOGS) {
+    const box = toolbox(names, "anthropic");
+    const labelled = [...keywordQueries(), ...model].filter((q) => names.includes(q.catalog));
+    for (const [budget, extra] of BUDGETS) {
+      const shelf = new Shelf(box, { ...OPTIONS, mode: "native", ...extra });
+      const { max, loaded } = conversation(shelf, names);
+      const tokens = new Map(shelf.assemble().tools.map((t) => [t.name, Math.ceil(JSON.stringify(t).length / 4)]));
+      let hit = 0, named = 0, spent = 0;
+      for (const q of labelled) {
+        const u = shelf.unwrap({ type: "tool_use", id: "q", name: "tool_search", input: { query: q.query } });
+        const refs = u.content.filter((b) => b.type === "tool_reference").map((b) => b.tool_name);
+        const text = u.content.filter((b) => b.type === "text").map((b) => b.text).join("\n");
+        const right = (name) => q.relevant.some((r) => name === r || name.endsWith(`__${r}`));
+        spent += refs.reduce((sum, name) => sum + (tokens.get(name) ?? 0), 0);
+        if (refs.some(right)) hit++;
+        else if (q.relevant.some((r) => new RegExp(`[ ;:_]${r.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(:|;|$)`, "m").test(text))) named++;
+      }
+      const share = (k) => (labelled.length ? (k / labelled.length).toFixed(3) : "—");
+      rows.push(`| ${label} | ${budget} | ${kb(max)} (${loaded} loaded) | ${share(hit)} | ${share(named)} | ${labelled.length ? n(Math.round(spent / labelled.length)) : "—"} |`);
+    }
+  }
+  return rows.join("\n");
+}
+
 /** Model turns from the task to the real tool running, for tools found by search and tools listed. */
 function turns() {
   return [
@@ -102,3 +148,5 @@ function turns() {
 console.log(costs());
 console.log("");
 console.log(turns());
+console.log("");
+console.log(loadBudgets());

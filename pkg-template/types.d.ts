@@ -105,6 +105,13 @@ export interface Options {
    * `tool_search_output` item); any other format keeps the bridge, with a warning. Default `"bridge"`.
    */
   mode?: Mode;
+  /**
+   * Native Anthropic searches: the most tokens of tool definitions one answer loads by
+   * `tool_reference` (100–1000000). The top match and tools named exactly always load; the other
+   * matches are named in a text block, so a search of an exact name loads one. Unset (the
+   * default, SPEC §11): every match is referenced. See docs/options.md for the measured trade.
+   */
+  loadMaxTokens?: number;
   [snakeCase: string]: unknown;
 }
 

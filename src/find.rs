@@ -182,7 +182,7 @@ const MAX_NAMED: usize = 50;
 /// tool exactly: those tools, each once, in the order named, whatever the limit (up to
 /// [`MAX_NAMED`]), so a search of the names a listing shows loads them all (SPEC §11). `None`
 /// for any other query.
-fn named_tools<'a>(catalog: &'a Catalog, query: &str) -> Option<Vec<&'a Tool>> {
+pub(crate) fn named_tools<'a>(catalog: &'a Catalog, query: &str) -> Option<Vec<&'a Tool>> {
     let words = query.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty());
     let mut tools: Vec<&Tool> = Vec::new();
     for word in words {

@@ -4,7 +4,7 @@
 
 use crate::assemble::Slot;
 use crate::catalog::{Catalog, Server, Tool};
-use crate::find::SearchResult;
+use crate::find::{Match, SearchResult};
 use crate::format::Format;
 use crate::json::Value;
 use crate::options::{Mode, Options};
@@ -184,21 +184,43 @@ impl Answer {
 
 /// Anthropic's answer to a search (one result, or one per batched query): a `tool_reference`
 /// block per match in rank order (each tool once), then one text block only when a query has
-/// unknown words or no match.
-pub fn reference_blocks(results: &[SearchResult]) -> Answer {
+/// unknown words or no match, or when `load_max_tokens` left matches unloaded.
+///
+/// With `load_max_tokens`, references stop once the next one would load more definition tokens
+/// than that (a referenced tool's definition enters the context, and stays in every later
+/// request's `tools`); each query's top match and every tool a query names exactly still load.
+/// The matches left out are named, with their descriptions cut short, so one more search of an
+/// exact name loads the one the model wants.
+pub fn reference_blocks(catalog: &Catalog, results: &[SearchResult], load_max_tokens: Option<u64>) -> Answer {
     // At most 7 queries of 50 matches: a list is enough to see a tool twice.
     let mut seen: Vec<&str> = Vec::new();
     let mut blocks = Vec::new();
-    for m in results.iter().flat_map(|r| r.matches.iter()) {
-        if !seen.contains(&m.name.as_str()) {
+    let mut unloaded: Vec<&Match> = Vec::new();
+    let mut spent = 0u64;
+    for result in results {
+        let named = crate::find::named_tools(catalog, &result.query).is_some();
+        for (rank, m) in result.matches.iter().enumerate() {
+            if seen.contains(&m.name.as_str()) {
+                continue;
+            }
             seen.push(m.name.as_str());
-            blocks.push(Value::object([
-                ("type", Value::str("tool_reference")),
-                ("tool_name", Value::str(m.name.as_str())),
-            ]));
+            let cost = catalog.get(&m.name).map_or(0, Tool::tokens);
+            let asked = rank == 0 || named;
+            if asked || load_max_tokens.is_none_or(|most| spent + cost <= most) {
+                spent += cost;
+                blocks.push(Value::object([
+                    ("type", Value::str("tool_reference")),
+                    ("tool_name", Value::str(m.name.as_str())),
+                ]));
+            } else {
+                unloaded.push(m);
+            }
         }
     }
-    let notes: Vec<String> = results.iter().filter_map(|r| note(r, results.len() > 1)).collect();
+    let mut notes: Vec<String> = results.iter().filter_map(|r| note(r, results.len() > 1)).collect();
+    if !unloaded.is_empty() {
+        notes.push(texts::native_unloaded(unloaded.iter().map(|m| (m.name.as_str(), m.description.as_str()))));
+    }
     if !notes.is_empty() {
         blocks.push(Value::object([("type", Value::str("text")), ("text", Value::String(notes.join("\n")))]));
     }

@@ -109,6 +109,10 @@ pub struct Options {
     pub qualify: Switch,
     /// Bridge tools, or the provider's native tool search (SPEC §11).
     pub mode: Mode,
+    /// Native Anthropic search answers: the most tokens of tool definitions one answer loads by
+    /// `tool_reference` (the top match and tools asked for by exact name always load); the other
+    /// matches are named in a text block. `None` (the default, SPEC §11): every match is referenced.
+    pub load_max_tokens: Option<u64>,
 }
 
 impl Default for Options {
@@ -129,6 +133,7 @@ impl Default for Options {
             format: None,
             qualify: Switch::Auto,
             mode: Mode::Bridge,
+            load_max_tokens: None,
         }
     }
 }
@@ -142,7 +147,7 @@ pub struct ParsedOptions {
     pub warnings: Vec<String>,
 }
 
-const KNOWN: [(&str, &str); 15] = [
+const KNOWN: [(&str, &str); 16] = [
     ("contextLength", "context_length"),
     ("enabled", "enabled"),
     ("thresholdPct", "threshold_pct"),
@@ -158,6 +163,7 @@ const KNOWN: [(&str, &str); 15] = [
     ("format", "format"),
     ("qualify", "qualify"),
     ("mode", "mode"),
+    ("loadMaxTokens", "load_max_tokens"),
 ];
 
 impl Options {
@@ -213,6 +219,7 @@ impl Reader<'_> {
             format: self.format(),
             qualify: self.switch("qualify").unwrap_or(defaults.qualify),
             mode: self.mode().unwrap_or(defaults.mode),
+            load_max_tokens: self.integer("loadMaxTokens", 100, 1_000_000),
         }
     }
 

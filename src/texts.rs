@@ -320,6 +320,28 @@ pub fn native_no_match(servers: &[(String, usize)]) -> String {
     text
 }
 
+/// Code points of a description in the list of matches a native answer did not load.
+const UNLOADED_DESCRIPTION_CHARS: usize = 120;
+
+/// The matches a native Anthropic answer named without loading them (`loadMaxTokens`): each with
+/// its description cut short, and how to load one.
+pub fn native_unloaded<'a>(matches: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    let mut text = String::from("Also matching, not loaded (search an exact name to load it):");
+    for (i, (name, description)) in matches.enumerate() {
+        text.push_str(if i > 0 { "; " } else { " " });
+        text.push_str(name);
+        let cut = crate::json::cut_chars(description, UNLOADED_DESCRIPTION_CHARS);
+        if !cut.is_empty() {
+            text.push_str(": ");
+            text.push_str(cut.trim_end());
+        }
+        if cut.len() < description.len() {
+            text.push('…');
+        }
+    }
+    text
+}
+
 /// A namespaced call whose namespace is no server of the toolbox.
 pub fn unknown_namespace(namespace: &str, servers: &[&str], names: &BridgeNames) -> String {
     let mut text = format!("There is no namespace \"{namespace}\", so nothing was run. Namespaces: ");

@@ -468,7 +468,9 @@ fn answer_search(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
     };
     let native = crate::native::Protocol::in_force(shelf.catalog(), shelf.options());
     match (native, &results[..]) {
-        (Some(crate::native::Protocol::Anthropic), _) => Outcome::Loaded(crate::native::reference_blocks(&results)),
+        (Some(crate::native::Protocol::Anthropic), _) => {
+            Outcome::Loaded(crate::native::reference_blocks(shelf.catalog(), &results, shelf.options().load_max_tokens))
+        }
         (_, [result]) if !batched => Outcome::Answer(result.model_value().to_json()),
         _ => Outcome::Answer(batch_model_value(&results).to_json()),
     }

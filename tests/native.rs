@@ -463,3 +463,57 @@ fn hostile_native_inputs_grow_no_faster_than_n_log_n() {
     assert_eq!(shelves[0].search(&names[..50].join(" "), None).matches.len(), 50);
     assert!(shelves[0].search(&names.join(" "), None).matches.len() <= 20, "more than 50 names: an ordinary search");
 }
+
+/// `loadMaxTokens` (Anthropic): an answer references its matches in rank order while their
+/// definitions fit the budget, always the top match and every tool named exactly; each match left
+/// out is named in the text block, still in rank order; the same query without the option
+/// references every match. Over every catalog, on its labelled queries.
+#[test]
+fn load_max_tokens_bounds_what_one_search_loads() {
+    for name in catalogs() {
+        let box_ = toolbox(&name, "anthropic", false);
+        let bounded = native_shelf(&box_, r#","loadMaxTokens":600"#);
+        for query in queries_for(&name) {
+            let result = bounded.search(&query, None);
+            let call = Value::object([
+                ("type", Value::str("tool_use")),
+                ("id", Value::str("toolu_1")),
+                ("name", Value::str("tool_search")),
+                ("input", Value::object([("query", Value::str(query.as_str()))])),
+            ]);
+            let Unwrapped::Loaded { answer: Answer::Blocks(blocks), .. } = bounded.unwrap(&call).unwrap() else {
+                panic!("{name}: {query}: not blocks")
+            };
+            let blocks = blocks.as_array().unwrap();
+            let loaded: Vec<&str> =
+                blocks.iter().filter(|b| text(b, "type") == "tool_reference").map(|b| text(b, "tool_name")).collect();
+            let note = blocks.iter().find(|b| text(b, "type") == "text").map_or("", |b| text(b, "text"));
+            let tokens = |n: &str| bounded.catalog().get(n).unwrap().tokens();
+            let mut spent = 0;
+            for (rank, m) in result.matches.iter().enumerate() {
+                let fits = spent + tokens(&m.name) <= 600;
+                if rank == 0 || fits {
+                    assert!(loaded.contains(&m.name.as_str()), "{name}: {query}: {} should load", m.name);
+                    spent += tokens(&m.name);
+                } else {
+                    assert!(!loaded.contains(&m.name.as_str()), "{name}: {query}: {} is over the budget", m.name);
+                    assert!(note.contains(&format!(" {}", m.name)), "{name}: {query}: {} is named: {note}", m.name);
+                }
+            }
+            let in_rank: Vec<&str> =
+                result.matches.iter().map(|m| m.name.as_str()).filter(|n| loaded.contains(n)).collect();
+            assert_eq!(loaded, in_rank, "{name}: {query}: references in rank order");
+        }
+    }
+    let shelf = native_shelf(&toolbox("rest-apis-flat-3400", "anthropic", false), r#","loadMaxTokens":100"#);
+    let names: Vec<String> =
+        shelf.catalog().tools.iter().filter(|t| t.deferred).step_by(397).map(|t| t.name.clone()).collect();
+    let call = json::parse(&format!(
+        r#"{{"type":"tool_use","id":"t","name":"tool_search","input":{{"query":"{}"}}}}"#,
+        names.join(" ")
+    ))
+    .unwrap();
+    let Unwrapped::Loaded { answer: Answer::Blocks(blocks), .. } = shelf.unwrap(&call).unwrap() else { panic!() };
+    let loaded: Vec<&str> = blocks.as_array().unwrap().iter().map(|b| text(b, "tool_name")).collect();
+    assert_eq!(loaded, names, "tools named exactly load whatever the budget");
+}

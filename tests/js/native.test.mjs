@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assemble, Shelf, unwrap } from "toolshelf";
-import { catalog, inFormat, nativeAnswers, nativeInput, tool } from "./support.mjs";
+import { catalog, inFormat, keywordQueries, nativeAnswers, nativeInput, tool } from "./support.mjs";
 
 const OPTIONS = { contextLength: 200_000, mode: "native" };
 
@@ -82,6 +82,39 @@ test("assemble({ messages }) carries only the tools a conversation's tool_refere
   }
   assert.deepEqual(assemble(box, OPTIONS, { messages }), shelf.assemble({ messages }));
   shelf.free();
+});
+
+/** The largest tools array of a scripted ten-turn conversation: five searches, each followed by a call of its first reference. */
+function largestRequest(box, options, queries) {
+  const shelf = new Shelf(box, { ...OPTIONS, ...options });
+  const messages = [{ role: "user", content: "Do the five things." }];
+  let max = 0;
+  for (const [i, query] of queries.entries()) {
+    const search = { type: "tool_use", id: `s${i}`, name: "tool_search", input: { query } };
+    const u = shelf.unwrap(search);
+    const note = u.content.find((b) => b.type === "text");
+    if (options.loadMaxTokens && note) assert.match(note.text, /not loaded \(search an exact name to load it\)|No tool/);
+    messages.push({ role: "assistant", content: [search] }, { role: "user", content: [{ type: "tool_result", tool_use_id: search.id, content: u.content }] });
+    max = Math.max(max, shelf.assemble({ messages }).requestBytes);
+    const use = { type: "tool_use", id: `c${i}`, name: u.content.find((b) => b.type === "tool_reference").tool_name, input: {} };
+    messages.push({ role: "assistant", content: [use] }, { role: "user", content: [{ type: "tool_result", tool_use_id: use.id, content: "ok" }] });
+    max = Math.max(max, shelf.assemble({ messages }).requestBytes);
+  }
+  shelf.free();
+  return max;
+}
+
+test("loadMaxTokens: ten turns on 3,397 REST tools send at most 50 KB of tools a request (the bench's conversation), far less than without it", () => {
+  const box = toolbox(["rest-apis-flat-3400"], "anthropic");
+  const parts = ["cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04"];
+  const labelled = keywordQueries().filter((q) => parts.includes(q.catalog)).map((q) => q.query).slice(0, 5);
+  const bounded = largestRequest(box, { loadMaxTokens: 500 }, labelled);
+  const spec = largestRequest(box, {}, labelled);
+  assert.ok(bounded <= 50 * 1024, `${bounded} bytes`);
+  assert.ok(bounded < 0.6 * spec, `every match referenced: ${spec} bytes, against ${bounded}`);
+  const own = ["refund a charge", "create a customer", "list dns records of a zone", "send an sms", "purge the cache"];
+  const [ownBounded, ownSpec] = [largestRequest(box, { loadMaxTokens: 500 }, own), largestRequest(box, {}, own)];
+  assert.ok(ownBounded < 0.8 * ownSpec, `another conversation: ${ownSpec} bytes, against ${ownBounded}`);
 });
 
 test("a format without native search, or mode in bad spelling: the bridge with a warning, never a throw", () => {
