@@ -1074,16 +1074,39 @@ fn canonical_number(text: &str, integer: bool) -> String {
     }
 }
 
+/// `x` within `low..=high` (NaN stays NaN), without `f64::clamp`, whose check of its bounds
+/// formats them in a panic message and so links core's float formatting into the `.wasm`.
+pub(crate) fn clamp(x: f64, low: f64, high: f64) -> f64 {
+    if x < low {
+        low
+    } else if x > high {
+        high
+    } else {
+        x
+    }
+}
+
+/// The shortest digits that read back as `x` (finite, positive) and the decimal exponent `n` with
+/// `x = 0.digits × 10^n`, from ryu's text (`123.45`, `1e21`, `1.5e-7`).
+fn shortest_digits(x: f64) -> (String, i32) {
+    let mut buffer = ryu::Buffer::new();
+    let text = buffer.format_finite(x);
+    let (mantissa, exp) = text.split_once('e').unwrap_or((text, "0"));
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all = int.bytes().chain(frac.bytes());
+    let lead = all.clone().take_while(|&b| b == b'0').count();
+    let mut digits: String = all.skip(lead).map(char::from).collect();
+    digits.truncate(digits.trim_end_matches('0').len());
+    let n = int.len() as i32 - lead as i32 + exp.parse::<i32>().unwrap_or(0);
+    (digits, n)
+}
+
 /// `Number.prototype.toString()` for a finite `f64` (ECMAScript's Number::toString, radix 10).
 pub fn js_number_text(x: f64) -> String {
     if x == 0.0 {
         return "0".to_owned();
     }
-    // `{:e}` gives the shortest round-trip digits: "d.ddde±x".
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let n = exp.parse::<i32>().unwrap_or(0) + 1; // x = 0.digits × 10^n
+    let (digits, n) = shortest_digits(x.abs());
     let k = digits.len() as i32;
     let mut out = String::new();
     if x < 0.0 {

@@ -257,8 +257,9 @@ impl Reader<'_> {
             return None;
         };
         if x < min || x > max {
-            let clamped = x.clamp(min, max);
-            self.warnings.push(format!("{name}: {} is outside {min}–{max}; using {clamped}", value.to_json()));
+            let clamped = crate::json::clamp(x, min, max);
+            let [low, high, used] = [min, max, clamped].map(crate::json::js_number_text);
+            self.warnings.push(format!("{name}: {} is outside {low}–{high}; using {used}", value.to_json()));
             return Some(clamped);
         }
         Some(x)
@@ -269,6 +270,7 @@ impl Reader<'_> {
         let floored = floor_non_negative(x);
         if floored != x {
             let floored = floored as u64;
+            let x = crate::json::js_number_text(x);
             self.warnings.push(format!("{name}: {x} is not an integer; using {floored}"));
             return Some(floored.max(min));
         }

@@ -469,12 +469,12 @@ impl SearchIndex {
         let weights = [
             f64::from(config.name_weight.max(1)),
             1.0,
-            config.summary_weight.clamp(0.0, 8.0),
+            crate::json::clamp(config.summary_weight, 0.0, 8.0),
             1.0,
-            config.param_weight.clamp(0.0, 4.0),
-            config.param_text_weight.clamp(0.0, 4.0),
+            crate::json::clamp(config.param_weight, 0.0, 4.0),
+            crate::json::clamp(config.param_text_weight, 0.0, 4.0),
         ];
-        let b = config.length_norm.clamp(0.0, 1.0);
+        let b = crate::json::clamp(config.length_norm, 0.0, 1.0);
         let normalise = FieldNorms { weights, avg_len: average_lengths(&lengths), lengths, b };
         // Terms in code-point order, each with its occurrence list (tools in build order).
         let mut order: Vec<usize> = (0..vocabulary.terms.len()).collect();
@@ -854,7 +854,7 @@ impl SearchIndex {
         if distinctive < 2 {
             return;
         }
-        let c = self.config.coordination.clamp(0.0, 1.0);
+        let c = crate::json::clamp(self.config.coordination, 0.0, 1.0);
         for &doc in &s.touched {
             if let Some(a) = s.acc.get_mut(doc) {
                 a.score *= 1.0 - c + c * f64::from(a.covered) / distinctive as f64;

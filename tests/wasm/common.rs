@@ -362,3 +362,30 @@ fn native_answers_and_assemble_with_cross_the_binding() {
     assert_eq!(at(&none, "tools").as_array().map(<[Value]>::len), Some(2));
     assert_eq!(error_code(handle.assemble_with("{").unwrap_err()), "invalid_toolbox");
 }
+
+/// Numbers the core writes (json::js_number_text) read as JS writes them: `String(x)` for a
+/// spread of magnitudes, halfway ties of the last digit (where round-half-even decides), and
+/// random bit patterns.
+#[wasm_bindgen_test]
+fn numbers_are_written_as_js_writes_them() {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut values =
+        vec![0.1, 1e21, 1e-7, 123456789012345680000.0, 5e-324, f64::MAX, 2787802916184.9062, -0.5, 1.5e300];
+    for _ in 0..20_000 {
+        let bits = next();
+        values.push(f64::from_bits(bits));
+        values.push((bits % 1_000_000) as f64 / 1000.0);
+        values.push((bits >> 11) as f64 / 1e3);
+    }
+    for x in values.into_iter().filter(|x| x.is_finite()) {
+        let js = String::from(js_sys::Number::from(x).to_string(10).unwrap());
+        let js = if js == "-0" { String::from("0") } else { js };
+        assert_eq!(Value::float(x).to_json(), js, "{}", x.to_bits());
+    }
+}
