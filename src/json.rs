@@ -9,7 +9,6 @@ use crate::swar;
 use alloc::borrow::Cow;
 use alloc::borrow::ToOwned;
 use alloc::boxed::Box;
-use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
@@ -1252,6 +1251,7 @@ const LITERAL_CODE_POINTS: [u8; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
 
     /// What the reader calls compact, and that a text called compact is `to_json`'s, byte for byte.
     #[test]
