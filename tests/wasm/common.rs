@@ -384,7 +384,7 @@ fn numbers_are_written_as_js_writes_them() {
         values.push((bits >> 11) as f64 / 1e3);
     }
     for x in values.into_iter().filter(|x| x.is_finite()) {
-        let js = String::from(js_sys::Number::from(x).to_string(10).unwrap());
+        let js = String::from(js_sys::Number::from(x).to_string_with_radix(10).unwrap());
         let js = if js == "-0" { String::from("0") } else { js };
         assert_eq!(Value::float(x).to_json(), js, "{}", x.to_bits());
     }
