@@ -161,7 +161,7 @@ export class Shelf {
   static fromSnapshot(bytes, toolbox, options) {
     ensureReady();
     const data = snapshotBytes(bytes);
-    const text = toolbox === undefined || toolbox === null ? undefined : toolboxBytes(toolbox);
+    const text = toolbox === undefined || toolbox === null ? undefined : toJson(toolbox, "toolbox");
     const opts = options === undefined || options === null ? undefined : toJson(options, "options");
     const handle = call(() => ShelfHandle.fromSnapshot(data, text, opts));
     return new Shelf(LOADED, [handle, text === undefined ? undefined : snapshot(listsOf(toolbox)), toolbox]);

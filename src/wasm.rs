@@ -149,17 +149,18 @@ impl ShelfHandle {
     }
 
     /// A shelf loaded from a snapshot's bytes ([`Shelf::from_snapshot`]), with the toolbox's JSON
-    /// text as UTF-8 bytes and the options' JSON text when given.
+    /// text and the options' JSON text when given.
     #[wasm_bindgen(js_name = fromSnapshot)]
     pub fn from_snapshot(
         bytes: Vec<u8>,
-        toolbox: Option<Vec<u8>>,
+        toolbox: Option<String>,
         options: Option<String>,
     ) -> Result<ShelfHandle, JsValue> {
         // The bytes are in wasm memory already; the load needs room for its payload's copy and
-        // strings, not for the toolbox's text, which it takes as it is.
+        // strings, not for the toolbox's text, which it takes as it is. The toolbox comes as a
+        // string (`JSON.stringify`'s, which escapes lone surrogates): wasm-bindgen encodes it
+        // straight into wasm memory, with no `TextEncoder` buffer to copy and no UTF-8 check.
         reserve_for_bytes(crate::snapshot::room_to_load(&bytes))?;
-        let toolbox = toolbox.map(toolbox_text).transpose()?;
         Shelf::from_snapshot(bytes, toolbox, options.as_deref()).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
     }
 
