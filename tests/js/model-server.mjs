@@ -244,6 +244,7 @@ function responsesReply(step, n, model, state) {
 export async function startNativeModelServer(script) {
   const requests = [];
   const conversations = new Map(); // response id → the conversation's items (input and output)
+  const stored = new Map(); // item id → an output item of a response stored (`store` not false)
   const server = createServer(async (req, res) => {
     const provider = ROUTES[new URL(req.url, "http://x").pathname];
     let raw = "";
@@ -266,7 +267,9 @@ export async function startNativeModelServer(script) {
       record.status = 200;
       return send(200, reply.body);
     }
-    const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input ?? [];
+    const given = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input ?? [];
+    const input = resolveReferences(given, stored);
+    if (input.error) return fail(input.error);
     if (body.previous_response_id && !conversations.has(body.previous_response_id)) return fail(`Previous response ${body.previous_response_id} not found.`);
     const items = [...(conversations.get(body.previous_response_id) ?? []), ...input];
     const state = responsesState(record.tools, items);
@@ -279,10 +282,26 @@ export async function startNativeModelServer(script) {
     const response = responseObject(state.results, model, [reply.item], "completed");
     response.id = `resp_${requests.length}`;
     conversations.set(response.id, [...items, reply.item]);
+    if (body.store !== false) stored.set(reply.item.id, reply.item);
     record.status = 200;
     send(200, response);
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
   return { url, requests, close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }) };
+}
+
+/**
+ * Responses input with each `{ type: "item_reference", id }` replaced by the stored item it names
+ * (an output item of an earlier response made with `store` not false, as the AI SDK sends them by
+ * default), or `{ error }` as the API answers a reference to no stored item.
+ */
+function resolveReferences(input, stored) {
+  const items = [];
+  for (const item of input) {
+    if (item?.type !== "item_reference") items.push(item);
+    else if (stored.has(item.id)) items.push(stored.get(item.id));
+    else return { error: `Item with id '${item.id}' not found.` };
+  }
+  return items;
 }
