@@ -264,11 +264,12 @@ export function createOpenAINativeToolshelf({ toolSearch, tools: direct = {}, se
 
   const tools = {};
   const put = (name, tool) => Object.defineProperty(tools, name, { value: tool, enumerable: true, writable: true, configurable: true });
-  const sent = new Set(); // server defs the request carries as they are (alwaysLoad, tier 0)
+  const sent = new Set(); // the server tools the request carries (alwaysLoad, tier 0)
   const serverDefs = new Map(); // a server def given to the shelf → [server, own name, the caller's tool]
   for (const [server, set] of Object.entries(servers)) {
     Object.entries(set).forEach(([tool, real], i) => serverDefs.set(toolbox.servers[server][i], [server, tool, real]));
   }
+  const byName = new Map([...serverDefs.values()].map((found) => [names.get(found[0]).get(found[1]), found]));
   const directDefs = new Set(toolbox.tools);
   let searchName;
   for (const def of assembly.tools) {
@@ -287,9 +288,12 @@ export function createOpenAINativeToolshelf({ toolSearch, tools: direct = {}, se
           return u.kind === "reject" ? { tools: loaded, reason: u.content } : { tools: loaded };
         },
       }));
-    } else if (serverDefs.has(def)) {
-      const [server, tool, real] = serverDefs.get(def);
-      sent.add(def);
+    } else if (serverDefs.has(def) || byName.has(def.name)) {
+      // A server tool the request carries (alwaysLoad; every tool with `enabled: off`), as the
+      // caller's def or, renamed by qualify, by its name.
+      const found = serverDefs.get(def) ?? byName.get(def.name);
+      const [server, tool, real] = found;
+      sent.add(found);
       put(def.name, wrapped(real, { name: def.name, server, tool }, ""));
     }
   }
@@ -299,7 +303,7 @@ export function createOpenAINativeToolshelf({ toolSearch, tools: direct = {}, se
     const providerOptions = { ...real?.providerOptions, openai: { ...real?.providerOptions?.openai, omitFromRequestTools: true } };
     put(name, wrapped(real, { name, server, tool }, namespace, { providerOptions }));
   };
-  for (const [def, [server, tool, real]] of serverDefs) if (!sent.has(def)) deferredTool(names.get(server).get(tool), server, tool, real);
+  for (const found of serverDefs.values()) if (!sent.has(found)) deferredTool(names.get(found[0]).get(found[1]), ...found);
   // Direct tools named in `defer`: the core's pseudo-server `builtin`, under their own names.
   const deferred = Array.isArray(options.defer) ? options.defer : [];
   for (const name of Object.keys(direct)) {

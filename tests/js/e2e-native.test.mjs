@@ -514,3 +514,24 @@ test("the Responses model server refuses, through the AI SDK, a function never l
     await model.close();
   }
 });
+
+test("AI SDK native path with @ai-sdk/openai: alwaysLoad servers stay in the request, a deferred direct tool loads from builtin", async () => {
+  const ran = [];
+  const t = (name) => tool({ description: `${name}: run it.`, inputSchema: jsonSchema({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] }), execute: async ({ n }) => { ran.push([name, n]); return `${name} ${n}`; } });
+  const script = [{ search: { query: "bash" } }, { tool: "bash", namespace: "builtin", arguments: { n: "1" } }, { tool: "list", arguments: { n: 2 } }, { text: "done" }];
+  const model = await startNativeModelServer(script);
+  try {
+    const shelf = createOpenAINativeToolshelf({ toolSearch: openaiProvider.tools.toolSearch, tools: { bash: t("bash") },
+      servers: { files: { list: t("files/list") }, other: { list: t("other/list") } }, options: { alwaysLoad: ["files"], defer: ["bash"] } });
+    const result = await generateText({ model: createOpenAI({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"),
+      prompt: "go", tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(script.length + 1) });
+    assert.equal(result.text, "done");
+    assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+    assert.deepEqual(model.requests[0].tools.map((f) => f.name ?? f.type), ["list", "tool_search"], "files' list is sent; other's list and bash wait for a search");
+    const loaded = model.requests[1].body.input.find((i) => i.type === "tool_search_output").tools;
+    assert.deepEqual(loaded.map((n) => [n.name, n.tools.map((f) => f.name)]), [["builtin", ["bash"]]]);
+    assert.deepEqual(ran, [["bash", 1], ["files/list", 2]], "each ran once, the deferred one's argument coerced by toolshelf");
+  } finally {
+    await model.close();
+  }
+});
