@@ -385,7 +385,7 @@ fn native_call(b: &mut Bytes) -> json::Value {
             ("function", Value::object([("name", name), ("arguments", arguments)])),
         ],
     };
-    if b.next() % 6 == 0 {
+    if b.next() < 43 {
         members.retain(|(key, _)| *key != "arguments" && *key != "input"); // no arguments at all
     }
     match b.next() % 8 {
@@ -423,7 +423,7 @@ fn native_scalar(b: &mut Bytes) -> json::Value {
     use json::Value;
     match b.next() % 7 {
         0 => Value::Null,
-        1 => Value::Bool(b.next() % 2 == 0),
+        1 => Value::Bool(b.next() & 1 == 1),
         2 => Value::Number(b.next().to_string().into()),
         3 => Value::Number("-1e300".into()),
         4 => Value::Array(Vec::new()),
