@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createMCPClient } from "@ai-sdk/mcp";
 import { Shelf } from "toolshelf";
@@ -380,8 +380,8 @@ const { createOpenAINativeToolshelf } = await import("toolshelf/ai");
 /** The Responses input items a request carried (after the server resolved item references). */
 const inputOf = (request) => (Array.isArray(request.body.input) ? request.body.input : []);
 
-for (const store of [true, false]) {
-  test(`AI SDK generateText with @ai-sdk/openai: client toolSearch, tool_search_output namespaces, loaded functions routed (store: ${store})`, async () => {
+for (const [store, stream] of [[true, false], [false, false], [true, true]]) {
+  test(`AI SDK ${stream ? "streamText" : "generateText"} with @ai-sdk/openai: client toolSearch, tool_search_output namespaces, loaded functions routed (store: ${store})`, async () => {
     everything.calls.length = 0;
     unreal.calls.length = 0;
     const model = await startNativeModelServer(RESPONSES_SCRIPT);
@@ -398,15 +398,17 @@ for (const store of [true, false]) {
         onCall: (call) => { hooks.push({ server: call.server, tool: call.tool }); },
       });
       assert.equal(shelf.assembly.mode, "native");
-      const result = await generateText({
+      const call = {
         model: createOpenAI({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"),
         prompt: "Add 2 and 3, build MyProjectEditor for Linux, then add 1 and 1.",
         tools: shelf.tools,
         prepareStep: shelf.prepareStep,
         providerOptions: { openai: { store } },
         stopWhen: stepCountIs(RESPONSES_SCRIPT.length + 1),
-      });
-      assert.equal(result.text, ANSWER);
+      };
+      const text = stream ? await streamText(call).text : (await generateText(call)).text;
+      assert.equal(text, ANSWER);
+      assert.ok(model.requests.every((r) => (r.body.stream === true) === stream), "streamed as asked");
       assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
       assert.equal(model.requests.length, RESPONSES_SCRIPT.length, "one request per step: no describe round trip");
       checkRuns(hooks);

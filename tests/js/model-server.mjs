@@ -284,6 +284,7 @@ export async function startNativeModelServer(script) {
     conversations.set(response.id, [...items, reply.item]);
     if (body.store !== false) stored.set(reply.item.id, reply.item);
     record.status = 200;
+    if (body.stream === true) return streamNative(res, response);
     send(200, response);
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -304,4 +305,29 @@ function resolveReferences(input, stored) {
     else return { error: `Item with id '${item.id}' not found.` };
   }
   return items;
+}
+
+/**
+ * A native Responses reply as the API streams it (SSE): the response created, its one output item
+ * added in progress (a function_call's arguments then in two deltas), done, and the response completed.
+ */
+function streamNative(res, response) {
+  const [item] = response.output;
+  const events = [["response.created", { response: { ...response, status: "in_progress", output: [] } }],
+    ["response.output_item.added", { output_index: 0, item: { ...item, status: "in_progress", ...(item.type === "function_call" ? { arguments: "" } : {}), ...(item.type === "message" ? { content: [] } : {}) } }]];
+  if (item.type === "function_call") {
+    const half = Math.floor(item.arguments.length / 2);
+    for (const delta of [item.arguments.slice(0, half), item.arguments.slice(half)]) events.push(["response.function_call_arguments.delta", { item_id: item.id, output_index: 0, delta }]);
+    events.push(["response.function_call_arguments.done", { item_id: item.id, output_index: 0, arguments: item.arguments }]);
+  } else if (item.type === "message") {
+    const text = item.content[0].text;
+    events.push(["response.content_part.added", { item_id: item.id, output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }],
+      ["response.output_text.delta", { item_id: item.id, output_index: 0, content_index: 0, delta: text, logprobs: [] }],
+      ["response.output_text.done", { item_id: item.id, output_index: 0, content_index: 0, text, logprobs: [] }],
+      ["response.content_part.done", { item_id: item.id, output_index: 0, content_index: 0, part: item.content[0] }]);
+  }
+  events.push(["response.output_item.done", { output_index: 0, item }], ["response.completed", { response }]);
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const [i, [type, data]] of events.entries()) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: i })}\n\n`);
+  res.end();
 }
