@@ -223,25 +223,44 @@ fn native_shelves() -> &'static [Shelf; 4] {
 /// `native_calls`: the first byte picks a native shelf and whether the rest is a call's JSON
 /// (high bit) or the choices of one built by [`native_call`] (an Anthropic `tool_use`, a Responses
 /// `tool_search_call` or `function_call` with or without `namespace`, arguments as an object, as
-/// JSON text, garbage or missing, ids of any type). Unwrap never panics and gives a call of a
-/// catalog tool (of the namespace's server when one routed it), an answer in the provider's shape
-/// (SPEC §11) or a reject with a message; only a call that is not an object is an error.
+/// JSON text, garbage or missing, ids of any type). Unwrap, of the call's JSON text as the binding
+/// gives it (a call nested too deep to parse read from its outline) and of the parsed call alike,
+/// never panics and gives a call of a catalog tool (of the namespace's server when one routed it),
+/// an answer in the provider's shape (SPEC §11) or a reject with a message (a `tool_search_call`'s
+/// with its output item); only a call that is not an object is an error.
 pub fn native_calls(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else { return };
     let shelf = &native_shelves()[usize::from(first % 4)];
-    let call = if first & 0x80 != 0 {
+    let text = if first & 0x80 != 0 {
         let Ok(text) = std::str::from_utf8(rest) else { return };
-        let Ok(call) = json::parse(text) else { return };
-        call
+        text.to_string()
     } else {
-        native_call(&mut Bytes(rest))
+        native_call(&mut Bytes(rest)).to_json()
     };
-    let responses = first % 4 >= 2;
-    match shelf.unwrap(&call) {
-        Ok(Unwrapped::Call(c)) => check_native_call(shelf, &call, &c, responses),
+    let outcome = shelf.unwrap_json(&text);
+    let call = match json::parse(&text) {
+        Ok(call) => {
+            assert_eq!(shelf.unwrap(&call), outcome, "the text and the parsed call unwrap alike");
+            call
+        }
+        // Too deep to parse, or not JSON: what the binding reads of it.
+        Err(_) => json::parse_deeper(&json::shallow_text(&text, 3), 3).unwrap_or(json::Value::Null),
+    };
+    check_native_outcome(shelf, &call, outcome, first % 4 >= 2);
+}
+
+/// What [`native_calls`] requires of one unwrap's outcome.
+fn check_native_outcome(
+    shelf: &Shelf,
+    call: &json::Value,
+    outcome: Result<Unwrapped, toolshelf::Error>,
+    responses: bool,
+) {
+    match outcome {
+        Ok(Unwrapped::Call(c)) => check_native_call(shelf, call, &c, responses),
         Ok(Unwrapped::Loaded { answer, .. }) => match answer {
             toolshelf::native::Answer::Blocks(blocks) => check_reference_blocks(shelf, &blocks),
-            toolshelf::native::Answer::Item(item) => check_search_output(shelf, &call, &item),
+            toolshelf::native::Answer::Item(item) => check_search_output(shelf, call, &item),
         },
         Ok(Unwrapped::Answer { content, .. }) => assert!(!content.is_empty(), "an empty answer"),
         Ok(Unwrapped::Reject { content, item, .. }) => {
@@ -250,7 +269,7 @@ pub fn native_calls(data: &[u8]) {
             if search_call && responses {
                 let item = item.expect("a rejected tool_search_call still has its output item");
                 assert_eq!(item.get("tools").and_then(json::Value::as_array).map(<[_]>::len), Some(0));
-                check_search_output(shelf, &call, &item);
+                check_search_output(shelf, call, &item);
             }
         }
         Err(e) => assert!(!call.is_object() && e.code.as_str() == "invalid_call", "{}: {}", e.code.as_str(), e.message),
