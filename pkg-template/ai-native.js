@@ -162,6 +162,11 @@ export function createAnthropicNativeToolshelf({ tools: direct = {}, servers = {
       const providerOptions = { ...found.real.providerOptions, anthropic: { ...found.real.providerOptions?.anthropic, deferLoading: true } };
       const call = { name: def.name, server: found.server, tool: found.tool };
       tools[def.name] = withProperties(found.real, before(call, found.real, true), { providerOptions });
+    } else if (found) {
+      // A server tool the request carries as it is (alwaysLoad; every tool with `enabled: off`).
+      const call = { name: def.name, server: found.server, tool: found.tool };
+      tools[def.name] = onCall ? withProperties(found.real, before(call, found.real, false)) : found.real;
+      always.push(def.name);
     } else {
       // toolshelf's own search tool (never deferred): its answer reaches the model as tool-reference parts.
       tools[def.name] = aiTool({ description: def.description, inputSchema: jsonSchema(def.input_schema), execute: answer(def.name), toModelOutput: referenceOutput });

@@ -537,3 +537,23 @@ test("AI SDK native path with @ai-sdk/openai: alwaysLoad servers stay in the req
     await model.close();
   }
 });
+
+test("AI SDK native path with @ai-sdk/anthropic: a server tool the request carries (alwaysLoad) is the caller's tool, run as called", async () => {
+  const ran = [];
+  const t = (name) => tool({ description: `${name}: run it.`, inputSchema: jsonSchema({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] }), execute: async ({ n }) => { ran.push([name, n]); return `${name} ${n}`; } });
+  const script = [{ tool: "list", arguments: { n: 2 } }, { tool: "tool_search", arguments: { query: "list other" } }, { tool: "mcp__other__list", arguments: { n: 3 } }, { text: "done" }];
+  const model = await startNativeModelServer(script);
+  const hooks = [];
+  try {
+    const shelf = createAnthropicNativeToolshelf({ servers: { files: { list: t("files/list") }, other: { list: t("other/list") } },
+      options: { alwaysLoad: ["files"] }, onCall: (call) => { hooks.push(`${call.server}/${call.tool}`); } });
+    const result = await generateText({ model: createAnthropic({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"), maxOutputTokens: 256,
+      prompt: "go", tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(script.length + 1) });
+    assert.equal(result.text, "done");
+    assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+    assert.deepEqual(ran, [["files/list", 2], ["other/list", 3]]);
+    assert.deepEqual(hooks, ["files/list", "other/list"]);
+  } finally {
+    await model.close();
+  }
+});
