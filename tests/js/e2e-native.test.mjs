@@ -452,6 +452,7 @@ test("AI SDK native path with @ai-sdk/openai keeps the tool's own guarantees; cl
     description: "Read a file at a path inside the project.",
     inputSchema: z.object({ path: z.string().refine((p) => !p.includes(".."), "no .. in a path").transform((p) => p.toUpperCase()) }),
     execute: async ({ path }) => { ran.push(["read_path", path]); return `read ${path}`; },
+    toModelOutput: ({ output }) => ({ type: "text", value: `rendered: ${output}` }),
   });
   const listIssues = (server) => tool({
     description: `List the issues of a ${server} project.`,
@@ -481,8 +482,10 @@ test("AI SDK native path with @ai-sdk/openai keeps the tool's own guarantees; cl
   assert.deepEqual(requests[0].toolCall.input, { id: "prod" });
   assert.deepEqual(ran, [], "delete_repo did not run without approval");
   // The tool's own validation: a refine guard refuses `..`; a valid path arrives transformed.
-  await run([{ search: { query: "read file path" } }, { tool: "read_path", namespace: "files", arguments: { path: "../../etc/passwd" } }, { tool: "read_path", namespace: "files", arguments: { path: "src/a.rs" } }, { text: "done" }]);
+  const guarded = await run([{ search: { query: "read file path" } }, { tool: "read_path", namespace: "files", arguments: { path: "../../etc/passwd" } }, { tool: "read_path", namespace: "files", arguments: { path: "src/a.rs" } }, { text: "done" }]);
   assert.deepEqual(ran, [["read_path", "SRC/A.RS"]], "the guard refused the first path; the second ran transformed");
+  const rendered = guarded.model.requests.at(-1).body.input.find((i) => i.type === "function_call_output" && i.call_id === "call_2");
+  assert.equal(rendered.output, "rendered: read SRC/A.RS", "the tool's own toModelOutput renders its result");
   // Two servers' list_issues: each namespace holds its function under the name the ToolSet knows it by.
   ran.length = 0;
   const clash = await run([{ search: { query: "list issues" } }, { tool: "mcp__linear__list_issues", namespace: "linear", arguments: { limit: "50" } }, { text: "done" }]);
