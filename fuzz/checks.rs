@@ -243,9 +243,13 @@ pub fn native_calls(data: &[u8]) {
             assert_eq!(shelf.unwrap(&call), outcome, "the text and the parsed call unwrap alike");
             call
         }
-        // Too deep to parse: what the binding reads of it, its outline; not JSON: nothing.
-        Err(e) if e.too_deep => json::parse_deeper(&json::shallow_text(&text, 3), 3).unwrap_or(json::Value::Null),
-        Err(_) => json::Value::Null,
+        // What the binding reads: the call's levels around arguments at the depth limit; of a
+        // call too deep even so, its outline; of text that is no JSON, nothing.
+        Err(_) => match json::parse_deeper(&text, 3) {
+            Ok(call) => call,
+            Err(e) if e.too_deep => json::parse_deeper(&json::shallow_text(&text, 3), 3).unwrap_or(json::Value::Null),
+            Err(_) => json::Value::Null,
+        },
     };
     check_native_outcome(shelf, &call, outcome, first % 4 >= 2);
 }
