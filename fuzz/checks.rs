@@ -201,3 +201,295 @@ fn shape_args(next: &mut impl FnMut() -> u8) -> String {
         _ => format!("{{{}}}", (0..n).map(|i| format!(r#""k{i}":"{i}""#)).collect::<Vec<_>>().join(",")),
     }
 }
+
+/// The `native_calls` shelves: a small real catalog (five tools each of Linear's and GitHub's MCP
+/// servers, `list_issues` in both, and a direct tool) in native mode, Anthropic and Responses,
+/// each with the default and the batched search shape.
+fn native_shelves() -> &'static [Shelf; 4] {
+    static SHELVES: OnceLock<[Shelf; 4]> = OnceLock::new();
+    SHELVES.get_or_init(|| {
+        let anthropic = include_str!("native-anthropic.json");
+        let responses = include_str!("native-responses.json");
+        let shelf = |toolbox: &str, options: &str| Shelf::from_json(toolbox, options).expect("fixed toolbox");
+        [
+            shelf(anthropic, r#"{"mode":"native"}"#),
+            shelf(anthropic, r#"{"mode":"native","batch":true}"#),
+            shelf(responses, r#"{"mode":"native"}"#),
+            shelf(responses, r#"{"mode":"native","batch":true}"#),
+        ]
+    })
+}
+
+/// `native_calls`: the first byte picks a native shelf and whether the rest is a call's JSON
+/// (high bit) or the choices of one built by [`native_call`] (an Anthropic `tool_use`, a Responses
+/// `tool_search_call` or `function_call` with or without `namespace`, arguments as an object, as
+/// JSON text, garbage or missing, ids of any type). Unwrap, of the call's JSON text as the binding
+/// gives it (a call nested too deep to parse read from its outline) and of the parsed call alike,
+/// never panics and gives a call of a catalog tool (of the namespace's server when one routed it),
+/// an answer in the provider's shape (SPEC §11) or a reject with a message (a `tool_search_call`'s
+/// with its output item); only a call that is not an object (or text too deep to read) is an error.
+pub fn native_calls(data: &[u8]) {
+    let Some((&first, rest)) = data.split_first() else { return };
+    let shelf = &native_shelves()[usize::from(first % 4)];
+    let text = if first & 0x80 != 0 {
+        let Ok(text) = std::str::from_utf8(rest) else { return };
+        text.to_string()
+    } else {
+        native_call(&mut Bytes(rest)).to_json()
+    };
+    let outcome = shelf.unwrap_json(&text);
+    let call = match json::parse(&text) {
+        Ok(call) => {
+            assert_eq!(shelf.unwrap(&call), outcome, "the text and the parsed call unwrap alike");
+            call
+        }
+        // What the binding reads: the call's levels around arguments at the depth limit; of a
+        // call too deep even so, its outline; of text that is no JSON, nothing.
+        Err(_) => match json::parse_deeper(&text, 3) {
+            Ok(call) => call,
+            Err(e) if e.too_deep => json::parse_deeper(&json::shallow_text(&text, 3), 3).unwrap_or(json::Value::Null),
+            Err(_) => json::Value::Null,
+        },
+    };
+    check_native_outcome(shelf, &call, outcome, first % 4 >= 2);
+}
+
+/// What [`native_calls`] requires of one unwrap's outcome.
+fn check_native_outcome(
+    shelf: &Shelf,
+    call: &json::Value,
+    outcome: Result<Unwrapped, toolshelf::Error>,
+    responses: bool,
+) {
+    match outcome {
+        Ok(Unwrapped::Call(c)) => check_native_call(shelf, call, &c, responses),
+        Ok(Unwrapped::Loaded { answer, .. }) => match answer {
+            toolshelf::native::Answer::Blocks(blocks) => check_reference_blocks(shelf, &blocks),
+            toolshelf::native::Answer::Item(item) => check_search_output(shelf, call, &item),
+        },
+        Ok(Unwrapped::Answer { content, .. }) => assert!(!content.is_empty(), "an empty answer"),
+        Ok(Unwrapped::Reject { content, item, .. }) => {
+            assert!(!content.is_empty(), "a reject without a message");
+            let search_call = call.get("type").and_then(json::Value::as_str) == Some("tool_search_call");
+            if search_call && responses {
+                let item = item.expect("a rejected tool_search_call still has its output item");
+                assert_eq!(item.get("tools").and_then(json::Value::as_array).map(<[_]>::len), Some(0));
+                check_search_output(shelf, call, &item);
+            }
+        }
+        // Not an object; or text that is no JSON, too deep to read even its outline (`too_large`,
+        // SPEC §8's depth bound).
+        Err(e) => assert!(
+            !call.is_object() && ["invalid_call", "too_large"].contains(&e.code.as_str()),
+            "{}: {}",
+            e.code.as_str(),
+            e.message
+        ),
+    }
+}
+
+/// A call of a catalog tool with object arguments; through a namespace, that server's tool.
+fn check_native_call(shelf: &Shelf, call: &json::Value, c: &toolshelf::Call, responses: bool) {
+    assert!(c.arguments.is_object(), "arguments {}", c.arguments.to_json());
+    let tool = shelf.catalog().get(&c.name).unwrap_or_else(|| panic!("{} is no tool of the catalog", c.name));
+    assert_eq!(c.server, tool.server);
+    if tool.deferred {
+        assert_eq!(c.tool.as_deref(), Some(tool.own_name.as_str()));
+    }
+    let namespace = call.get("namespace").and_then(json::Value::as_str);
+    if let (true, Some("function_call"), Some(namespace)) =
+        (responses, call.get("type").and_then(json::Value::as_str), namespace)
+    {
+        assert_eq!(c.server.as_deref(), Some(namespace.trim()), "routed out of its namespace");
+    }
+}
+
+/// Anthropic's search answer: `tool_reference` blocks of deferred tools, each once, then at most
+/// one text block.
+fn check_reference_blocks(shelf: &Shelf, blocks: &json::Value) {
+    let blocks = blocks.as_array().expect("blocks are an array");
+    let mut seen = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        match block.get("type").and_then(json::Value::as_str) {
+            Some("tool_reference") => {
+                let name = block.get("tool_name").and_then(json::Value::as_str).expect("a tool_name");
+                assert!(shelf.catalog().get(name).is_some_and(|t| t.deferred), "a reference to {name}");
+                assert!(!seen.contains(&name), "{name} referenced twice");
+                seen.push(name);
+            }
+            Some("text") => assert!(
+                i + 1 == blocks.len() && block.get("text").and_then(json::Value::as_str).is_some_and(|t| !t.is_empty())
+            ),
+            other => panic!("a block of type {other:?}"),
+        }
+    }
+}
+
+/// Responses' search answer: a client `tool_search_output` echoing the call's id, with namespaces
+/// of servers holding functions of their own tools (each once).
+fn check_search_output(shelf: &Shelf, call: &json::Value, item: &json::Value) {
+    let text = |v: &json::Value, key: &str| v.get(key).and_then(json::Value::as_str).map(str::to_string);
+    assert_eq!(text(item, "type").as_deref(), Some("tool_search_output"));
+    assert_eq!(text(item, "execution").as_deref(), Some("client"));
+    let id = text(call, "call_id").or_else(|| text(call, "id"));
+    assert_eq!(text(item, "call_id"), id, "the output echoes the call's id");
+    let mut seen = Vec::new();
+    for space in item.get("tools").and_then(json::Value::as_array).expect("tools") {
+        assert_eq!(text(space, "type").as_deref(), Some("namespace"));
+        let server = text(space, "name").expect("a namespace name");
+        for f in space.get("tools").and_then(json::Value::as_array).expect("a namespace's tools") {
+            let name = text(f, "name").expect("a function name");
+            let found = shelf
+                .catalog()
+                .tools
+                .iter()
+                .any(|t| t.deferred && t.server.as_deref() == Some(server.as_str()) && t.own_name == name);
+            assert!(found, "{server}.{name} is no tool of that server");
+            assert!(f.get("parameters").is_some_and(json::Value::is_object), "{name} without parameters");
+            assert!(!seen.contains(&(server.clone(), name.clone())), "{server}.{name} twice");
+            seen.push((server.clone(), name));
+        }
+    }
+}
+
+/// The bytes [`native_call`] reads its choices from (zeros once they run out).
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn next(&mut self) -> u8 {
+        let Some((&b, rest)) = self.0.split_first() else { return 0 };
+        self.0 = rest;
+        b
+    }
+
+    /// Up to `n` bytes as text (invalid UTF-8 replaced).
+    fn text(&mut self, n: usize) -> String {
+        let n = n.min(self.0.len());
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        String::from_utf8_lossy(head).into_owned()
+    }
+}
+
+/// Names a native call may hold: the search tool's, the bridge's others, the catalog's (own and
+/// qualified), near misses, empty.
+const NATIVE_NAMES: [&str; 16] = [
+    "tool_search",
+    "tool_call",
+    "tool_describe",
+    "list_issues",
+    "mcp__linear__list_issues",
+    "mcp__github__list_issues",
+    "get_issue",
+    "create_issue",
+    "search_code",
+    "bash",
+    "delete_repository",
+    "save_comment",
+    "get_isue",
+    "mcp__linear__get_issue",
+    "",
+    " list_teams ",
+];
+
+/// A call built from the bytes' choices: its shape, name, namespace, arguments and ids.
+fn native_call(b: &mut Bytes) -> json::Value {
+    use json::Value;
+    let kind = b.next() % 6;
+    let pick = b.next();
+    let name = if pick < 224 { Value::str(NATIVE_NAMES[usize::from(pick % 16)]) } else { native_scalar(b) };
+    let arguments = native_arguments(b);
+    let mut members: Vec<(&str, Value)> = match kind {
+        0 => vec![("type", Value::str("tool_use")), ("name", name), ("input", arguments)],
+        1 => {
+            vec![("type", Value::str("tool_search_call")), ("execution", native_execution(b)), ("arguments", arguments)]
+        }
+        2 => vec![("type", Value::str("function_call")), ("name", name), ("arguments", arguments)],
+        3 => vec![
+            ("type", Value::str("tool_search_call")),
+            ("arguments", arguments),
+            ("status", Value::str("completed")),
+        ],
+        4 => vec![("name", name), ("arguments", arguments)],
+        _ => vec![
+            ("type", Value::str("function")),
+            ("function", Value::object([("name", name), ("arguments", arguments)])),
+        ],
+    };
+    if b.next() < 43 {
+        members.retain(|(key, _)| *key != "arguments" && *key != "input"); // no arguments at all
+    }
+    match b.next() % 8 {
+        0 => {}
+        1 => members.push(("namespace", Value::str("linear"))),
+        2 => members.push(("namespace", Value::str("github"))),
+        3 => members.push(("namespace", Value::str(" github "))),
+        4 => members.push(("namespace", Value::str("nowhere"))),
+        5 => members.push(("namespace", native_scalar(b))),
+        6 => members.push(("namespace", Value::str(""))),
+        _ => members.push(("namespace", Value::str("builtin"))),
+    }
+    for key in ["call_id", "id"] {
+        match b.next() % 4 {
+            0 => {}
+            1 => members.push((key, Value::str(format!("call_{}", b.next())))),
+            2 => members.push((key, Value::Null)),
+            _ => members.push((key, native_scalar(b))),
+        }
+    }
+    Value::object(members)
+}
+
+/// `execution` of a `tool_search_call`: client, server or any other value.
+fn native_execution(b: &mut Bytes) -> json::Value {
+    match b.next() % 4 {
+        0 | 1 => json::Value::str("client"),
+        2 => json::Value::str("server"),
+        _ => native_scalar(b),
+    }
+}
+
+/// A value of any kind from the bytes: null, a boolean, a number, a string, an empty container.
+fn native_scalar(b: &mut Bytes) -> json::Value {
+    use json::Value;
+    match b.next() % 7 {
+        0 => Value::Null,
+        1 => Value::Bool(b.next() & 1 == 1),
+        2 => Value::Number(b.next().to_string().into()),
+        3 => Value::Number("-1e300".into()),
+        4 => Value::Array(Vec::new()),
+        5 => Value::object(Vec::<(String, Value)>::new()),
+        _ => {
+            let n = usize::from(b.next() % 24);
+            Value::String(b.text(n))
+        }
+    }
+}
+
+/// Arguments: a search's (`query`, `limit`, batched `queries`) or a tool's fields, as an object or
+/// as JSON text, cut JSON text, garbage, another kind of value, deeply nested, or null.
+fn native_arguments(b: &mut Bytes) -> json::Value {
+    use json::Value;
+    let n = usize::from(b.next() % 32);
+    let word = b.text(n);
+    let object = match b.next() % 6 {
+        0 => Value::object([("query", Value::String(word))]),
+        1 => Value::object([("query", Value::String(word)), ("limit", native_scalar(b))]),
+        2 => Value::object([("queries", Value::Array(vec![Value::String(word), native_scalar(b)]))]),
+        3 => Value::object([("owner", Value::str("o")), ("repo", Value::str("r")), ("title", Value::String(word))]),
+        4 => Value::object([("id", native_scalar(b)), ("limit", Value::String(word))]),
+        _ => Value::object([(word, native_scalar(b))]),
+    };
+    match b.next() % 8 {
+        0 | 1 => object,
+        2 => Value::String(object.to_json()),
+        3 => {
+            let text = object.to_json();
+            Value::String(text.chars().take(text.chars().count() / 2).collect())
+        }
+        4 => native_scalar(b),
+        5 => Value::String(format!("{}{}", "[".repeat(200), "]".repeat(200))),
+        6 => json::parse(&format!("{}1{}", "[".repeat(120), "]".repeat(120))).unwrap_or(Value::Null),
+        _ => Value::Null,
+    }
+}

@@ -162,6 +162,11 @@ export function createAnthropicNativeToolshelf({ tools: direct = {}, servers = {
       const providerOptions = { ...found.real.providerOptions, anthropic: { ...found.real.providerOptions?.anthropic, deferLoading: true } };
       const call = { name: def.name, server: found.server, tool: found.tool };
       tools[def.name] = withProperties(found.real, before(call, found.real, true), { providerOptions });
+    } else if (found) {
+      // A server tool the request carries as it is (alwaysLoad; every tool with `enabled: off`).
+      const call = { name: def.name, server: found.server, tool: found.tool };
+      tools[def.name] = onCall ? withProperties(found.real, before(call, found.real, false)) : found.real;
+      always.push(def.name);
     } else {
       // toolshelf's own search tool (never deferred): its answer reaches the model as tool-reference parts.
       tools[def.name] = aiTool({ description: def.description, inputSchema: jsonSchema(def.input_schema), execute: answer(def.name), toModelOutput: referenceOutput });
@@ -176,6 +181,158 @@ export function createAnthropicNativeToolshelf({ tools: direct = {}, servers = {
     prepareStep({ messages } = {}) {
       const loaded = [...loadedNames(messages)].filter((name) => Object.hasOwn(tools, name) && !always.includes(name));
       return { activeTools: [...always, ...loaded] };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The native path for @ai-sdk/openai (SPEC §11, OpenAI Responses): `createOpenAINativeToolshelf`
+// gives generateText/streamText the direct tools as they are, the SDK's own client tool search
+// (`openai.tools.toolSearch({ execution: "client", execute })`, the listing in its description),
+// whose `execute` answers with toolshelf's matches as per-server namespaces, and every deferred
+// tool as the caller's own AI SDK tool with `providerOptions.openai.omitFromRequestTools` (kept out
+// of the request, in the ToolSet so that the SDK validates and runs the model's calls of it).
+// The SDK hands a `function_call` to the ToolSet by its `name` alone (the namespace reaches the
+// tool only as providerMetadata), so inside a namespace each function has its ToolSet name: its
+// own name, or `mcp__<server>__<tool>` where two tools share a name.
+
+/** An AI SDK tool as a Responses function (`strict` as the SDK sends one: the tool's own, else false). */
+function responsesDef(name, tool) {
+  const description = typeof tool?.description === "string" ? tool.description : "";
+  return { type: "function", name, description, parameters: inputSchemaOf(tool), strict: tool?.strict ?? false };
+}
+
+/**
+ * The ToolSet name of each server tool (`server` → own name → name): its own name, or its
+ * qualified name when another tool has that name (toolshelf's `qualify: auto`) or `qualifyAll`.
+ */
+function toolSetNames(direct, servers, qualifyAll) {
+  const uses = new Map();
+  const count = (name) => uses.set(name, (uses.get(name) ?? 0) + 1);
+  Object.keys(direct).forEach(count);
+  for (const set of Object.values(servers)) Object.keys(set).forEach(count);
+  return new Map(Object.entries(servers).map(([server, set]) => [server, new Map(Object.keys(set).map((tool) =>
+    [tool, qualifyAll || uses.get(tool) > 1 ? qualifiedName(server, tool) : tool]))]));
+}
+
+/** A `tool_search_output`'s tools with each namespace's functions under their ToolSet names. */
+function withToolSetNames(tools, names) {
+  return tools.map((space) => (space?.type === "namespace" && Array.isArray(space.tools)
+    ? { ...space, tools: space.tools.map((f) => ({ ...f, name: names.get(space.name)?.get(f.name) ?? f.name })) }
+    : space));
+}
+
+/** Whether a model message part is the result of the search tool `name` that carries a reject's reason. */
+const rejectedSearch = (name) => (part) => part?.type === "tool-result" && part.toolName === name
+  && part.output?.type === "json" && typeof part.output.value?.reason === "string";
+
+/**
+ * Direct tools plus deferred tools by server (ToolSets) → `{ tools, prepareStep, shelf, assembly }`
+ * for @ai-sdk/openai's Responses models. `toolSearch` is `openai.tools.toolSearch` (the SDK's
+ * factory of its `tool_search` tool). `onCall(call, execution)` sees each real call first, direct
+ * tools' too (`server` undefined; return a string to decline it, with that reason for the model).
+ */
+export function createOpenAINativeToolshelf({ toolSearch, tools: direct = {}, servers = {}, options = {}, onCall } = {}) {
+  if (typeof toolSearch !== "function") {
+    throw new TypeError("createOpenAINativeToolshelf: toolSearch must be the SDK's factory, openai.tools.toolSearch from @ai-sdk/openai");
+  }
+  const toolbox = {
+    tools: Object.entries(direct).map(([name, tool]) => responsesDef(name, tool)),
+    servers: Object.fromEntries(Object.entries(servers).map(([server, set]) => [server, Object.entries(set).map(([n, t]) => responsesDef(n, t))])),
+  };
+  const shelf = new Shelf(toolbox, { ...options, format: "responses", mode: "native" });
+  const assembly = shelf.assemble();
+  if (assembly.mode !== "native") {
+    // No protocol to speak (the bridge was kept, with a warning): createToolshelf's bridge.
+    shelf.free();
+    return createToolshelf({ tools: direct, servers, options: { ...options, mode: "bridge" }, onCall });
+  }
+  // toolshelf's own names: qualified where names clash, or all of them (`qualify: true`, seen by
+  // describing one tool whose name is unique by its own name).
+  let names = toolSetNames(direct, servers, false);
+  const unique = [...names].flatMap(([server, map]) => [...map].filter(([tool, name]) => tool === name).map(([tool]) => [server, tool]))[0];
+  if (unique && shelf.describe(qualifiedName(...unique))) names = toolSetNames(direct, servers, true);
+
+  /** What runs before a real tool: toolshelf's validation where the SDK has none, then `onCall`. */
+  const before = (call, real, namespace) => async (input, execution) => {
+    let args = input ?? {};
+    if (namespace !== null && !validatesItself(real)) {
+      const named = namespace ? { namespace, name: call.tool } : { name: call.name }; // a namespace's tool by its own name
+      const u = shelf.unwrap({ type: "function_call", call_id: execution?.toolCallId ?? "", ...named, arguments: JSON.stringify(args) });
+      if (u.kind !== "call") return u.content; // the reject: nothing ran
+      args = u.arguments; // coerced where the schema asks
+    }
+    const verdict = onCall ? await onCall({ ...call, arguments: args }, execution) : undefined;
+    return typeof verdict === "string" ? verdict : args;
+  };
+  const wrapped = (real, call, namespace, extra) => (onCall || namespace !== null ? withProperties(real, before(call, real, namespace), extra) : real);
+
+  const tools = {};
+  const put = (name, tool) => Object.defineProperty(tools, name, { value: tool, enumerable: true, writable: true, configurable: true });
+  const sent = new Set(); // the server tools the request carries (alwaysLoad, tier 0)
+  const serverDefs = new Map(); // a server def given to the shelf → [server, own name, the caller's tool]
+  for (const [server, set] of Object.entries(servers)) {
+    Object.entries(set).forEach(([tool, real], i) => serverDefs.set(toolbox.servers[server][i], [server, tool, real]));
+  }
+  const byName = new Map([...serverDefs.values()].map((found) => [names.get(found[0]).get(found[1]), found]));
+  const directDefs = new Set(toolbox.tools);
+  let searchName;
+  for (const def of assembly.tools) {
+    if (directDefs.has(def)) {
+      put(def.name, wrapped(direct[def.name], { name: def.name, server: undefined, tool: def.name }, null));
+    } else if (def.type === "tool_search") {
+      searchName = ["tool_search", "toolshelf_search"].find((name) => !Object.hasOwn(direct, name)) ?? "toolshelf_tool_search";
+      put(searchName, toolSearch({
+        execution: "client",
+        description: def.description,
+        parameters: def.parameters,
+        /** A search answered by the shelf: the matches to load; a reject's reason goes to the model in prepareStep. */
+        execute: async (input, execution) => {
+          const u = shelf.unwrap({ type: "tool_search_call", call_id: input?.call_id ?? execution?.toolCallId ?? null, execution: "client", arguments: input?.arguments });
+          const loaded = withToolSetNames(u.item.tools, names);
+          return u.kind === "reject" ? { tools: loaded, reason: u.content } : { tools: loaded };
+        },
+      }));
+    } else if (serverDefs.has(def) || byName.has(def.name)) {
+      // A server tool the request carries (alwaysLoad; every tool with `enabled: off`), as the
+      // caller's def or, renamed by qualify, by its name.
+      const found = serverDefs.get(def) ?? byName.get(def.name);
+      const [server, tool, real] = found;
+      sent.add(found);
+      put(def.name, wrapped(real, { name: def.name, server, tool }, ""));
+    }
+  }
+  /** A deferred tool: the caller's, out of the request (loaded by a search), in the ToolSet. */
+  const deferredTool = (name, namespace, tool, real, server = namespace) => {
+    if (Object.hasOwn(tools, name)) return; // a name the core left out (a bridge tool's)
+    const providerOptions = { ...real?.providerOptions, openai: { ...real?.providerOptions?.openai, omitFromRequestTools: true } };
+    put(name, wrapped(real, { name, server, tool }, namespace, { providerOptions }));
+  };
+  for (const found of serverDefs.values()) if (!sent.has(found)) deferredTool(names.get(found[0]).get(found[1]), ...found);
+  // Direct tools named in `defer`: the core's pseudo-server `builtin`, under their own names.
+  const deferred = Array.isArray(options.defer) ? options.defer : [];
+  for (const name of Object.keys(direct)) {
+    if (!deferred.includes(name) || Object.hasOwn(tools, name)) continue;
+    if (!names.has("builtin")) names.set("builtin", new Map());
+    names.get("builtin").set(name, name);
+    deferredTool(name, "builtin", name, direct[name], undefined);
+  }
+  return {
+    tools,
+    shelf,
+    assembly,
+    /**
+     * For generateText/streamText: a rejected search's reason (a `tool_search_output` has no text)
+     * follows its result as a system message, as the README's loop sends it.
+     */
+    prepareStep({ messages } = {}) {
+      if (!searchName || !Array.isArray(messages) || !messages.some((m) => m?.role === "tool" && Array.isArray(m.content) && m.content.some(rejectedSearch(searchName)))) return undefined;
+      return {
+        messages: messages.flatMap((m) => {
+          const reasons = m?.role === "tool" && Array.isArray(m.content) ? m.content.filter(rejectedSearch(searchName)).map((p) => p.output.value.reason) : [];
+          return [m, ...reasons.map((reason) => ({ role: "system", content: reason }))];
+        }),
+      };
     },
   };
 }

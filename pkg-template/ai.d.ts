@@ -64,4 +64,4 @@ export type ToolSearchCallback = (options: { query: string; tools: Array<{ name:
  * `deferLoading: true`). With `tools` (the ToolSet), parameter names count too.
  */
 export declare function toolshelfSearch(options?: { tools?: ToolSet; limit?: number; server?: string; onWarning?: (warning: string) => void }): ToolSearchCallback;
-export { createAnthropicNativeToolshelf, type AnthropicNativeToolshelf } from "./ai-native.js";
+export { createAnthropicNativeToolshelf, createOpenAINativeToolshelf, type AnthropicNativeToolshelf, type OpenAINativeToolshelf, type OpenAIToolSearchArgs } from "./ai-native.js";

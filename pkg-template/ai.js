@@ -517,4 +517,4 @@ export function toolshelfSearch({ tools, limit = 10, server = "deferred", onWarn
     return shelf.search(query, { limit }).matches.map((m) => m.name);
   };
 }
-export { createAnthropicNativeToolshelf } from "./ai-native.js";
+export { createAnthropicNativeToolshelf, createOpenAINativeToolshelf } from "./ai-native.js";

@@ -301,6 +301,16 @@ pub fn output_item(call_id: Option<&str>, tools: Vec<Value>) -> Value {
     ])
 }
 
+/// The output item a `tool_search_call` still needs when it cannot be read at all (nested too
+/// deep to parse): no tools, its call's id; `None` for any other call.
+pub fn unread_search_output(call: &Value) -> Option<Value> {
+    if call.get("type").and_then(Value::as_str) != Some("tool_search_call") {
+        return None;
+    }
+    let text = |key: &str| call.get(key).and_then(Value::as_str);
+    Some(output_item(text("call_id").or_else(|| text("id")), Vec::new()))
+}
+
 /// A deferred tool as a function of its namespace: the caller's def under the tool's own name
 /// (the namespace tells servers apart), not deferred again; a def of another format than
 /// Responses' written as a Responses function.

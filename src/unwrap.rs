@@ -269,7 +269,7 @@ pub fn unwrap_text(shelf: &dyn Prepared, text: &str) -> Result<Unwrapped, Error>
     let name = parts.name.map(str::trim).filter(|n| !n.is_empty()).unwrap_or("the tool");
     let shown = shown_name(name, parts.arguments, &shelf.options().bridge_names);
     let content = texts::bad_arguments(shown, &texts::arguments_too_deep(json::MAX_DEPTH));
-    Ok(Unwrapped::Reject { content, id: parts.id, item: None })
+    Ok(Unwrapped::Reject { content, id: parts.id, item: crate::native::unread_search_output(&call) })
 }
 
 /// Levels a call's shape may add around its arguments: the call, `function` or `input`, and

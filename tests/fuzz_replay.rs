@@ -48,3 +48,8 @@ fn unwrap_seeds() {
 fn schema_shapes_seeds() {
     replay("schema_shapes", checks::schema_shapes, 7);
 }
+
+#[test]
+fn native_calls_seeds() {
+    replay("native_calls", checks::native_calls, 12);
+}

@@ -517,3 +517,21 @@ fn load_max_tokens_bounds_what_one_search_loads() {
     let loaded: Vec<&str> = blocks.as_array().unwrap().iter().map(|b| text(b, "tool_name")).collect();
     assert_eq!(loaded, names, "tools named exactly load whatever the budget");
 }
+
+/// A `tool_search_call` nested too deep to parse (read from its outline) is a reject that still
+/// carries its output item, as one with unreadable arguments does.
+#[test]
+fn a_search_call_too_deep_to_parse_keeps_its_output_item() {
+    let shelf = native_shelf(&toolbox("linear-mcp-official", "responses", false), "");
+    let deep = format!("{}1{}", "[".repeat(140), "]".repeat(140));
+    let call = format!(
+        r#"{{"type":"tool_search_call","call_id":"call_deep","execution":"client","arguments":{{"query":{deep}}}}}"#
+    );
+    let Ok(Unwrapped::Reject { item: Some(item), .. }) = shelf.unwrap_json(&call) else {
+        panic!("a reject with its item")
+    };
+    assert_eq!(
+        item.to_json(),
+        r#"{"type":"tool_search_output","call_id":"call_deep","execution":"client","status":"completed","tools":[]}"#
+    );
+}

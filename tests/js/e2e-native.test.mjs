@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createMCPClient } from "@ai-sdk/mcp";
 import { Shelf } from "toolshelf";
@@ -366,5 +366,197 @@ test("the README's native loops run as written against the model server", async 
     } finally {
       await model.close();
     }
+  }
+});
+
+// The AI SDK with @ai-sdk/openai (Responses): createOpenAINativeToolshelf gives generateText the
+// SDK's own client `tool_search` (openai.tools.toolSearch) answered by toolshelf, and the deferred
+// tools as the caller's own AI SDK tools kept out of the request (omitFromRequestTools): the model
+// server sees only the direct tools and `tool_search`, loads functions from the tool_search_output
+// items and refuses a function never loaded; the SDK routes each function_call to the real tool.
+const { createOpenAI, openai: openaiProvider } = await import("@ai-sdk/openai");
+const { createOpenAINativeToolshelf } = await import("toolshelf/ai");
+
+/** The Responses input items a request carried (after the server resolved item references). */
+const inputOf = (request) => (Array.isArray(request.body.input) ? request.body.input : []);
+
+for (const [store, stream] of [[true, false], [false, false], [true, true]]) {
+  test(`AI SDK ${stream ? "streamText" : "generateText"} with @ai-sdk/openai: client toolSearch, tool_search_output namespaces, loaded functions routed (store: ${store})`, async () => {
+    everything.calls.length = 0;
+    unreal.calls.length = 0;
+    const model = await startNativeModelServer(RESPONSES_SCRIPT);
+    const everythingMcp = await createMCPClient({ transport: everything.transport() });
+    const unrealMcp = await createMCPClient({ transport: await unreal.transport() });
+    const hooks = [];
+    try {
+      const readFileTool = tool({ description: "Read a file.", inputSchema: jsonSchema(readFile.responses.parameters), execute: async () => "never" });
+      const shelf = createOpenAINativeToolshelf({
+        toolSearch: openaiProvider.tools.toolSearch,
+        tools: { read_file: readFileTool },
+        servers: { everything: await everythingMcp.tools(), [UNREAL]: await unrealMcp.tools() },
+        options: { contextLength: 200_000 },
+        onCall: (call) => { hooks.push({ server: call.server, tool: call.tool }); },
+      });
+      assert.equal(shelf.assembly.mode, "native");
+      const call = {
+        model: createOpenAI({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"),
+        prompt: "Add 2 and 3, build MyProjectEditor for Linux, then add 1 and 1.",
+        tools: shelf.tools,
+        prepareStep: shelf.prepareStep,
+        providerOptions: { openai: { store } },
+        stopWhen: stepCountIs(RESPONSES_SCRIPT.length + 1),
+      };
+      const text = stream ? await streamText(call).text : (await generateText(call)).text;
+      assert.equal(text, ANSWER);
+      assert.ok(model.requests.every((r) => (r.body.stream === true) === stream), "streamed as asked");
+      assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+      assert.equal(model.requests.length, RESPONSES_SCRIPT.length, "one request per step: no describe round trip");
+      checkRuns(hooks);
+      checkPaidStable(model.requests);
+      assert.deepEqual(model.requests[0].tools.map((t) => t.type), ["function", "tool_search"], "the deferred tools are not in the request");
+      const search = model.requests[0].tools[1];
+      assert.equal(search.execution, "client");
+      assert.deepEqual(search, shelf.assembly.tools[1], "toolshelf's tool_search as the core assembles it: description with the listing, parameters");
+      const references = inputOf(model.requests[1]).filter((i) => i.type === "item_reference");
+      assert.equal(references.length > 0, store, "stored items are sent as item_reference when store is on");
+      const outputs = model.requests.at(-1).body.input.filter((i) => i.type === "tool_search_output");
+      assert.equal(outputs.length, 2);
+      assert.equal(outputs[0].call_id, "call_0", "the output echoes the call's call_id");
+      assert.equal(outputs[0].tools[0].name, "everything", "the best match's server first");
+      const sum = outputs[0].tools[0].tools.find((f) => f.name === "get-sum");
+      assert.deepEqual(sum.parameters.required, ["a", "b"], "the function's whole parameters");
+      assert.equal(sum.strict, false);
+      assert.ok(outputs[1].tools.some((n) => n.name === UNREAL && n.tools.some((f) => f.name === BUILD.name)));
+      const reject = model.requests[2].body.input.find((i) => i.type === "function_call_output" && i.call_id === "call_1");
+      assert.match(reject.output, /get-sum was not invoked.*\bb\b/s, "toolshelf's validation (the MCP tool has no validator): the reject reached the model");
+      const calls = model.requests.at(-1).body.input.filter((i) => i.type === "function_call");
+      assert.deepEqual(calls.map((c) => c.namespace), ["everything", "everything", UNREAL, "everything"], "the SDK sends the calls back with their namespace");
+    } finally {
+      await everythingMcp.close();
+      await unrealMcp.close();
+      await model.close();
+    }
+  });
+}
+
+test("AI SDK native path with @ai-sdk/openai keeps the tool's own guarantees; clashing names load qualified; a bad search is a reject with its reason", async () => {
+  const { z } = await import("zod");
+  const ran = [];
+  const deleteRepo = tool({
+    description: "Delete a repository for good.",
+    inputSchema: z.object({ id: z.string() }),
+    needsApproval: true,
+    execute: async ({ id }) => { ran.push(["delete_repo", id]); return `deleted ${id}`; },
+  });
+  const readPath = tool({
+    description: "Read a file at a path inside the project.",
+    inputSchema: z.object({ path: z.string().refine((p) => !p.includes(".."), "no .. in a path").transform((p) => p.toUpperCase()) }),
+    execute: async ({ path }) => { ran.push(["read_path", path]); return `read ${path}`; },
+    toModelOutput: ({ output }) => ({ type: "text", value: `rendered: ${output}` }),
+  });
+  const listIssues = (server) => tool({
+    description: `List the issues of a ${server} project.`,
+    inputSchema: jsonSchema({ type: "object", properties: { limit: { type: "integer", maximum: 250 } }, required: ["limit"] }),
+    execute: async ({ limit }) => { ran.push([`${server}/list_issues`, limit]); return `no issues in ${server}`; },
+  });
+  const servers = { admin: { delete_repo: deleteRepo }, files: { read_path: readPath }, github: { list_issues: listIssues("github") }, linear: { list_issues: listIssues("linear") } };
+  const run = async (script) => {
+    const model = await startNativeModelServer(script);
+    try {
+      const shelf = createOpenAINativeToolshelf({ toolSearch: openaiProvider.tools.toolSearch, servers, options: { contextLength: 200_000 } });
+      const result = await generateText({
+        model: createOpenAI({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"),
+        prompt: "Do it.", tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(script.length + 1),
+      });
+      assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+      return { result, model, shelf };
+    } finally {
+      await model.close();
+    }
+  };
+  // Approval: the SDK stops with the same request it makes for the tool given directly; nothing ran.
+  const approval = await run([{ search: { query: "delete repository" } }, { tool: "delete_repo", namespace: "admin", arguments: { id: "prod" } }, { text: "done" }]);
+  const requests = approval.result.content.filter((part) => part.type === "tool-approval-request");
+  assert.equal(requests.length, 1, JSON.stringify(approval.result.content.map((p) => p.type)));
+  assert.equal(requests[0].toolCall.toolName, "delete_repo");
+  assert.deepEqual(requests[0].toolCall.input, { id: "prod" });
+  assert.deepEqual(ran, [], "delete_repo did not run without approval");
+  // The tool's own validation: a refine guard refuses `..`; a valid path arrives transformed.
+  const guarded = await run([{ search: { query: "read file path" } }, { tool: "read_path", namespace: "files", arguments: { path: "../../etc/passwd" } }, { tool: "read_path", namespace: "files", arguments: { path: "src/a.rs" } }, { text: "done" }]);
+  assert.deepEqual(ran, [["read_path", "SRC/A.RS"]], "the guard refused the first path; the second ran transformed");
+  const rendered = guarded.model.requests.at(-1).body.input.find((i) => i.type === "function_call_output" && i.call_id === "call_2");
+  assert.equal(rendered.output, "rendered: read SRC/A.RS", "the tool's own toModelOutput renders its result");
+  // Two servers' list_issues: each namespace holds its function under the name the ToolSet knows it by.
+  ran.length = 0;
+  const clash = await run([{ search: { query: "list issues" } }, { tool: "mcp__linear__list_issues", namespace: "linear", arguments: { limit: "50" } }, { text: "done" }]);
+  assert.ok(Object.hasOwn(clash.shelf.tools, "mcp__github__list_issues") && Object.hasOwn(clash.shelf.tools, "mcp__linear__list_issues"));
+  const loaded = clash.model.requests[1].body.input.find((i) => i.type === "tool_search_output").tools;
+  assert.deepEqual(loaded.map((n) => [n.name, n.tools.map((f) => f.name)]).sort(), [["github", ["mcp__github__list_issues"]], ["linear", ["mcp__linear__list_issues"]]]);
+  assert.deepEqual(ran, [["linear/list_issues", 50]], "the linear tool ran once, its limit coerced by toolshelf's validation (no validator of its own)");
+  // A search whose arguments are not JSON: an output without tools, and the reason as a system message.
+  ran.length = 0;
+  const bad = await run([{ search: "{query: read" }, { search: { query: "read file path" } }, { tool: "read_path", namespace: "files", arguments: { path: "b" } }, { text: "done" }]);
+  const after = bad.model.requests[1].body.input;
+  const empty = after.findIndex((i) => i.type === "tool_search_output");
+  assert.deepEqual(after[empty].tools, []);
+  assert.equal(after[empty + 1].role, "system");
+  assert.match(after[empty + 1].content, /tool_search/, after[empty + 1].content);
+  assert.deepEqual(ran, [["read_path", "B"]], "the second search loaded it");
+});
+
+test("the Responses model server refuses, through the AI SDK, a function never loaded", async () => {
+  const model = await startNativeModelServer([{ tool: "get-sum", namespace: "everything", arguments: { a: 1, b: 2 } }, { text: "never" }]);
+  const everythingMcp = await createMCPClient({ transport: everything.transport() });
+  try {
+    const shelf = createOpenAINativeToolshelf({ toolSearch: openaiProvider.tools.toolSearch, servers: { everything: await everythingMcp.tools() } });
+    await assert.rejects(generateText({
+      model: createOpenAI({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"), maxRetries: 0,
+      prompt: "sum", tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(3),
+    }), (e) => e.statusCode === 400 && /everything\.get-sum was never loaded/.test(e.message));
+    assert.ok(!model.requests[0].tools.some((t) => t.name === "get-sum"), "the deferred tool is not in the request");
+  } finally {
+    await everythingMcp.close();
+    await model.close();
+  }
+});
+
+test("AI SDK native path with @ai-sdk/openai: alwaysLoad servers stay in the request, a deferred direct tool loads from builtin", async () => {
+  const ran = [];
+  const t = (name) => tool({ description: `${name}: run it.`, inputSchema: jsonSchema({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] }), execute: async ({ n }) => { ran.push([name, n]); return `${name} ${n}`; } });
+  const script = [{ search: { query: "bash" } }, { tool: "bash", namespace: "builtin", arguments: { n: "1" } }, { tool: "list", arguments: { n: 2 } }, { text: "done" }];
+  const model = await startNativeModelServer(script);
+  try {
+    const shelf = createOpenAINativeToolshelf({ toolSearch: openaiProvider.tools.toolSearch, tools: { bash: t("bash") },
+      servers: { files: { list: t("files/list") }, other: { list: t("other/list") } }, options: { alwaysLoad: ["files"], defer: ["bash"] } });
+    const result = await generateText({ model: createOpenAI({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"),
+      prompt: "go", tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(script.length + 1) });
+    assert.equal(result.text, "done");
+    assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+    assert.deepEqual(model.requests[0].tools.map((f) => f.name ?? f.type), ["list", "tool_search"], "files' list is sent; other's list and bash wait for a search");
+    const loaded = model.requests[1].body.input.find((i) => i.type === "tool_search_output").tools;
+    assert.deepEqual(loaded.map((n) => [n.name, n.tools.map((f) => f.name)]), [["builtin", ["bash"]]]);
+    assert.deepEqual(ran, [["bash", 1], ["files/list", 2]], "each ran once, the deferred one's argument coerced by toolshelf");
+  } finally {
+    await model.close();
+  }
+});
+
+test("AI SDK native path with @ai-sdk/anthropic: a server tool the request carries (alwaysLoad) is the caller's tool, run as called", async () => {
+  const ran = [];
+  const t = (name) => tool({ description: `${name}: run it.`, inputSchema: jsonSchema({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] }), execute: async ({ n }) => { ran.push([name, n]); return `${name} ${n}`; } });
+  const script = [{ tool: "list", arguments: { n: 2 } }, { tool: "tool_search", arguments: { query: "list other" } }, { tool: "mcp__other__list", arguments: { n: 3 } }, { text: "done" }];
+  const model = await startNativeModelServer(script);
+  const hooks = [];
+  try {
+    const shelf = createAnthropicNativeToolshelf({ servers: { files: { list: t("files/list") }, other: { list: t("other/list") } },
+      options: { alwaysLoad: ["files"] }, onCall: (call) => { hooks.push(`${call.server}/${call.tool}`); } });
+    const result = await generateText({ model: createAnthropic({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"), maxOutputTokens: 256,
+      prompt: "go", tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(script.length + 1) });
+    assert.equal(result.text, "done");
+    assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
+    assert.deepEqual(ran, [["files/list", 2], ["other/list", 3]]);
+    assert.deepEqual(hooks, ["files/list", "other/list"]);
+  } finally {
+    await model.close();
   }
 });

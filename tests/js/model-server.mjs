@@ -244,6 +244,7 @@ function responsesReply(step, n, model, state) {
 export async function startNativeModelServer(script) {
   const requests = [];
   const conversations = new Map(); // response id → the conversation's items (input and output)
+  const stored = new Map(); // item id → an output item of a response stored (`store` not false)
   const server = createServer(async (req, res) => {
     const provider = ROUTES[new URL(req.url, "http://x").pathname];
     let raw = "";
@@ -266,7 +267,9 @@ export async function startNativeModelServer(script) {
       record.status = 200;
       return send(200, reply.body);
     }
-    const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input ?? [];
+    const given = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input ?? [];
+    const input = resolveReferences(given, stored);
+    if (input.error) return fail(input.error);
     if (body.previous_response_id && !conversations.has(body.previous_response_id)) return fail(`Previous response ${body.previous_response_id} not found.`);
     const items = [...(conversations.get(body.previous_response_id) ?? []), ...input];
     const state = responsesState(record.tools, items);
@@ -279,10 +282,52 @@ export async function startNativeModelServer(script) {
     const response = responseObject(state.results, model, [reply.item], "completed");
     response.id = `resp_${requests.length}`;
     conversations.set(response.id, [...items, reply.item]);
+    if (body.store !== false) stored.set(reply.item.id, reply.item);
     record.status = 200;
+    if (body.stream === true) return streamNative(res, response);
     send(200, response);
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
   return { url, requests, close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }) };
+}
+
+/**
+ * Responses input with each `{ type: "item_reference", id }` replaced by the stored item it names
+ * (an output item of an earlier response made with `store` not false, as the AI SDK sends them by
+ * default), or `{ error }` as the API answers a reference to no stored item.
+ */
+function resolveReferences(input, stored) {
+  const items = [];
+  for (const item of input) {
+    if (item?.type !== "item_reference") items.push(item);
+    else if (stored.has(item.id)) items.push(stored.get(item.id));
+    else return { error: `Item with id '${item.id}' not found.` };
+  }
+  return items;
+}
+
+/**
+ * A native Responses reply as the API streams it (SSE): the response created, its one output item
+ * added in progress (a function_call's arguments then in two deltas), done, and the response completed.
+ */
+function streamNative(res, response) {
+  const [item] = response.output;
+  const events = [["response.created", { response: { ...response, status: "in_progress", output: [] } }],
+    ["response.output_item.added", { output_index: 0, item: { ...item, status: "in_progress", ...(item.type === "function_call" ? { arguments: "" } : {}), ...(item.type === "message" ? { content: [] } : {}) } }]];
+  if (item.type === "function_call") {
+    const half = Math.floor(item.arguments.length / 2);
+    for (const delta of [item.arguments.slice(0, half), item.arguments.slice(half)]) events.push(["response.function_call_arguments.delta", { item_id: item.id, output_index: 0, delta }]);
+    events.push(["response.function_call_arguments.done", { item_id: item.id, output_index: 0, arguments: item.arguments }]);
+  } else if (item.type === "message") {
+    const text = item.content[0].text;
+    events.push(["response.content_part.added", { item_id: item.id, output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }],
+      ["response.output_text.delta", { item_id: item.id, output_index: 0, content_index: 0, delta: text, logprobs: [] }],
+      ["response.output_text.done", { item_id: item.id, output_index: 0, content_index: 0, text, logprobs: [] }],
+      ["response.content_part.done", { item_id: item.id, output_index: 0, content_index: 0, part: item.content[0] }]);
+  }
+  events.push(["response.output_item.done", { output_index: 0, item }], ["response.completed", { response }]);
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const [i, [type, data]] of events.entries()) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: i })}\n\n`);
+  res.end();
 }

@@ -135,3 +135,16 @@ test("the native answers Chromium and workerd are compared on are the meaningful
   assert.ok(answers.anthropic.loaded[1] > 2 && answers.anthropic.loaded[0] === answers.anthropic.loaded[2]);
   assert.deepEqual(answers.cases.map((u) => u.kind), nativeInput().calls.map((c) => c.kind));
 });
+
+test("a tool_search_call nested too deep to parse is a reject that still carries its output item", () => {
+  let deep = 1;
+  for (let i = 0; i < 140; i++) deep = [deep];
+  const responses = { type: "function", name: "get_issue", description: "Get an issue.", parameters: { type: "object", properties: { id: { type: "string" } } } };
+  const shelf = new Shelf({ servers: { linear: [responses] } }, OPTIONS);
+  const u = shelf.unwrap({ type: "tool_search_call", call_id: "call_deep", execution: "client", arguments: { query: deep } });
+  assert.equal(u.kind, "reject");
+  assert.match(u.content, /deeper|nest/i, u.content);
+  assert.deepEqual(u.item, { type: "tool_search_output", call_id: "call_deep", execution: "client", status: "completed", tools: [] },
+    "the output the call needs (the API refuses a conversation whose tool_search_call has none)");
+  shelf.free();
+});
