@@ -8,7 +8,7 @@ use crate::options::Options;
 use crate::search::{DocFields, SearchConfig, SearchIndex, MAX_QUERY_CHARS};
 use crate::texts;
 use alloc::borrow::Cow;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 /// Descriptions the model reads in search results are cut at this many code points.
@@ -300,6 +300,64 @@ impl SearchResult {
             members.push(("hint", Value::str(texts::unknown_words_hint(&self.unknown_words))));
         }
     }
+}
+
+impl SearchResult {
+    /// [`SearchResult::to_value`]'s JSON text, byte for byte, written straight into one string
+    /// (no tree of values to build and drop: the binding returns this for every search).
+    pub fn to_json(&self) -> String {
+        let room = self.matches.iter().map(|m| m.name.len() + m.server.len() + m.description.len() + 96).sum::<usize>();
+        let mut out = String::with_capacity(room + self.query.len() + 64);
+        out.push_str("{\"query\":");
+        json::write_string(&mut out, &self.query);
+        push_member_number(&mut out, "totalAvailable", &(self.total_available as u64).to_string());
+        out.push_str(",\"matches\":[");
+        for (i, m) in self.matches.iter().enumerate() {
+            out.push_str(if i == 0 { "{\"name\":" } else { ",{\"name\":" });
+            json::write_string(&mut out, &m.name);
+            out.push_str(",\"server\":");
+            json::write_string(&mut out, &m.server);
+            out.push_str(",\"description\":");
+            json::write_string(&mut out, &m.description);
+            out.push_str(",\"required\":");
+            push_strings(&mut out, &m.required);
+            let score = if m.score.is_finite() { json::js_number_text(m.score) } else { String::from("null") };
+            push_member_number(&mut out, "score", &score);
+            out.push_str(if m.partial { ",\"partial\":true}" } else { ",\"partial\":false}" });
+        }
+        out.push_str("],\"unknownWords\":");
+        push_strings(&mut out, &self.unknown_words);
+        if let Some(servers) = &self.servers {
+            out.push_str(",\"servers\":");
+            out.push_str(&servers_value(servers).to_json());
+        }
+        if let Some(error) = &self.error {
+            out.push_str(",\"error\":");
+            json::write_string(&mut out, error);
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// `,"key":` and a number's text.
+fn push_member_number(out: &mut String, key: &str, number: &str) {
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":");
+    out.push_str(number);
+}
+
+/// A JSON array of strings.
+fn push_strings(out: &mut String, items: &[String]) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json::write_string(out, item);
+    }
+    out.push(']');
 }
 
 /// What the model reads for a batched search: one group per query (names only) and one shared map

@@ -122,7 +122,7 @@ impl ShelfHandle {
 
     /// The search result as JSON text.
     pub fn search(&self, query: &str, limit: Option<u32>) -> String {
-        self.shelf.search(query, limit.map(|l| l as usize)).to_value().to_json()
+        self.shelf.search(query, limit.map(|l| l as usize)).to_json()
     }
 
     /// The described tool as JSON text, or `null`.
