@@ -321,8 +321,8 @@ impl SearchResult {
             json::write_string(&mut out, &m.description);
             out.push_str(",\"required\":");
             push_strings(&mut out, &m.required);
-            let score = if m.score.is_finite() { json::js_number_text(m.score) } else { String::from("null") };
-            push_member_number(&mut out, "score", &score);
+            out.push_str(",\"score\":");
+            push_score(&mut out, m.score);
             out.push_str(if m.partial { ",\"partial\":true}" } else { ",\"partial\":false}" });
         }
         out.push_str("],\"unknownWords\":");
@@ -346,6 +346,20 @@ fn push_member_number(out: &mut String, key: &str, number: &str) {
     out.push_str(key);
     out.push_str("\":");
     out.push_str(number);
+}
+
+/// A score as [`json::js_number_text`] writes it (`null` when not finite). Between 1e-6 and 1e21
+/// (every score but a zero) ECMAScript's Number::toString is Rust's shortest round-trip digits
+/// without an exponent, which `Display` writes straight into `out`, no allocation.
+fn push_score(out: &mut String, score: f64) {
+    use core::fmt::Write;
+    if !score.is_finite() {
+        out.push_str("null");
+    } else if (1e-6..1e21).contains(&score.abs()) {
+        let _ = write!(out, "{score}");
+    } else {
+        out.push_str(&json::js_number_text(score));
+    }
 }
 
 /// A JSON array of strings.

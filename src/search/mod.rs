@@ -986,11 +986,28 @@ impl SearchIndex {
         docs
     }
 
-    /// The seed fallback: tools whose lowercased name contains the whole lowercased query.
+    /// The seed fallback: tools whose lowercased name contains the whole lowercased query
+    /// ([`name_contains_query`]). One search through the names' one text rather than one per
+    /// name: after an occurrence, the search goes on from the next name (an occurrence that runs
+    /// past its name's end means that name holds none after it either).
     fn fallback(&self, lower_query: &str) -> Vec<usize> {
-        (0..self.lower_names.len())
-            .filter(|&doc| self.lower_names.get(doc).is_some_and(|name| name_contains_query(name, lower_query)))
-            .collect()
+        let mut found = Vec::new();
+        if !lower_query.chars().any(char::is_alphanumeric) {
+            return found;
+        }
+        let (text, ends) = (&self.lower_names.text, &self.lower_names.ends);
+        let (mut doc, mut from) = (0, 0);
+        while let Some(at) = text.get(from..).and_then(|rest| rest.find(lower_query)).map(|i| from + i) {
+            doc += flat::first_where(ends.len().saturating_sub(doc), |i| {
+                ends.get(doc + i).is_none_or(|&end| end as usize > at)
+            });
+            let Some(&end) = ends.get(doc) else { break };
+            if at + lower_query.len() <= end as usize {
+                found.push(doc);
+            }
+            (doc, from) = (doc + 1, end as usize);
+        }
+        found
     }
 
     /// Exact-name hits first, then (with [`SearchConfig::full_first`]) full matches, then score
@@ -1377,4 +1394,35 @@ fn cut_query(query: &str) -> &str {
 /// Fallback test: a query with at least one letter or digit, contained in the name.
 fn name_contains_query(lower_name: &str, lower_query: &str) -> bool {
     lower_query.chars().any(char::is_alphanumeric) && lower_name.contains(lower_query)
+}
+
+/// The fallback's one search through the names' text finds the names the per-name test does, on
+/// names and queries made to overlap at the names' ends (native only: proptest is a native
+/// dev-dependency).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use super::{name_contains_query, SearchConfig, SearchIndex};
+    use crate::search::DocFields;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    fn name() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(alloc::vec!["a", "b", "ab", "ba", "_", "é", "É", "x1", ""]);
+        prop::collection::vec(pieces, 0..5).prop_map(|p| p.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn fallback_finds_the_names_holding_the_query(names in prop::collection::vec(name(), 0..8), query in name()) {
+            let docs = names.iter().map(|n| DocFields { name: n, server: "s", ..DocFields::default() });
+            let index = SearchIndex::build(docs, SearchConfig::default());
+            let lower = query.to_lowercase();
+            let expected: Vec<usize> =
+                (0..names.len()).filter(|&d| name_contains_query(&names[d].to_lowercase(), &lower)).collect();
+            prop_assert_eq!(index.fallback(&lower), expected);
+        }
+    }
 }
