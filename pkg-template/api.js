@@ -3,7 +3,7 @@
 // def the caller gave is its place in the toolbox (`[server, i]`, or `[null, i]` for the direct
 // list), so the caller gets back the very same objects. Nothing is kept between calls of the free
 // functions: each prepares the toolbox, answers, and frees the wasm memory before it returns.
-import { ShelfHandle, TextRoom } from "./wasm/toolshelf.js";
+import { ShelfHandle, TextRoom, wasmMemory } from "./wasm/toolshelf.js";
 import { ToolshelfError, call, coreString, ensureReady, toJson } from "./common.js";
 
 export { ToolshelfError };
@@ -67,12 +67,16 @@ const encoder = new TextEncoder();
  */
 function toolboxRoom(toolbox) {
   const text = toJson(toolbox, "toolbox");
-  const room = call(() => new TextRoom(text.length + (text.length >> 6) + 16));
-  let { read, written } = encoder.encodeInto(text, room.view(0));
+  let size = text.length + (text.length >> 6) + 16;
+  const room = call(() => new TextRoom(size));
+  // A view of wasm memory is made after each growth (a growth detaches the old buffer).
+  const view = (from) => new Uint8Array(wasmMemory().buffer, room.at() + from, size - from);
+  let { read, written } = encoder.encodeInto(text, view(0));
   while (read < text.length) {
     const left = text.length - read;
     call(() => room.grow(written, left * 3));
-    const more = encoder.encodeInto(text.slice(read), room.view(written));
+    size = written + left * 3;
+    const more = encoder.encodeInto(text.slice(read), view(written));
     read += more.read;
     written += more.written;
   }
