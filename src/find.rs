@@ -82,7 +82,8 @@ fn parameter_descriptions<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<Cow<'a, 
 
 /// The descriptions of the schema where `format` keeps it, as [`Format::fields`] reads it: in
 /// the holder object when the def has one (OpenAI Chat's `function`), else at the top. A def's text
-/// is compact JSON with no repeated key.
+/// is compact JSON with no repeated key, checked when the toolbox was read: what is not read is
+/// skipped as such ([`Reader::skip_trusted`]).
 fn described_parameters<'a>(reader: &mut Reader<'a>, format: Format) -> Result<Vec<Cow<'a, str>>, ParseError> {
     let (holder, schema_key) = format.field_keys();
     let (mut at_top, mut in_holder) = (Vec::new(), None);
@@ -93,7 +94,7 @@ fn described_parameters<'a>(reader: &mut Reader<'a>, format: Format) -> Result<V
                 if key == schema_key {
                     schema_descriptions(reader, 2, &mut found)
                 } else {
-                    reader.skip(2)
+                    reader.skip_trusted()
                 }
             })?;
             in_holder = Some(found);
@@ -101,7 +102,7 @@ fn described_parameters<'a>(reader: &mut Reader<'a>, format: Format) -> Result<V
         } else if key == schema_key {
             schema_descriptions(reader, 1, &mut at_top)
         } else {
-            reader.skip(1)
+            reader.skip_trusted()
         }
     })?;
     Ok(in_holder.unwrap_or(at_top))
@@ -120,10 +121,10 @@ fn schema_descriptions<'a>(
                     found.extend(reader.string(depth + 3)?);
                     Ok(())
                 }
-                _ => reader.skip(depth + 3),
+                _ => reader.skip_trusted(),
             })
         }),
-        _ => reader.skip(depth + 1),
+        _ => reader.skip_trusted(),
     })
 }
 
