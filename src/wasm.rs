@@ -94,9 +94,9 @@ impl TextRoom {
     /// Room for `capacity` bytes; `too_large` when wasm memory cannot grow that far.
     #[wasm_bindgen(constructor)]
     pub fn new(capacity: usize) -> Result<TextRoom, JsValue> {
-        let mut room = TextRoom { bytes: Vec::new() };
-        room.grow(0, capacity)?;
-        Ok(room)
+        reserve_for_bytes(capacity)?;
+        // Zeroed in one allocation (`calloc`), not byte by byte as `resize` writes them.
+        Ok(TextRoom { bytes: alloc::vec![0; capacity] })
     }
 
     /// Keeps the first `written` bytes and makes room for `more` after them.
