@@ -67,7 +67,7 @@ const encoder = new TextEncoder();
  */
 function toolboxRoom(toolbox) {
   const text = toJson(toolbox, "toolbox");
-  let size = text.length + (text.length >> 6) + 16;
+  let size = text.length + (text.length >> 9) + 16;
   const room = call(() => new TextRoom(size));
   // A view of wasm memory is made after each growth (a growth detaches the old buffer).
   const view = (from) => new Uint8Array(wasmMemory().buffer, room.at() + from, size - from);
