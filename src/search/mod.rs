@@ -39,7 +39,6 @@ pub mod tokenize;
 
 use crate::swar;
 use alloc::borrow::Cow;
-use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -598,7 +597,6 @@ impl SearchIndex {
     fn plan(&self, query: &str) -> Plan<'_> {
         let raw = cut_query(query).trim();
         let words = tokenize::query_words(raw, self.analyzer.splits_camel());
-        let lower: Vec<String> = words.iter().map(|(_, w)| w.clone()).collect();
         let values = if self.config.values { tokenize::query_values(raw) } else { Vec::new() };
         let value_at = |written: &str| {
             let at = (written.as_ptr() as usize).wrapping_sub(raw.as_ptr() as usize);
@@ -623,11 +621,11 @@ impl SearchIndex {
             if concepts.iter().any(|c| c.term == term) {
                 continue;
             }
-            let alternatives = self.alternatives(&term, &lower, i);
+            let alternatives = self.alternatives(&term, &words, i);
             let written = if value.is_some() { String::new() } else { (*written).to_string() };
             concepts.push(Concept { written, term, alternatives, distinctive: false });
         }
-        if (concepts.is_empty() || tokenize::asks_identity(&lower)) && self.config.stopwords {
+        if (concepts.is_empty() || tokenize::asks_identity(&words)) && self.config.stopwords {
             concepts.extend(self.self_concept(&words));
         }
         self.mark_distinctive(&mut concepts);
@@ -698,7 +696,7 @@ impl SearchIndex {
     /// The ways `term` (from `words[i]`) is found: itself; with rescue on, the word joined with a
     /// neighbour (`hacker` + `news` in `hackernews`) and, when nothing else is known, as a prefix
     /// of known terms; with variants on, the words catalogs use for it.
-    fn alternatives(&self, term: &str, words: &[String], i: usize) -> Vec<Alternative<'_>> {
+    fn alternatives(&self, term: &str, words: &[(&str, String)], i: usize) -> Vec<Alternative<'_>> {
         let mut found = Vec::new();
         let own = self.term_alternative(term, 1.0);
         if self.config.rescue {
@@ -783,12 +781,16 @@ impl SearchIndex {
     }
 
     /// Occurrences of `words[i]` joined with the word before or after it, as one known term.
-    fn compound_postings(&self, words: &[String], i: usize) -> Vec<Posting> {
-        let word = words.get(i).map_or("", String::as_str);
-        let before = i.checked_sub(1).and_then(|p| words.get(p)).map(|prev| format!("{prev}{word}"));
-        let after = words.get(i + 1).map(|next| format!("{word}{next}"));
+    fn compound_postings(&self, words: &[(&str, String)], i: usize) -> Vec<Posting> {
+        let lower = |at: usize| words.get(at).map(|(_, w)| w.as_str());
+        let word = lower(i).unwrap_or("");
+        let pairs = [i.checked_sub(1).and_then(lower).map(|prev| (prev, word)), lower(i + 1).map(|next| (word, next))];
         let mut found = Vec::new();
-        for joined in [before, after].into_iter().flatten() {
+        let mut joined = String::new(); // one buffer for both neighbours
+        for (first, second) in pairs.into_iter().flatten() {
+            joined.clear();
+            joined.push_str(first);
+            joined.push_str(second);
             if let Some(term) = self.analyzer.term(&joined) {
                 found.extend_from_slice(self.postings_of(&term));
             }
