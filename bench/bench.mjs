@@ -18,7 +18,7 @@ import { execFileSync } from "node:child_process";
 import { Worker } from "node:worker_threads";
 import { LADDER, catalog, entriesOf, toolboxOf, keywordQueries, shippedQueries, everyNth } from "./data.mjs";
 import { peers, variants, versions } from "./peers.mjs";
-import { toolshelf, Shelf, ShelfHandle, assemble, search, optionsFor } from "./toolshelf.mjs";
+import { toolshelf, Shelf, ShelfHandle, assemble, search, optionsFor, textRoom } from "./toolshelf.mjs";
 
 // ---------------------------------------------------------------- arguments
 const args = process.argv.slice(2);
@@ -419,8 +419,8 @@ async function stateCases() {
   const identical = Object.fromEntries(cases.filter((c) => c[3]).map((c) => [c[0], c[3]()]));
   // Where a stateless assemble of a new toolbox spends its time, stage by stage.
   const stages = {
-    "JSON.stringify(toolbox), TextEncoder": [],
-    "new ShelfHandle(bytes): copy in, read one def at a time, catalog (wasm)": [],
+    "JSON.stringify(toolbox), TextEncoder.encodeInto wasm memory (TextRoom)": [],
+    "new ShelfHandle(room): read one def at a time, catalog (wasm)": [],
     "assemble(): layout, plan JSON (wasm); JSON.parse, the caller's objects put back": [],
     "free()": [],
   };
@@ -429,9 +429,9 @@ async function stateCases() {
     const toolbox = changedToolbox(structuredClone(plain), `stage${rep}`);
     await settle();
     const t0 = now();
-    const bytes = new TextEncoder().encode(JSON.stringify(toolbox));
+    const [room, written] = textRoom(JSON.stringify(toolbox));
     const t1 = now();
-    const handle = new ShelfHandle(bytes, optionsText);
+    const handle = new ShelfHandle(room, written, optionsText);
     const t2 = now();
     const plan = JSON.parse(handle.assemble());
     plan.tools = plan.tools.map((t) => (Array.isArray(t) ? toolbox.servers[t[0]]?.[t[1]] : t));

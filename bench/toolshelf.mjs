@@ -2,13 +2,29 @@
 // the toolbox crosses into wasm as JSON text and results come back as JSON text).
 import { readFileSync } from "node:fs";
 import { Shelf, assemble, search } from "../pkg/node.js";
-import { initSync, ShelfHandle } from "../pkg/wasm/toolshelf.js"; // internal: the bench times the stages
+import { initSync, ShelfHandle, TextRoom, wasmMemory } from "../pkg/wasm/toolshelf.js"; // internal: the bench times the stages
 import { toolboxOf } from "./data.mjs";
 
 export { Shelf, assemble, search, ShelfHandle };
 
 /** The wasm instance's exports (the package instantiated it at import; this returns the same one). */
 export const wasmExports = initSync({ module: readFileSync(new URL("../pkg/wasm/toolshelf_bg.wasm", import.meta.url)) });
+
+/** `text` as UTF-8 in a TextRoom, as the package's api.js writes a toolbox there: [room, bytes written]. */
+export function textRoom(text) {
+  const encoder = new TextEncoder();
+  let size = text.length + (text.length >> 9) + 16;
+  const room = new TextRoom(size);
+  let { read, written } = encoder.encodeInto(text, new Uint8Array(wasmMemory().buffer, room.at(), size));
+  while (read < text.length) {
+    room.grow(written, (text.length - read) * 3);
+    size = written + (text.length - read) * 3;
+    const more = encoder.encodeInto(text.slice(read), new Uint8Array(wasmMemory().buffer, room.at() + written, size - written));
+    read += more.read;
+    written += more.written;
+  }
+  return [room, written];
+}
 
 /** Bytes of wasm linear memory (grows in 64 KiB pages, never shrinks). */
 export const wasmMemoryBytes = () => wasmExports.memory.buffer.byteLength;

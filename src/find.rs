@@ -8,7 +8,7 @@ use crate::options::Options;
 use crate::search::{DocFields, SearchConfig, SearchIndex, MAX_QUERY_CHARS};
 use crate::texts;
 use alloc::borrow::Cow;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 /// Descriptions the model reads in search results are cut at this many code points.
@@ -82,7 +82,8 @@ fn parameter_descriptions<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<Cow<'a, 
 
 /// The descriptions of the schema where `format` keeps it, as [`Format::fields`] reads it: in
 /// the holder object when the def has one (OpenAI Chat's `function`), else at the top. A def's text
-/// is compact JSON with no repeated key.
+/// is compact JSON with no repeated key, checked when the toolbox was read: what is not read is
+/// skipped as such ([`Reader::skip_trusted`]).
 fn described_parameters<'a>(reader: &mut Reader<'a>, format: Format) -> Result<Vec<Cow<'a, str>>, ParseError> {
     let (holder, schema_key) = format.field_keys();
     let (mut at_top, mut in_holder) = (Vec::new(), None);
@@ -93,7 +94,7 @@ fn described_parameters<'a>(reader: &mut Reader<'a>, format: Format) -> Result<V
                 if key == schema_key {
                     schema_descriptions(reader, 2, &mut found)
                 } else {
-                    reader.skip(2)
+                    reader.skip_trusted()
                 }
             })?;
             in_holder = Some(found);
@@ -101,7 +102,7 @@ fn described_parameters<'a>(reader: &mut Reader<'a>, format: Format) -> Result<V
         } else if key == schema_key {
             schema_descriptions(reader, 1, &mut at_top)
         } else {
-            reader.skip(1)
+            reader.skip_trusted()
         }
     })?;
     Ok(in_holder.unwrap_or(at_top))
@@ -120,10 +121,10 @@ fn schema_descriptions<'a>(
                     found.extend(reader.string(depth + 3)?);
                     Ok(())
                 }
-                _ => reader.skip(depth + 3),
+                _ => reader.skip_trusted(),
             })
         }),
-        _ => reader.skip(depth + 1),
+        _ => reader.skip_trusted(),
     })
 }
 
@@ -300,6 +301,78 @@ impl SearchResult {
             members.push(("hint", Value::str(texts::unknown_words_hint(&self.unknown_words))));
         }
     }
+}
+
+impl SearchResult {
+    /// [`SearchResult::to_value`]'s JSON text, byte for byte, written straight into one string
+    /// (no tree of values to build and drop: the binding returns this for every search).
+    pub fn to_json(&self) -> String {
+        let room = self.matches.iter().map(|m| m.name.len() + m.server.len() + m.description.len() + 96).sum::<usize>();
+        let mut out = String::with_capacity(room + self.query.len() + 64);
+        out.push_str("{\"query\":");
+        json::write_string(&mut out, &self.query);
+        push_member_number(&mut out, "totalAvailable", &(self.total_available as u64).to_string());
+        out.push_str(",\"matches\":[");
+        for (i, m) in self.matches.iter().enumerate() {
+            out.push_str(if i == 0 { "{\"name\":" } else { ",{\"name\":" });
+            json::write_string(&mut out, &m.name);
+            out.push_str(",\"server\":");
+            json::write_string(&mut out, &m.server);
+            out.push_str(",\"description\":");
+            json::write_string(&mut out, &m.description);
+            out.push_str(",\"required\":");
+            push_strings(&mut out, &m.required);
+            out.push_str(",\"score\":");
+            push_score(&mut out, m.score);
+            out.push_str(if m.partial { ",\"partial\":true}" } else { ",\"partial\":false}" });
+        }
+        out.push_str("],\"unknownWords\":");
+        push_strings(&mut out, &self.unknown_words);
+        if let Some(servers) = &self.servers {
+            out.push_str(",\"servers\":");
+            out.push_str(&servers_value(servers).to_json());
+        }
+        if let Some(error) = &self.error {
+            out.push_str(",\"error\":");
+            json::write_string(&mut out, error);
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// `,"key":` and a number's text.
+fn push_member_number(out: &mut String, key: &str, number: &str) {
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":");
+    out.push_str(number);
+}
+
+/// A score as [`json::js_number_text`] writes it (`null` when not finite). Between 1e-6 and 1e21
+/// (every score but a zero) ECMAScript's Number::toString is Rust's shortest round-trip digits
+/// without an exponent, which `Display` writes straight into `out`, no allocation.
+fn push_score(out: &mut String, score: f64) {
+    use core::fmt::Write;
+    if !score.is_finite() {
+        out.push_str("null");
+    } else if (1e-6..1e21).contains(&score.abs()) {
+        let _ = write!(out, "{score}");
+    } else {
+        out.push_str(&json::js_number_text(score));
+    }
+}
+
+/// A JSON array of strings.
+fn push_strings(out: &mut String, items: &[String]) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json::write_string(out, item);
+    }
+    out.push(']');
 }
 
 /// What the model reads for a batched search: one group per query (names only) and one shared map

@@ -858,6 +858,54 @@ impl<'a> Reader<'a> {
             Some(_) => Err(self.parser.error("unexpected text after the JSON value")),
         }
     }
+
+    /// Moves past the next value trusting the text to be JSON (a tool def's text, checked when
+    /// the toolbox was read): only strings' ends and brackets are looked at, a string's bytes
+    /// eight at a time, so skipping the nested schemas the search index does not read costs a
+    /// scan and no parse. On text that is not JSON it stops somewhere, never past the end; it
+    /// never fails (a `Result` to stand where [`Reader::skip`] does).
+    pub fn skip_trusted(&mut self) -> Result<(), ParseError> {
+        self.parser.skip_ws();
+        let bytes = self.parser.bytes;
+        let mut at = self.parser.pos;
+        let mut open = 0usize;
+        loop {
+            match bytes.get(at) {
+                None => break,
+                Some(b'"') => at = trusted_string_end(bytes, at),
+                Some(b'{' | b'[') => {
+                    open += 1;
+                    at += 1;
+                }
+                Some(b'}' | b']') if open > 0 => {
+                    open -= 1;
+                    at += 1;
+                }
+                Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t') if open == 0 => break,
+                Some(_) => at += 1,
+            }
+            if open == 0 && bytes.get(at.wrapping_sub(1)).is_some_and(|&b| matches!(b, b'"' | b'}' | b']')) {
+                break;
+            }
+        }
+        self.parser.pos = at;
+        Ok(())
+    }
+}
+
+/// The offset just past the string whose opening quote is at `start` (or the end of `bytes`),
+/// the string trusted to be JSON: plain runs found eight bytes at a time.
+fn trusted_string_end(bytes: &[u8], start: usize) -> usize {
+    let mut at = start + 1;
+    loop {
+        at += plain_run_length(bytes.get(at..).unwrap_or_default());
+        match bytes.get(at) {
+            None => return bytes.len(),
+            Some(b'"') => return at + 1,
+            Some(b'\\') => at += 2,
+            Some(_) => at += 1,
+        }
+    }
 }
 
 /// Pushes a character of the JSON text, [`SURROGATE_MARK`] twice.

@@ -115,3 +115,49 @@ fn reading_from_the_text_is_reading_the_parsed_toolbox() {
         same_reading(odd, "{}");
     }
 }
+
+/// The offsets in compact JSON `text` where a value starts: the start, and after each `[`, `:` and
+/// `,` outside strings.
+fn value_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let (mut starts, mut in_string, mut i) = (vec![0], false, 0);
+    while i < bytes.len() {
+        match (in_string, bytes[i]) {
+            (true, b'\\') => i += 1,
+            (_, b'"') => in_string = !in_string,
+            (false, b'[' | b':' | b',') => starts.push(i + 1),
+            _ => {}
+        }
+        i += 1;
+    }
+    starts
+}
+
+/// The index build skips what it does not read of a def's text trusting it to be JSON
+/// (`Reader::skip_trusted`): from every value's start in the first defs of every real catalog (and
+/// odd strings), it ends where the checking skip ends.
+#[test]
+fn a_trusted_skip_ends_where_a_checked_one_does() {
+    let mut texts: Vec<String> = vec![
+        r#"["a\"b\\",{"k":[1,-2.5e3,true,null,{"x":"}]{["}],"y":"\u00e9\\\""},"é😀",[]]"#.into(),
+        "\"\u{10FFFF}\u{100000}x\"".into(),
+    ];
+    for name in catalog_names() {
+        texts.extend(common::catalog(&name).into_iter().take(150).map(|(_, def)| def.to_json()));
+    }
+    let mut compared = 0;
+    for text in &texts {
+        for start in value_starts(text) {
+            let rest = &text[start..];
+            let mut checked = Reader::new(rest);
+            if checked.peek().is_none_or(|b| b == b']') || checked.skip(0).is_err() {
+                continue; // not a value's start: an empty array's end
+            }
+            let mut trusted = Reader::new(rest);
+            trusted.skip_trusted().unwrap();
+            assert_eq!(trusted.offset(), checked.offset(), "{:.120}", rest);
+            compared += 1;
+        }
+    }
+    assert!(compared > 50_000, "{compared} values skipped both ways");
+}

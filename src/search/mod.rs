@@ -39,7 +39,6 @@ pub mod tokenize;
 
 use crate::swar;
 use alloc::borrow::Cow;
-use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -598,7 +597,6 @@ impl SearchIndex {
     fn plan(&self, query: &str) -> Plan<'_> {
         let raw = cut_query(query).trim();
         let words = tokenize::query_words(raw, self.analyzer.splits_camel());
-        let lower: Vec<String> = words.iter().map(|(_, w)| w.clone()).collect();
         let values = if self.config.values { tokenize::query_values(raw) } else { Vec::new() };
         let value_at = |written: &str| {
             let at = (written.as_ptr() as usize).wrapping_sub(raw.as_ptr() as usize);
@@ -623,11 +621,11 @@ impl SearchIndex {
             if concepts.iter().any(|c| c.term == term) {
                 continue;
             }
-            let alternatives = self.alternatives(&term, &lower, i);
+            let alternatives = self.alternatives(&term, &words, i);
             let written = if value.is_some() { String::new() } else { (*written).to_string() };
             concepts.push(Concept { written, term, alternatives, distinctive: false });
         }
-        if (concepts.is_empty() || tokenize::asks_identity(&lower)) && self.config.stopwords {
+        if (concepts.is_empty() || tokenize::asks_identity(&words)) && self.config.stopwords {
             concepts.extend(self.self_concept(&words));
         }
         self.mark_distinctive(&mut concepts);
@@ -698,7 +696,7 @@ impl SearchIndex {
     /// The ways `term` (from `words[i]`) is found: itself; with rescue on, the word joined with a
     /// neighbour (`hacker` + `news` in `hackernews`) and, when nothing else is known, as a prefix
     /// of known terms; with variants on, the words catalogs use for it.
-    fn alternatives(&self, term: &str, words: &[String], i: usize) -> Vec<Alternative<'_>> {
+    fn alternatives(&self, term: &str, words: &[(&str, String)], i: usize) -> Vec<Alternative<'_>> {
         let mut found = Vec::new();
         let own = self.term_alternative(term, 1.0);
         if self.config.rescue {
@@ -783,12 +781,16 @@ impl SearchIndex {
     }
 
     /// Occurrences of `words[i]` joined with the word before or after it, as one known term.
-    fn compound_postings(&self, words: &[String], i: usize) -> Vec<Posting> {
-        let word = words.get(i).map_or("", String::as_str);
-        let before = i.checked_sub(1).and_then(|p| words.get(p)).map(|prev| format!("{prev}{word}"));
-        let after = words.get(i + 1).map(|next| format!("{word}{next}"));
+    fn compound_postings(&self, words: &[(&str, String)], i: usize) -> Vec<Posting> {
+        let lower = |at: usize| words.get(at).map(|(_, w)| w.as_str());
+        let word = lower(i).unwrap_or("");
+        let pairs = [i.checked_sub(1).and_then(lower).map(|prev| (prev, word)), lower(i + 1).map(|next| (word, next))];
         let mut found = Vec::new();
-        for joined in [before, after].into_iter().flatten() {
+        let mut joined = String::new(); // one buffer for both neighbours
+        for (first, second) in pairs.into_iter().flatten() {
+            joined.clear();
+            joined.push_str(first);
+            joined.push_str(second);
             if let Some(term) = self.analyzer.term(&joined) {
                 found.extend_from_slice(self.postings_of(&term));
             }
@@ -986,11 +988,28 @@ impl SearchIndex {
         docs
     }
 
-    /// The seed fallback: tools whose lowercased name contains the whole lowercased query.
+    /// The seed fallback: tools whose lowercased name contains the whole lowercased query
+    /// ([`name_contains_query`]). One search through the names' one text rather than one per
+    /// name: after an occurrence, the search goes on from the next name (an occurrence that runs
+    /// past its name's end means that name holds none after it either).
     fn fallback(&self, lower_query: &str) -> Vec<usize> {
-        (0..self.lower_names.len())
-            .filter(|&doc| self.lower_names.get(doc).is_some_and(|name| name_contains_query(name, lower_query)))
-            .collect()
+        let mut found = Vec::new();
+        if !lower_query.chars().any(char::is_alphanumeric) {
+            return found;
+        }
+        let (text, ends) = (&self.lower_names.text, &self.lower_names.ends);
+        let (mut doc, mut from) = (0, 0);
+        while let Some(at) = text.get(from..).and_then(|rest| rest.find(lower_query)).map(|i| from + i) {
+            doc += flat::first_where(ends.len().saturating_sub(doc), |i| {
+                ends.get(doc + i).is_none_or(|&end| end as usize > at)
+            });
+            let Some(&end) = ends.get(doc) else { break };
+            if at + lower_query.len() <= end as usize {
+                found.push(doc);
+            }
+            (doc, from) = (doc + 1, end as usize);
+        }
+        found
     }
 
     /// Exact-name hits first, then (with [`SearchConfig::full_first`]) full matches, then score
@@ -1377,4 +1396,35 @@ fn cut_query(query: &str) -> &str {
 /// Fallback test: a query with at least one letter or digit, contained in the name.
 fn name_contains_query(lower_name: &str, lower_query: &str) -> bool {
     lower_query.chars().any(char::is_alphanumeric) && lower_name.contains(lower_query)
+}
+
+/// The fallback's one search through the names' text finds the names the per-name test does, on
+/// names and queries made to overlap at the names' ends (native only: proptest is a native
+/// dev-dependency).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use super::{name_contains_query, SearchConfig, SearchIndex};
+    use crate::search::DocFields;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    fn name() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(alloc::vec!["a", "b", "ab", "ba", "_", "é", "É", "x1", ""]);
+        prop::collection::vec(pieces, 0..5).prop_map(|p| p.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn fallback_finds_the_names_holding_the_query(names in prop::collection::vec(name(), 0..8), query in name()) {
+            let docs = names.iter().map(|n| DocFields { name: n, server: "s", ..DocFields::default() });
+            let index = SearchIndex::build(docs, SearchConfig::default());
+            let lower = query.to_lowercase();
+            let expected: Vec<usize> =
+                (0..names.len()).filter(|&d| name_contains_query(&names[d].to_lowercase(), &lower)).collect();
+            prop_assert_eq!(index.fallback(&lower), expected);
+        }
+    }
 }

@@ -91,12 +91,23 @@ impl Word {
         Word { b, r1, r2 }
     }
 
-    fn finish(self) -> String {
-        self.b.iter().map(|&c| if c == b'Y' { 'y' } else { char::from(c) }).collect()
+    /// The stem, its consonant `Y`s lowercase again (the bytes stay ASCII: one allocation, no
+    /// character-by-character push).
+    fn finish(mut self) -> String {
+        for c in &mut self.b {
+            if *c == b'Y' {
+                *c = b'y';
+            }
+        }
+        String::from_utf8(self.b).unwrap_or_default()
     }
 
+    /// Whether the word ends with `suffix`; the last bytes compared first, inline (each step
+    /// tries a dozen suffixes, most of which end in another letter: at the `.wasm`'s opt-level a
+    /// slice comparison is a call).
+    #[inline(always)]
     fn ends_with(&self, suffix: &[u8]) -> bool {
-        self.b.ends_with(suffix)
+        suffix.last().is_none_or(|last| self.b.last() == Some(last)) && self.b.ends_with(suffix)
     }
 
     /// Start of `suffix` (assumed present at the end).

@@ -297,8 +297,8 @@ pub(crate) const SELF_WORDS: [&str; 6] = ["am", "i", "me", "mine", "my", "myself
 
 /// Whether a query asks who its asker is ("who am I logged in as on github", "which account am I
 /// using"): it says "am I" (a statement says "I am").
-pub(crate) fn asks_identity(words: &[String]) -> bool {
-    words.windows(2).any(|w| matches!(w, [am, i] if am == "am" && i == "i"))
+pub(crate) fn asks_identity(words: &[(&str, String)]) -> bool {
+    words.windows(2).any(|w| matches!(w, [(_, am), (_, i)] if am == "am" && i == "i"))
 }
 
 /// What the current user is called in tool descriptions (`get_me`: "the authenticated user").

@@ -68,3 +68,36 @@ test("calls, describe and search keep lone surrogates", () => {
   assert.ok(hits.matches.some((m) => m.name === "get_\udbffthing"), JSON.stringify(hits));
   shelf.free();
 });
+
+test("a toolbox whose UTF-8 is longer than its UTF-16 text crosses whole (the room grows)", () => {
+  // Three bytes per UTF-16 unit (CJK), four per pair (emoji), lone surrogates as escapes: the room
+  // for the text starts at about its length in units, so each of these makes it grow.
+  const def = (name, description) => ({
+    type: "function",
+    function: { name, description, parameters: { type: "object", properties: { q: { type: "string", description } } } },
+  });
+  const cjk = "東京の天気を調べる。".repeat(400);
+  const emoji = "😀🚀".repeat(1500);
+  const toolbox = {
+    tools: [def("read\ud800file", "Read a file \udc00.")],
+    servers: { weather: [def("tokyo_weather", `${cjk} weather`), def("smile", `${emoji} smile`)], plain: [def("plain_tool", "ascii only")] },
+  };
+  const text = JSON.stringify(toolbox);
+  assert.ok(new TextEncoder().encode(text).length > 2 * text.length, "mostly multi-byte");
+  const shelf = new Shelf(toolbox, { contextLength: 200_000 });
+  const assembly = shelf.assemble();
+  assert.equal(assembly.fingerprint, fnv1a(JSON.stringify(assembly.tools)));
+  assert.equal(shelf.describe("tokyo_weather").description, `${cjk} weather`);
+  assert.equal(shelf.describe("smile").description, `${emoji} smile`);
+  assert.equal(shelf.search("weather").matches[0]?.name, "tokyo_weather");
+  // An update that reads one new list of such text answers as a new Shelf of the same toolbox.
+  const updated = { ...toolbox, servers: { ...toolbox.servers, more: [def("kyoto_weather", `${cjk}${emoji} kyoto`)] } };
+  shelf.update(updated);
+  const fresh = new Shelf(updated, { contextLength: 200_000 });
+  assert.deepEqual(shelf.search("kyoto weather"), fresh.search("kyoto weather"));
+  assert.deepEqual(shelf.assemble(), fresh.assemble());
+  // A snapshot checked against the toolbox (its text encoded apart, by TextEncoder) accepts it.
+  const loaded = Shelf.fromSnapshot(fresh.snapshot({ toolbox: false }), updated);
+  assert.deepEqual(loaded.describe("kyoto_weather"), fresh.describe("kyoto_weather"));
+  for (const s of [shelf, fresh, loaded]) s.free();
+});

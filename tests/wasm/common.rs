@@ -9,7 +9,7 @@
 
 use js_sys::Reflect;
 use toolshelf::json::{self, Value};
-use toolshelf::wasm::ShelfHandle;
+use toolshelf::wasm::{ShelfHandle, TextRoom};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -30,19 +30,24 @@ const OPTIONS: &str = r#"{"contextLength":200000}"#;
 // One-shot calls through a fresh `ShelfHandle`, the binding's only entry (the JS stateless
 // functions do the same, and free it before returning).
 fn assemble_json(toolbox: &str, options: &str) -> Result<String, JsValue> {
-    ShelfHandle::new(toolbox.as_bytes().to_vec(), options).map(|s| s.assemble())
+    ShelfHandle::new(room(toolbox), toolbox.len(), options).map(|s| s.assemble())
 }
 
 fn search_json(toolbox: &str, query: &str, options: &str, limit: Option<u32>) -> Result<String, JsValue> {
-    ShelfHandle::new(toolbox.as_bytes().to_vec(), options).map(|s| s.search(query, limit))
+    ShelfHandle::new(room(toolbox), toolbox.len(), options).map(|s| s.search(query, limit))
 }
 
 fn describe_json(toolbox: &str, name: &str, options: &str) -> Result<String, JsValue> {
-    ShelfHandle::new(toolbox.as_bytes().to_vec(), options).map(|s| s.describe(name))
+    ShelfHandle::new(room(toolbox), toolbox.len(), options).map(|s| s.describe(name))
 }
 
 fn unwrap_json(toolbox: &str, call: &str, options: &str) -> Result<String, JsValue> {
-    ShelfHandle::new(toolbox.as_bytes().to_vec(), options)?.unwrap(call)
+    ShelfHandle::new(room(toolbox), toolbox.len(), options)?.unwrap(call)
+}
+
+/// The toolbox's text in a [`TextRoom`], as the JS side writes it there.
+fn room(text: &str) -> TextRoom {
+    TextRoom::of(text.as_bytes().to_vec())
 }
 
 fn parse(text: &str) -> Value {
@@ -97,20 +102,20 @@ fn assemble_gives_places_for_given_tools_and_the_bridge() {
 fn update_keeps_the_named_servers_and_answers_as_a_new_handle() {
     // Tier 0 (`enabled: off`) shows every tool: each deferred one as its place `[server, i]`.
     let options = r#"{"enabled":"off"}"#;
-    let mut handle = ShelfHandle::new(TOOLBOX.as_bytes().to_vec(), options).unwrap();
+    let mut handle = ShelfHandle::new(room(TOOLBOX), TOOLBOX.len(), options).unwrap();
     let two_servers = TOOLBOX.replace(
         r#""servers":{"#,
         r#""servers":{"jira":[{"type":"function","function":{"name":"open_ticket","parameters":{}}}],"#,
     );
     // What the JS side sends when `linear` holds the same objects: its list empty, its name kept.
     let kept = two_servers.split(r#""linear":["#).next().unwrap().to_string() + r#""linear":[]}}"#;
-    handle.update(kept.into_bytes(), r#"["linear"]"#).unwrap();
-    let fresh = ShelfHandle::new(two_servers.as_bytes().to_vec(), options).unwrap();
+    handle.update(room(&kept), kept.len(), r#"["linear"]"#).unwrap();
+    let fresh = ShelfHandle::new(room(&two_servers), two_servers.len(), options).unwrap();
     assert_eq!(handle.assemble(), fresh.assemble());
     assert_eq!(at(&parse(&handle.assemble()), "tools.2").to_json(), r#"["linear",0]"#);
     assert_eq!(handle.search("issue", None), fresh.search("issue", None));
     // A failed update is the same ToolshelfError, and leaves the handle as it was.
-    assert_eq!(error_code(handle.update(b"[1]".to_vec(), "[]").unwrap_err()), "invalid_tool");
+    assert_eq!(error_code(handle.update(room("[1]"), 3, "[]").unwrap_err()), "invalid_tool");
     assert_eq!(handle.assemble(), fresh.assemble());
 }
 
@@ -184,7 +189,7 @@ fn toolbox_errors_throw_the_same_code_from_every_entry_point() {
             search_json(toolbox, "issue", "{}", None).unwrap_err(),
             describe_json(toolbox, "a", "{}").unwrap_err(),
             unwrap_json(toolbox, r#"{"name":"a"}"#, "{}").unwrap_err(),
-            ShelfHandle::new(toolbox.as_bytes().to_vec(), "{}").err().expect("ShelfHandle::new fails"),
+            ShelfHandle::new(room(toolbox), toolbox.len(), "{}").err().expect("ShelfHandle::new fails"),
         ];
         for (entry, error) in thrown.into_iter().enumerate() {
             assert_eq!(error_code(error), *code, "{toolbox} (entry point {entry})");
@@ -207,7 +212,7 @@ const CALL_ERRORS: &[(&str, &str)] =
 
 #[wasm_bindgen_test]
 fn unreadable_calls_throw_invalid_call() {
-    let shelf = ShelfHandle::new(TOOLBOX.as_bytes().to_vec(), OPTIONS).unwrap();
+    let shelf = ShelfHandle::new(room(TOOLBOX), TOOLBOX.len(), OPTIONS).unwrap();
     for (call, code) in CALL_ERRORS {
         assert_eq!(error_code(unwrap_json(TOOLBOX, call, OPTIONS).unwrap_err()), *code, "{call}");
         assert_eq!(error_code(shelf.unwrap(call).unwrap_err()), *code, "{call} (ShelfHandle)");
@@ -344,7 +349,7 @@ const ANTHROPIC_TOOLBOX: &str = r#"{"tools":[{"name":"read_file","description":"
 #[wasm_bindgen_test]
 fn native_answers_and_assemble_with_cross_the_binding() {
     let options = r#"{"mode":"native"}"#;
-    let handle = ShelfHandle::new(ANTHROPIC_TOOLBOX.as_bytes().to_vec(), options).unwrap();
+    let handle = ShelfHandle::new(room(ANTHROPIC_TOOLBOX), ANTHROPIC_TOOLBOX.len(), options).unwrap();
     let u = parse(
         &handle
             .unwrap(r#"{"type":"tool_use","id":"t","name":"tool_search","input":{"query":"create issue"}}"#)
