@@ -211,6 +211,13 @@ impl Shelf {
         self.index.get_or_init(|| build_index(&self.catalog, &self.options))
     }
 
+    /// The text to embed of each deferred tool and its key (SPEC §12), in the order of the deferred
+    /// tools (the order [`Shelf::set_embeddings`] reads vectors in): `(key, text)`.
+    pub fn embedding_texts(&self) -> Vec<(String, String)> {
+        let texts = self.catalog.deferred().map(crate::embed::embedding_text);
+        texts.map(|text| (crate::embed::embedding_key(&text), text)).collect()
+    }
+
     /// A deferred tool's whole description and schema (SPEC §5); `None` for any other name.
     pub fn describe(&self, name: &str) -> Option<Described> {
         crate::describe::describe(&self.catalog, name)
