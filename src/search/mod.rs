@@ -529,6 +529,13 @@ impl SearchIndex {
 
     /// The best `limit` tools for `query`, best first, and the query words no tool holds.
     pub fn rank(&self, query: &str, limit: usize) -> Ranked {
+        self.rank_fused(query, limit, None)
+    }
+
+    /// [`SearchIndex::rank`] with the query's similarity to each tool (`similarities[doc]`,
+    /// `crate::embed`) fused in by `fusion` (SPEC §12): exact names first, unknown words
+    /// lexical, a tool found by similarity alone partial. `None`: [`SearchIndex::rank`].
+    pub fn rank_fused(&self, query: &str, limit: usize, vectors: Option<(&[f32], &crate::embed::Fusion)>) -> Ranked {
         let plan = self.plan(query);
         let unknown_words = plan.unknown_words();
         if limit == 0 {
@@ -551,6 +558,9 @@ impl SearchIndex {
                 .into_iter()
                 .map(|doc| (false, Hit { doc, score: 0.0, partial: true }))
                 .collect();
+        }
+        if let Some((similarities, fusion)) = vectors {
+            hits = fusion.fuse(hits, similarities);
         }
         let hits = self.best(hits, limit);
         Ranked { hits, unknown_words }
