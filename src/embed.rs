@@ -6,8 +6,10 @@ use crate::catalog::Tool;
 use crate::error::{Error, ErrorCode};
 use crate::find::SearchResult;
 use crate::hash;
+use crate::search::intern::StrMap;
 use crate::search::{tokenize, Hit};
 use crate::shelf::Shelf;
+use crate::unwrap::{Prepared, Unwrapped};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -104,19 +106,38 @@ fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidEmbeddings, message)
 }
 
-/// The key's number (its 16 hex digits), `None` for anything else.
-pub(crate) fn key_number(key: &str) -> Option<u64> {
-    (key.len() == 16).then(|| u64::from_str_radix(key, 16).ok()).flatten()
+/// `invalid_embeddings`: "`given` `what` `wanted`" ("3 vectors for 4").
+fn counts(what: &str, given: usize, wanted: usize) -> Error {
+    invalid(alloc::format!("{given} {what} {wanted}"))
+}
+
+/// `invalid_embeddings`: "`what`: `reason`".
+fn named(what: &str, reason: &str) -> Error {
+    invalid(alloc::format!("{what}: {reason}"))
+}
+
+/// The keys' map to the first document of each (texts, and so keys, may repeat).
+fn key_map(keys: &[u64]) -> StrMap {
+    let mut map = StrMap::default();
+    let mut hex = String::new();
+    for (doc, &key) in keys.iter().enumerate() {
+        hex.clear();
+        hash::push_hex(&mut hex, key, 16);
+        if map.get(&hex).is_none() {
+            map.insert(&hex, doc as u32);
+        }
+    }
+    map
 }
 
 impl Embeddings {
     /// No vectors yet for documents keyed `keys`, of `model` and `dimensions`.
     pub fn empty(model: &str, dimensions: usize, keys: Vec<u64>) -> Result<Embeddings, Error> {
         if model.trim().is_empty() {
-            return Err(invalid("embeddings need a model name (a non-empty string)"));
+            return Err(invalid("embeddings need a model name"));
         }
         if dimensions == 0 || dimensions > MAX_DIMENSIONS {
-            return Err(invalid(alloc::format!("a vector of {dimensions} dimensions (1..={MAX_DIMENSIONS})")));
+            return Err(counts("dimensions (at most 4096)", dimensions, MAX_DIMENSIONS));
         }
         let values = alloc::vec![0i8; keys.len().saturating_mul(dimensions)];
         let scales = alloc::vec![0.0f32; keys.len()];
@@ -138,66 +159,66 @@ impl Embeddings {
         self.scales.iter().filter(|&&s| s > 0.0).count()
     }
 
-    /// Checks that `model` and `dimensions` are this set's.
-    pub fn check(&self, model: &str, dimensions: usize) -> Result<(), Error> {
-        if model != self.model || dimensions != self.dimensions {
-            let held = (&self.model, self.dimensions);
-            return Err(invalid(alloc::format!(
-                "vectors of {model:?} with {dimensions} dimensions, but this shelf's are {:?} with {}",
-                held.0,
-                held.1
-            )));
-        }
-        Ok(())
-    }
-
-    /// Stores `vector` (of [`Embeddings::dimensions`] components) as document `doc`'s.
-    /// `what` names the vector in an error.
-    pub fn set(&mut self, doc: usize, vector: &[f32], what: &dyn Fn() -> String) -> Result<(), Error> {
-        let (row, scale) =
-            quantised(vector, self.dimensions).map_err(|reason| invalid(alloc::format!("{}: {reason}", what())))?;
-        let start = doc.saturating_mul(self.dimensions);
-        let (Some(slot), Some(s)) = (self.values.get_mut(start..start + self.dimensions), self.scales.get_mut(doc))
-        else {
+    /// A vector of `dimensions` is of this set's dimension, else `invalid_embeddings`.
+    fn check_dimensions(&self, dimensions: usize) -> Result<(), Error> {
+        if dimensions == self.dimensions {
             return Ok(());
-        };
-        slot.copy_from_slice(&row);
-        *s = scale;
+        }
+        Err(counts("dimensions, but the shelf's vectors have", dimensions, self.dimensions))
+    }
+
+    /// Stores `vector` as document `doc`'s (`at` names it in an error).
+    fn set(&mut self, doc: usize, vector: &[f32], at: &str) -> Result<(), Error> {
+        let (row, scale) = quantised(vector).map_err(|reason| named(at, reason))?;
+        self.check_dimensions(row.len())?;
+        self.put(doc, &row, scale);
         Ok(())
     }
 
-    /// `(key, document)` of every document, sorted by key.
-    pub fn sorted_keys(&self) -> Vec<(u64, u32)> {
-        let mut sorted: Vec<(u64, u32)> = self.keys.iter().enumerate().map(|(d, &k)| (k, d as u32)).collect();
-        sorted.sort_unstable();
-        sorted
+    /// Writes document `doc`'s row and scale (nothing for a document out of range).
+    fn put(&mut self, doc: usize, row: &[i8], scale: f32) {
+        let start = doc.saturating_mul(self.dimensions);
+        if let (Some(slot), Some(s)) = (self.values.get_mut(start..start + self.dimensions), self.scales.get_mut(doc)) {
+            slot.copy_from_slice(row);
+            *s = scale;
+        }
+    }
+
+    /// Document `doc`'s row and scale.
+    fn row(&self, doc: usize) -> (&[i8], f32) {
+        let start = doc.saturating_mul(self.dimensions);
+        (self.values.get(start..start + self.dimensions).unwrap_or(&[]), self.scales.get(doc).copied().unwrap_or(0.0))
+    }
+
+    /// Each document whose key is a document's before it takes that one's vector (equal texts).
+    fn share_repeated_keys(&mut self) {
+        let map = key_map(&self.keys);
+        let mut hex = String::new();
+        for doc in 0..self.keys.len() {
+            hex.clear();
+            hash::push_hex(&mut hex, self.keys.get(doc).copied().unwrap_or(0), 16);
+            if let Some(first) = map.get(&hex).map(|f| f as usize).filter(|&f| f != doc) {
+                let (row, scale) = self.row(first);
+                let row = row.to_vec();
+                self.put(doc, &row, scale);
+            }
+        }
     }
 
     /// This set carried over to documents keyed `keys` (a shelf's deferred tools after an update):
     /// a document keeps the vector of a document of the same key, any other has none.
     pub fn rekeyed(&self, keys: Vec<u64>) -> Embeddings {
-        let sorted = self.sorted_keys();
-        let mut next = Embeddings {
-            model: self.model.clone(),
-            dimensions: self.dimensions,
-            values: alloc::vec![0i8; keys.len().saturating_mul(self.dimensions)],
-            scales: alloc::vec![0.0f32; keys.len()],
-            keys,
-        };
-        let dims = self.dimensions;
+        let map = key_map(&self.keys);
+        let values = alloc::vec![0i8; keys.len().saturating_mul(self.dimensions)];
+        let scales = alloc::vec![0.0f32; keys.len()];
+        let mut next = Embeddings { model: self.model.clone(), dimensions: self.dimensions, keys, values, scales };
+        let mut hex = String::new();
         for doc in 0..next.keys.len() {
-            let key = next.keys.get(doc).copied().unwrap_or_default();
-            let old = sorted.get(sorted.partition_point(|&(k, _)| k < key)).filter(|&&(k, _)| k == key);
-            let Some(&(_, old)) = old else { continue };
-            let old = old as usize;
-            let (Some(from), Some(&scale)) = (self.values.get(old * dims..old * dims + dims), self.scales.get(old))
-            else {
-                continue;
-            };
-            if let (Some(to), Some(s)) = (next.values.get_mut(doc * dims..doc * dims + dims), next.scales.get_mut(doc))
-            {
-                to.copy_from_slice(from);
-                *s = scale;
+            hex.clear();
+            hash::push_hex(&mut hex, next.keys.get(doc).copied().unwrap_or(0), 16);
+            if let Some(old) = map.get(&hex) {
+                let (row, scale) = self.row(old as usize);
+                next.put(doc, row, scale);
             }
         }
         next
@@ -206,20 +227,11 @@ impl Embeddings {
     /// The cosine similarity of `query` with every document's vector, in document order
     /// (`f32::NEG_INFINITY` for a document without one).
     pub fn similarities(&self, query: &[f32]) -> Result<Vec<f32>, Error> {
-        if query.len() != self.dimensions {
-            return Err(invalid(alloc::format!(
-                "a query vector of {} dimensions, but this shelf's vectors ({:?}) have {}",
-                query.len(),
-                self.model,
-                self.dimensions
-            )));
-        }
-        let (q, q_scale) = quantised(query, self.dimensions)
-            .map_err(|reason| invalid(alloc::format!("the query vector: {reason}")))?;
+        self.check_dimensions(query.len())?;
+        let (q, q_scale) = quantised(query).map_err(|reason| named("the query vector", reason))?;
         let mut out = Vec::with_capacity(self.scales.len());
         for (row, &scale) in self.values.chunks_exact(self.dimensions).zip(&self.scales) {
-            let similarity = if scale > 0.0 { dot(row, &q) as f32 * scale * q_scale } else { f32::NEG_INFINITY };
-            out.push(similarity);
+            out.push(if scale > 0.0 { dot(row, &q) as f32 * scale * q_scale } else { f32::NEG_INFINITY });
         }
         Ok(out)
     }
@@ -235,41 +247,54 @@ fn dot(a: &[i8], b: &[i8]) -> i32 {
 }
 
 /// `vector` made unit length and scaled to int8 (largest component ±127), and the factor back.
-fn quantised(vector: &[f32], dimensions: usize) -> Result<(Vec<i8>, f32), String> {
-    if vector.len() != dimensions {
-        return Err(alloc::format!("{} dimensions, not {dimensions}", vector.len()));
-    }
+fn quantised(vector: &[f32]) -> Result<(Vec<i8>, f32), &'static str> {
     if vector.iter().any(|x| !x.is_finite()) {
-        return Err(String::from("a component that is not a finite number"));
+        return Err("a component that is not a finite number");
     }
-    let norm = vector.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>().sqrt();
+    let norm = square_root(vector.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>());
     let largest = vector.iter().fold(0.0f64, |m, &x| m.max(f64::from(x).abs()));
     if norm == 0.0 || largest == 0.0 {
-        return Err(String::from("a zero vector (no direction to compare)"));
+        return Err("a zero vector (no direction to compare)");
     }
     let to_int = 127.0 / largest;
-    let row = vector.iter().map(|&x| (f64::from(x) * to_int).round() as i8).collect();
+    // Rounded half away from zero (`as` truncates toward zero; `f64::round` needs std).
+    let row = vector.iter().map(|&x| (f64::from(x) * to_int + if x < 0.0 { -0.5 } else { 0.5 }) as i8).collect();
     Ok((row, (largest / 127.0 / norm) as f32))
+}
+
+/// The square root of `x` (≥ 0, finite) by Newton's method from the exponent halved (`f64::sqrt`
+/// needs std): six steps reach full precision from a start within a factor of two.
+fn square_root(x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    let mut r = f64::from_bits((x.to_bits() >> 1) + (1023u64 << 51));
+    for _ in 0..6 {
+        r = 0.5 * (r + x / r);
+    }
+    r
 }
 
 /// How a query's similarities are fused with the lexical ranking (SPEC §12): each candidate's
 /// lexical score over the best lexical score, weighted `lexical`, plus its similarity over the
 /// range of the best `candidates` similarities (the `candidates`-th is 0, the best 1), weighted
 /// `1 − lexical`, over the union of the lexical hits and the `candidates` most similar tools.
-/// The measurements behind the defaults are in docs/search.md.
+/// The measurements behind the defaults (and against reciprocal-rank fusion) are in
+/// docs/search.md.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fusion {
     /// The weight of the lexical score (0..=1).
     pub lexical: f64,
-    /// How many of the most similar tools join the candidates.
+    /// How many of the most similar tools join the candidates (at most [`MAX_CANDIDATES`]).
     pub candidates: usize,
-    /// Reciprocal-rank fusion with this `k` in place of weighted scores (the ablation; 0 = off).
-    pub rrf_k: f64,
 }
+
+/// Most similar tools one search takes as candidates.
+pub const MAX_CANDIDATES: usize = 100;
 
 impl Default for Fusion {
     fn default() -> Fusion {
-        Fusion { lexical: 0.5, candidates: 20, rrf_k: 0.0 }
+        Fusion { lexical: 0.5, candidates: 20 }
     }
 }
 
@@ -278,10 +303,8 @@ impl Fusion {
     /// document): every lexical hit keeps its verdict (exact, full or partial), and a tool only
     /// similar is a partial match.
     pub fn fuse(&self, mut hits: Vec<(bool, Hit)>, similarities: &[f32]) -> Vec<(bool, Hit)> {
-        let nearest = nearest(similarities, self.candidates.max(1));
-        let (Some(&best), Some(&floor)) =
-            (nearest.first().and_then(|&d| similarities.get(d)), nearest.last().and_then(|&d| similarities.get(d)))
-        else {
+        let nearest = nearest(similarities, self.candidates.clamp(1, MAX_CANDIDATES));
+        let (Some(&(best, _)), Some(&(floor, _))) = (nearest.first(), nearest.last()) else {
             return hits;
         };
         let mut is_hit = alloc::vec![false; similarities.len()];
@@ -290,14 +313,10 @@ impl Fusion {
                 *h = true;
             }
         }
-        for &doc in &nearest {
+        for &(_, doc) in &nearest {
             if is_hit.get(doc) == Some(&false) {
                 hits.push((false, Hit { doc, score: 0.0, partial: true }));
             }
-        }
-        if self.rrf_k > 0.0 {
-            self.reciprocal_ranks(&mut hits, &nearest);
-            return hits;
         }
         let top = hits.iter().filter(|(exact, _)| !exact).fold(0.0f64, |m, (_, h)| m.max(h.score));
         let range = f64::from(best - floor).max(f64::EPSILON);
@@ -310,43 +329,21 @@ impl Fusion {
         }
         hits
     }
-
-    /// Reciprocal-rank fusion: `1/(k + lexical rank) + 1/(k + similarity rank)`, a list's term 0
-    /// for a tool not in it.
-    fn reciprocal_ranks(&self, hits: &mut [(bool, Hit)], nearest: &[usize]) {
-        let mut lexical: Vec<usize> =
-            (0..hits.len()).filter(|&i| hits.get(i).is_some_and(|(_, h)| h.score > 0.0)).collect();
-        let score = |i: usize| hits.get(i).map_or(0.0, |(_, h)| h.score);
-        lexical.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
-        let mut fused = alloc::vec![0.0f64; hits.len()];
-        for (rank, &i) in lexical.iter().enumerate() {
-            if let Some(f) = fused.get_mut(i) {
-                *f += 1.0 / (self.rrf_k + rank as f64 + 1.0);
-            }
-        }
-        for (i, (_, hit)) in hits.iter_mut().enumerate() {
-            if let Some(rank) = nearest.iter().position(|&d| d == hit.doc) {
-                if let Some(f) = fused.get_mut(i) {
-                    *f += 1.0 / (self.rrf_k + rank as f64 + 1.0);
-                }
-            }
-            hit.score = fused.get(i).copied().unwrap_or(0.0);
-        }
-    }
 }
 
-/// The `k` documents most similar (with a vector), most similar first; ties by document.
-fn nearest(similarities: &[f32], k: usize) -> Vec<usize> {
-    let mut docs: Vec<usize> =
-        (0..similarities.len()).filter(|&d| similarities.get(d).is_some_and(|s| s.is_finite())).collect();
-    let sim = |d: usize| similarities.get(d).copied().unwrap_or(f32::NEG_INFINITY);
-    let order = |a: &usize, b: &usize| sim(*b).total_cmp(&sim(*a)).then(a.cmp(b));
-    if docs.len() > k {
-        docs.select_nth_unstable_by(k - 1, order);
-        docs.truncate(k);
+/// The `k` documents most similar (among those with a vector), most similar first (ties by
+/// document), with their similarity: one pass keeping a sorted list of `k` (`k` is small).
+pub fn nearest(similarities: &[f32], k: usize) -> Vec<(f32, usize)> {
+    let mut best: Vec<(f32, usize)> = Vec::with_capacity(k + 1);
+    for (doc, &sim) in similarities.iter().enumerate() {
+        if !sim.is_finite() || (best.len() == k && best.last().is_some_and(|&(s, _)| s >= sim)) {
+            continue;
+        }
+        let at = best.iter().position(|&(s, _)| s < sim).unwrap_or(best.len());
+        best.insert(at, (sim, doc));
+        best.truncate(k);
     }
-    docs.sort_unstable_by(order);
-    docs
+    best
 }
 
 /// The vectors a caller gives [`Shelf::set_embeddings`]: `dimensions` components per vector,
@@ -378,48 +375,40 @@ impl Shelf {
     pub fn set_embeddings(&mut self, vectors: Vectors<'_>) -> Result<(), Error> {
         let Vectors { model, dimensions, values, keys } = vectors;
         let given = values.len().checked_div(dimensions).unwrap_or(0);
-        if dimensions == 0 || given.saturating_mul(dimensions) != values.len() {
-            return Err(invalid(alloc::format!("{} numbers are not vectors of {dimensions} dimensions", values.len())));
+        if given.saturating_mul(dimensions) != values.len() {
+            return Err(counts("numbers are not whole vectors of", values.len(), dimensions));
         }
-        let rows = values.chunks_exact(dimensions);
-        let embeddings = match keys {
+        let rows = values.chunks_exact(dimensions.max(1));
+        let mut next = match (keys, &self.embeddings) {
+            (Some(_), Some(held)) if held.model == model => held.clone(),
+            (Some(_), Some(_)) => return Err(named(model, "not the model of the shelf's vectors")),
+            _ => Embeddings::empty(model, dimensions, self.embedding_keys())?,
+        };
+        next.check_dimensions(dimensions)?;
+        let wanted = keys.map_or(next.keys.len(), <[String]>::len);
+        if given != wanted {
+            return Err(counts("vectors for (keys, or deferred tools in order)", given, wanted));
+        }
+        match keys {
             None => {
-                let mut next = Embeddings::empty(model, dimensions, self.embedding_keys())?;
-                if given != next.keys.len() {
-                    return Err(invalid(alloc::format!(
-                        "{given} vectors for {} deferred tools (in embeddingTexts order)",
-                        next.keys.len()
-                    )));
-                }
                 for (doc, row) in rows.enumerate() {
-                    next.set(doc, row, &|| alloc::format!("vector {doc}"))?;
+                    next.set(doc, row, "a vector")?;
                 }
-                next
             }
             Some(keys) => {
-                if keys.len() != given {
-                    return Err(invalid(alloc::format!("{} keys for {given} vectors", keys.len())));
-                }
-                let mut next = match &self.embeddings {
-                    Some(held) => {
-                        held.check(model, dimensions)?;
-                        held.clone()
-                    }
-                    None => Embeddings::empty(model, dimensions, self.embedding_keys())?,
-                };
-                let sorted = next.sorted_keys();
+                let map = key_map(&next.keys);
                 for (key, row) in keys.iter().zip(rows) {
-                    let number = key_number(key)
-                        .ok_or_else(|| invalid(alloc::format!("{key:?} is not a key (16 hex digits)")))?;
-                    let start = sorted.partition_point(|&(k, _)| k < number);
-                    for &(_, doc) in sorted.get(start..).unwrap_or(&[]).iter().take_while(|&&(k, _)| k == number) {
-                        next.set(doc as usize, row, &|| alloc::format!("the vector of {key}"))?;
+                    if key.len() != 16 || !key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+                        return Err(named(key, "not a key (16 hex digits)"));
+                    }
+                    if let Some(doc) = map.get(key) {
+                        next.set(doc as usize, row, key)?;
                     }
                 }
-                next
+                next.share_repeated_keys();
             }
-        };
-        self.embeddings = Some(embeddings);
+        }
+        self.embeddings = Some(next);
         Ok(())
     }
 
@@ -462,6 +451,62 @@ impl Shelf {
         let (index, documents) = self.prepared_index();
         let limit = limit.unwrap_or(self.options.search_default_limit).clamp(1, self.options.max_search_limit);
         Ok(crate::find::search(&self.catalog, index, documents, query, limit, Some((&similarities, fusion))))
+    }
+}
+
+/// A shelf for one unwrap whose searches fuse in the vectors given for their queries, and which
+/// records the queries searched (`crate::unwrap` reads a shelf only through [`Prepared`]).
+struct WithQueryVectors<'s> {
+    shelf: &'s Shelf,
+    /// Each query's vector; `None`: searches record their query and search nothing.
+    vectors: Option<&'s [(String, Vec<f32>)]>,
+    asked: core::cell::RefCell<Vec<String>>,
+}
+
+impl Prepared for WithQueryVectors<'_> {
+    fn catalog(&self) -> &crate::catalog::Catalog {
+        self.shelf.catalog()
+    }
+
+    fn options(&self) -> &crate::options::Options {
+        self.shelf.options()
+    }
+
+    fn search(&self, query: &str, limit: Option<usize>) -> SearchResult {
+        self.asked.borrow_mut().push(String::from(query));
+        let Some(vectors) = self.vectors else {
+            return SearchResult::default();
+        };
+        let vector = vectors.iter().find(|(q, _)| q == query).map(|(_, v)| v.as_slice());
+        self.shelf.search_with_vector(query, limit, vector).unwrap_or_else(|_| self.shelf.search(query, limit))
+    }
+
+    fn describe(&self, name: &str) -> Option<crate::describe::Described> {
+        self.shelf.describe(name)
+    }
+}
+
+impl Shelf {
+    /// The queries that unwrapping `call` (JSON text) searches: a `tool_search` call's query, or
+    /// a batched one's queries, in any provider's shape; none for any other call. What a binding
+    /// embeds before [`Shelf::unwrap_with_vectors`].
+    pub fn search_queries(&self, call: &str) -> Vec<String> {
+        let recorder = WithQueryVectors { shelf: self, vectors: None, asked: Default::default() };
+        let _ = crate::unwrap::unwrap_text(&recorder, call);
+        recorder.asked.into_inner()
+    }
+
+    /// [`Shelf::unwrap_json`] with the vector of each query a search of the call makes (by query
+    /// text, as [`Shelf::search_queries`] gives them) fused into its ranking. A vector that does
+    /// not fit the shelf's (or a shelf without vectors) is `invalid_embeddings`, before any work.
+    pub fn unwrap_with_vectors(&self, call: &str, vectors: &[(String, Vec<f32>)]) -> Result<Unwrapped, Error> {
+        let embeddings =
+            self.embeddings.as_ref().ok_or_else(|| invalid("query vectors for a shelf without embeddings"))?;
+        for (_, v) in vectors {
+            embeddings.check_dimensions(v.len())?;
+        }
+        let with = WithQueryVectors { shelf: self, vectors: Some(vectors), asked: Default::default() };
+        crate::unwrap::unwrap_text(&with, call)
     }
 }
 

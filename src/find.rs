@@ -33,7 +33,7 @@ pub struct Match {
 }
 
 /// What `search` returns.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchResult {
     /// The query as searched (trimmed, cut).
     pub query: String,

@@ -33,7 +33,7 @@
 
 mod bm25;
 pub(crate) mod flat;
-mod intern;
+pub(crate) mod intern;
 pub mod stem;
 pub mod tokenize;
 
