@@ -167,8 +167,9 @@ impl Embeddings {
         Err(counts("dimensions, but the shelf's vectors have", dimensions, self.dimensions))
     }
 
-    /// Stores `vector` as document `doc`'s (`at` names it in an error).
-    fn set(&mut self, doc: usize, vector: &[f32], at: &str) -> Result<(), Error> {
+    /// Stores `vector` as document `doc`'s (`at` names it in an error): made unit length and
+    /// quantised; `invalid_embeddings` for a vector of another dimension, not finite or zero.
+    pub fn set(&mut self, doc: usize, vector: &[f32], at: &str) -> Result<(), Error> {
         let (row, scale) = quantised(vector).map_err(|reason| named(at, reason))?;
         self.check_dimensions(row.len())?;
         self.put(doc, &row, scale);
@@ -275,14 +276,17 @@ fn square_root(x: f64) -> f64 {
     r
 }
 
-/// How a query's similarities are fused with the lexical ranking (SPEC §12): each candidate's
-/// lexical score over the best lexical score, weighted `lexical`, plus its similarity over the
-/// range of the best `candidates` similarities (the `candidates`-th is 0, the best 1), weighted
-/// `1 − lexical`, over the union of the lexical hits and the `candidates` most similar tools.
-/// The measurements behind the defaults (and against reciprocal-rank fusion) are in
-/// docs/search.md.
+/// How a query's similarities are fused with the lexical ranking (SPEC §12): the lexical
+/// ranking's first `leaders` stay first, in its order; the other candidates (the union of the
+/// lexical hits and the `candidates` most similar tools) follow by a weighted score, each's
+/// lexical score over the best lexical score weighted `lexical`, plus its similarity over the
+/// range of the `candidates` best similarities (the `candidates`-th is 0, the best 1) weighted
+/// `1 − lexical`; full matches still before partial ones. The measurements behind the defaults
+/// (and against reciprocal-rank fusion) are in docs/search.md.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fusion {
+    /// How many of the lexical ranking's first stay first.
+    pub leaders: usize,
     /// The weight of the lexical score (0..=1).
     pub lexical: f64,
     /// How many of the most similar tools join the candidates (at most [`MAX_CANDIDATES`]).
@@ -294,7 +298,7 @@ pub const MAX_CANDIDATES: usize = 100;
 
 impl Default for Fusion {
     fn default() -> Fusion {
-        Fusion { lexical: 0.5, candidates: 20 }
+        Fusion { leaders: 3, lexical: 0.5, candidates: 20 }
     }
 }
 

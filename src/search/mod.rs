@@ -559,11 +559,14 @@ impl SearchIndex {
                 .map(|doc| (false, Hit { doc, score: 0.0, partial: true }))
                 .collect();
         }
-        if let Some((similarities, fusion)) = vectors {
-            hits = fusion.fuse(hits, similarities);
-        }
-        let hits = self.best(hits, limit);
-        Ranked { hits, unknown_words }
+        let Some((similarities, fusion)) = vectors else {
+            return Ranked { hits: self.best(hits, limit), unknown_words };
+        };
+        // The lexical ranking's first `leaders` stay first, in its order; the rest by fused score.
+        let mut leaders = self.best(hits.clone(), fusion.leaders.min(limit));
+        let rest = fusion.fuse(hits, similarities).into_iter().filter(|(_, h)| !leaders.iter().any(|l| l.doc == h.doc));
+        leaders.extend(self.best(rest.collect(), limit - leaders.len()));
+        Ranked { hits: leaders, unknown_words }
     }
 
     /// The first `limit` of `hits` in rank order: the best `limit` selected (linear), then only
