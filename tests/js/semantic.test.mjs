@@ -207,3 +207,17 @@ test("with the MiniLM fixtures: the model-phrased set's hybrid recall@5 through 
   console.log(`model set through the package: recall@5 lexical ${l.toFixed(3)}, hybrid ${h.toFixed(3)}`);
   assert.ok(h >= l && h >= 0.771, `hybrid recall@5 ${h.toFixed(3)}, lexical ${l.toFixed(3)}`);
 });
+
+test("a snapshot holds no vectors: fromSnapshot then setEmbeddings answers as the shelf it was taken from", () => {
+  const { shelf, vectors } = shelfWithVectors(8);
+  const loaded = Shelf.fromSnapshot(shelf.snapshot());
+  assert.deepEqual(loaded.embeddingTexts(), shelf.embeddingTexts());
+  const probe = near(vectors[9], generator(88));
+  assert.throws(() => loaded.search("issue", { vector: probe }), toolshelfError(ToolshelfError, "invalid_embeddings", /without embeddings/));
+  loaded.setEmbeddings({ model: "test-model", vectors });
+  for (const q of ["zzqx", "create issue", "who am I", "list pull requests"]) {
+    assert.deepEqual(loaded.search(q, { limit: 8, vector: probe }), shelf.search(q, { limit: 8, vector: probe }), q);
+  }
+  loaded.free();
+  shelf.free();
+});
