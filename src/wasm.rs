@@ -202,6 +202,9 @@ impl ShelfHandle {
             self.shelf.clear_embeddings();
             return Ok(());
         }
+        // The int8 store: a byte per component of every deferred tool (`too_large`, not a trap).
+        let tools = self.shelf.catalog().deferred().count();
+        reserve_for_bytes(tools.saturating_mul(dimensions as usize))?;
         let keys = server_names(keys);
         let vectors =
             crate::embed::Vectors { model, dimensions: dimensions as usize, values: &values, keys: keys.as_deref() };
