@@ -297,7 +297,8 @@ export class Shelf {
     const embed = options?.embed;
     const text = toJson(toolCall, "call");
     const handle = this.#live();
-    const queries = typeof embed === "function" ? JSON.parse(handle.searchQueries(text)) : [];
+    const none = new Float32Array(0);
+    const queries = typeof embed === "function" ? JSON.parse(call(() => handle.unwrapWithVectors(text, "null", none))) : [];
     if (queries.length === 0) return this.unwrap(toolCall);
     const distinct = [...new Set(queries)];
     try {

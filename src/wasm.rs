@@ -211,20 +211,17 @@ impl ShelfHandle {
         self.shelf.set_embeddings(vectors).map_err(js_error)
     }
 
-    /// The queries unwrapping `call` (JSON text) would search, as a JSON array of strings; none
-    /// when the shelf has no vectors.
-    #[wasm_bindgen(js_name = searchQueries)]
-    pub fn search_queries(&self, call: &str) -> String {
-        let queries = if self.shelf.embeddings().is_some() { self.shelf.search_queries(call) } else { Vec::new() };
-        Value::strings(queries).to_json()
-    }
-
-    /// The unwrap result as JSON text, the searches fusing in the vector of their query: `queries`
-    /// (a JSON array of strings), their vectors one after another in `values`.
+    /// For `unwrapAsync`, in two steps. With `queries` `null`: the queries unwrapping `call` (JSON
+    /// text) would search, as a JSON array of strings (none when the shelf has no vectors). With
+    /// `queries` (a JSON array of strings) and their vectors one after another in `values`: the
+    /// unwrap result as JSON text, each search fusing in the vector of its query.
     #[wasm_bindgen(js_name = unwrapWithVectors)]
     pub fn unwrap_with_vectors(&self, call: &str, queries: &str, values: Vec<f32>) -> Result<String, JsValue> {
         reserve_for(call)?;
-        let queries = server_names(queries).unwrap_or_default();
+        let Some(queries) = server_names(queries) else {
+            let asked = if self.shelf.embeddings().is_some() { self.shelf.search_queries(call) } else { Vec::new() };
+            return Ok(Value::strings(asked).to_json());
+        };
         let dims = values.len().checked_div(queries.len()).unwrap_or(0).max(1);
         let vectors: Vec<(String, Vec<f32>)> =
             queries.into_iter().zip(values.chunks(dims)).map(|(q, v)| (q, v.to_vec())).collect();
