@@ -249,8 +249,9 @@ export class Shelf {
   search(query, options) {
     const [, limit] = splitLimit(options);
     const handle = this.#live();
-    const vector = options?.vector == null ? undefined : floats(options.vector, "vector");
-    return JSON.parse(call(() => handle.search(coreString(query), limit, vector)));
+    const vector = options?.vector;
+    if (vector != null) return JSON.parse(call(() => handle.searchVector(coreString(query), limit, floats(vector, "vector"))));
+    return JSON.parse(call(() => handle.search(coreString(query), limit)));
   }
 
   /** A deferred tool's whole description and schema, or null. */

@@ -121,9 +121,15 @@ impl ShelfHandle {
         Ok(self.shelf.layout_with(&context).plan().to_json())
     }
 
-    /// The search result as JSON text; with `vector` (the query's embedding), fused in (SPEC §12).
-    pub fn search(&self, query: &str, limit: Option<u32>, vector: Option<Vec<f32>>) -> Result<String, JsValue> {
-        let result = self.shelf.search_with_vector(query, limit.map(|l| l as usize), vector.as_deref());
+    /// The search result as JSON text.
+    pub fn search(&self, query: &str, limit: Option<u32>) -> String {
+        self.shelf.search(query, limit.map(|l| l as usize)).to_value().to_json()
+    }
+
+    /// The search result as JSON text, `vector` (the query's embedding) fused in (SPEC §12).
+    #[wasm_bindgen(js_name = searchVector)]
+    pub fn search_vector(&self, query: &str, limit: Option<u32>, vector: Vec<f32>) -> Result<String, JsValue> {
+        let result = self.shelf.search_with_vector(query, limit.map(|l| l as usize), Some(&vector));
         Ok(result.map_err(js_error)?.to_value().to_json())
     }
 
