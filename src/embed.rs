@@ -191,21 +191,6 @@ impl Embeddings {
         (self.values.get(start..start + self.dimensions).unwrap_or(&[]), self.scales.get(doc).copied().unwrap_or(0.0))
     }
 
-    /// Each document whose key is a document's before it takes that one's vector (equal texts).
-    fn share_repeated_keys(&mut self) {
-        let map = key_map(&self.keys);
-        let mut hex = String::new();
-        for doc in 0..self.keys.len() {
-            hex.clear();
-            hash::push_hex(&mut hex, self.keys.get(doc).copied().unwrap_or(0), 16);
-            if let Some(first) = map.get(&hex).map(|f| f as usize).filter(|&f| f != doc) {
-                let (row, scale) = self.row(first);
-                let row = row.to_vec();
-                self.put(doc, &row, scale);
-            }
-        }
-    }
-
     /// This set carried over to documents keyed `keys` (a shelf's deferred tools after an update):
     /// a document keeps the vector of a document of the same key, any other has none.
     pub fn rekeyed(&self, keys: Vec<u64>) -> Embeddings {
@@ -446,7 +431,8 @@ impl Shelf {
                         next.set(doc as usize, row, key)?;
                     }
                 }
-                next.share_repeated_keys();
+                // A key names its first document; one of equal text after it takes that vector.
+                next = next.rekeyed(next.keys.clone());
             }
         }
         self.embeddings = Some(next);

@@ -241,3 +241,31 @@ fn a_snapshot_then_set_embeddings_answers_as_the_shelf() {
         assert_eq!(a, shelf.search_with_vector(q, Some(8), Some(&probe)).unwrap().to_value().to_json(), "{q}");
     }
 }
+
+/// Two tools of the same text (servers `my-server` and `my_server`, the same tool) share a key:
+/// a vector given by that key is both tools', and an update keeps it for both.
+#[test]
+fn tools_of_equal_text_share_the_vector_of_their_key() {
+    let def =
+        r#"{"type":"function","function":{"name":"send","description":"Send it.","parameters":{"type":"object"}}}"#;
+    let other = r#"{"type":"function","function":{"name":"other","description":"Another tool.","parameters":{"type":"object"}}}"#;
+    let toolbox = |extra: &str| {
+        toolshelf::json::parse(&format!(r#"{{"servers":{{"my-server":[{def}],"my_server":[{def}{extra}]}}}}"#)).unwrap()
+    };
+    let mut shelf = Shelf::new(&toolbox(""), &toolshelf::json::parse(r#"{"qualify":true}"#).unwrap()).unwrap();
+    let texts = shelf.embedding_texts();
+    assert_eq!(texts.len(), 2);
+    assert_eq!(texts[0], texts[1]);
+    let keys = vec![texts[0].0.clone()];
+    let vector = Rng(21).vector();
+    shelf
+        .set_embeddings(Vectors { model: "test-model", dimensions: DIMS, values: &vector, keys: Some(&keys) })
+        .unwrap();
+    assert_eq!(shelf.embeddings().unwrap().count(), 2);
+    shelf.update(&toolbox(&format!(",{other}"))).unwrap();
+    assert_eq!(shelf.embeddings().unwrap().count(), 2, "the new tool has none, the two keep theirs");
+    let found = shelf.search_with_vector("zzqx", Some(3), Some(&vector)).unwrap();
+    // The tool without a vector is no candidate of similarity (and no word of the query is its).
+    assert_eq!(found.matches.len(), 2);
+    assert!(found.matches.iter().all(|m| m.name.ends_with("send")), "{:?}", found.matches);
+}
