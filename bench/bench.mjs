@@ -19,6 +19,7 @@ import { Worker } from "node:worker_threads";
 import { LADDER, catalog, entriesOf, toolboxOf, keywordQueries, shippedQueries, everyNth } from "./data.mjs";
 import { peers, variants, versions } from "./peers.mjs";
 import { toolshelf, Shelf, ShelfHandle, assemble, search, optionsFor, textRoom } from "./toolshelf.mjs";
+import { haveFixtures, printVectors, vectorLatency, vectorRetrieval } from "./vectors.mjs";
 
 // ---------------------------------------------------------------- arguments
 const args = process.argv.slice(2);
@@ -34,7 +35,7 @@ const LADDER_PICK = value("--catalogs", SMOKE ? "0" : LADDER.map((_, i) => i).jo
   .split(",")
   .map(Number)
   .filter((i) => LADDER[i]);
-const ONLY = new Set(value("--only", "bundle,speed,state,retrieval").split(","));
+const ONLY = new Set(value("--only", "bundle,speed,state,retrieval,vectors").split(","));
 const INNER = SMOKE ? 1 : 5; // runs per query per repetition (their mean is the query's latency)
 const ASSEMBLE_RUNS = SMOKE ? 1 : 11;
 if (typeof globalThis.gc !== "function") throw new Error("run with node --expose-gc (scripts/bench does)");
@@ -562,6 +563,11 @@ async function main() {
     }
   }
   if (sets.length) printRetrieval(results.retrieval, sets);
+  if (ONLY.has("vectors") && haveFixtures()) {
+    log("vectors: latency with a query vector, retrieval lexical vs hybrid");
+    results.vectors = { latency: vectorLatency({ reps: REPS, inner: INNER }), sets: SMOKE ? [] : vectorRetrieval({ nlStep: NL_STEP }) };
+    printVectors(results.vectors.latency, results.vectors.sets, table, us, ms);
+  }
   printTargets();
 
   const json = value("--json");

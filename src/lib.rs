@@ -34,6 +34,7 @@ pub mod assemble;
 mod bridge;
 pub mod catalog;
 mod describe;
+pub mod embed;
 mod error;
 mod find;
 mod format;
