@@ -42,10 +42,13 @@ async function model() {
 
 /** Unit vectors of `texts` (mean pooling over the mask, L2 normalisation, as sentence-transformers). */
 async function embed(texts, batch = 16) {
-  const out = [];
-  for (let i = 0; i < texts.length; i += batch) {
-    const vectors = await (await model())(texts.slice(i, i + batch), { pooling: "mean", normalize: true });
-    out.push(...vectors.tolist());
+  // Batches of texts of like length: a batch is padded to its longest text.
+  const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
+  const out = new Array(texts.length);
+  for (let i = 0; i < order.length; i += batch) {
+    const rows = order.slice(i, i + batch);
+    const vectors = (await (await model())(rows.map((r) => texts[r]), { pooling: "mean", normalize: true })).tolist();
+    rows.forEach((r, j) => (out[r] = vectors[j]));
   }
   return out;
 }
