@@ -10,6 +10,8 @@
                         (examples/embedding_texts, kept in DIR/../../texts.jsonl with their catalog),
                         every labelled query; writes tests/data/embeddings/*.vec.gz
   recall DIR            vector-only retrieval, float32 vs the int8 fixtures, on every labelled set
+  throughput DIR        texts/s over a fixed sample (every 20th tool text, every 40th metatool
+                        query), one and two onnxruntime threads
 """
 
 import gzip
@@ -383,8 +385,22 @@ def tools_of_rest(tools_of):
     return [t for part in ("cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04") for t in tools_of[part]]
 
 
+def throughput(model_dir):
+    model_dir = Path(model_dir)
+    texts = read_texts(model_dir.parents[1] / "texts.jsonl")
+    tools = list({k: t for lines in texts.values() for k, t in lines}.values())[::20]
+    queries = list(unique_queries(labelled_sets()["metatool"]).values())[::40]
+    for threads in (1, 2):
+        embedder = minilm.Embedder(model_dir / "onnx" / "model.onnx", model_dir / "tokenizer.json", threads=threads)
+        for name, sample in (("tool texts", tools), ("queries", queries)):
+            started = time.time()
+            embedder.embed(sample)
+            took = time.time() - started
+            print(f"{threads} thread(s), {len(sample)} {name}: {took:.1f} s, {len(sample) / took:.0f} texts/s", flush=True)
+
+
 def main(argv):
-    commands = {"install": install, "check": check, "embed": embed_stdin, "fixtures": fixtures, "recall": recall}
+    commands = {"install": install, "check": check, "embed": embed_stdin, "fixtures": fixtures, "recall": recall, "throughput": throughput}
     if len(argv) < 2 or argv[1] not in commands:
         print(__doc__)
         sys.exit(2)
