@@ -8,7 +8,7 @@
 // (`activeTools`), as `assemble({ messages })` does.
 import { asSchema, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
-import { createToolshelf } from "./ai.js";
+import { createToolshelf, embeddingSearch } from "./ai.js";
 
 /** The JSON Schema of an AI SDK tool's input, else any object (as toolshelf/ai reads it). */
 function inputSchemaOf(tool) {
@@ -111,7 +111,7 @@ function validatesItself(tool) {
  * for @ai-sdk/anthropic. `onCall(call, execution)` sees each real call first, direct tools' too
  * (`server` undefined; return a string to decline it, with that reason for the model).
  */
-export function createAnthropicNativeToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall } = {}) {
+export function createAnthropicNativeToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, embedding } = {}) {
   const toolbox = {
     tools: Object.entries(direct).map(([name, tool]) => anthropicDef(name, tool)),
     servers: Object.fromEntries(Object.entries(servers).map(([server, set]) => [server, Object.entries(set).map(([n, t]) => anthropicDef(n, t))])),
@@ -121,7 +121,7 @@ export function createAnthropicNativeToolshelf({ tools: direct = {}, servers = {
   if (assembly.mode !== "native") {
     // Over 10,000 deferred tools (the API's limit): the bridge, with every guarantee of toolshelf/ai.
     shelf.free();
-    return createToolshelf({ tools: direct, servers, options: { ...options, mode: "bridge" }, onCall });
+    return createToolshelf({ tools: direct, servers, options: { ...options, mode: "bridge" }, onCall, embedding });
   }
   const directDefs = new Set(toolbox.tools);
   const names = new Set(assembly.tools.map((def) => def.name));
@@ -147,8 +147,11 @@ export function createAnthropicNativeToolshelf({ tools: direct = {}, servers = {
   }
 
   /** A search (or a describe, or a reject) answered by the shelf: nothing real runs here. */
-  const answer = (name) => (input, execution) =>
-    shelf.unwrap({ type: "tool_use", id: execution?.toolCallId ?? "", name, input: input ?? {} }).content;
+  const semantic = embedding?.model ? embeddingSearch(embedding) : undefined;
+  const answer = (name) => async (input, execution) => {
+    const call = { type: "tool_use", id: execution?.toolCallId ?? "", name, input: input ?? {} };
+    return (semantic ? await semantic.unwrap(shelf, call) : shelf.unwrap(call)).content;
+  };
 
   const tools = {};
   const always = [];

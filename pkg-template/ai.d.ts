@@ -1,5 +1,5 @@
 // toolshelf/ai: the Vercel AI SDK (`ai` 7, a peer dependency).
-import type { GenericToolApprovalFunction, ToolApprovalConfiguration, ToolExecutionOptions, ToolSet } from "ai";
+import type { EmbeddingModel, GenericToolApprovalFunction, ToolApprovalConfiguration, ToolExecutionOptions, ToolSet } from "ai";
 import type { Assembly, McpTool, Options, Shelf } from "./types.js";
 
 /** A real call about to run: where it goes, under the tool's own name, with validated arguments. */
@@ -31,6 +31,13 @@ export interface ToolshelfInput {
    * direct tool; pass `shelf.toolApproval` as generateText's `toolApproval` to have the SDK apply it.
    */
   toolApproval?: ToolApprovalConfiguration<ToolSet, unknown>;
+  /**
+   * Semantic search (SPEC §12) with an AI SDK embedding model: the tools' texts embedded by
+   * `embedMany` before the first search (each text once), each search query by `embed`, fused
+   * into the ranking. `name` is the model name the vectors carry (default `provider:modelId`);
+   * a failed embedding makes the search lexical and is told to `onWarning` (default console.warn).
+   */
+  embedding?: EmbeddingOption;
 }
 
 export interface Toolshelf {
@@ -55,6 +62,18 @@ export interface Toolshelf {
 }
 
 export declare function createToolshelf(input?: ToolshelfInput): Toolshelf;
+
+/** The `embedding` option: an AI SDK embedding model and how its vectors are named and reported. */
+export interface EmbeddingOption {
+  model: EmbeddingModel;
+  name?: string;
+  onWarning?: (warning: string) => void;
+  /** Passed to embed / embedMany as they are (`dimensions`, `maxRetries`, `headers`, `providerOptions`...). */
+  [setting: string]: unknown;
+}
+
+/** What both adapters use for `embedding`: `unwrap(shelf, call)` embeds and searches. */
+export declare function embeddingSearch(option: EmbeddingOption): { unwrap(shelf: Shelf<any, any>, call: unknown): Promise<any> };
 
 /** The AI SDK's `toolSearch({ search })` callback shape. */
 export type ToolSearchCallback = (options: { query: string; tools: Array<{ name: string; description?: string }> }) => string[];

@@ -5,7 +5,7 @@
 // directly: its own input validation (the transformed value is what `execute` gets), its approval
 // (`needsApproval`, `toolApproval`), its context, `toModelOutput` and a generator `execute`.
 // `toolshelfSearch` is a `search` callback for the AI SDK's own `toolSearch({ search })`.
-import { InvalidToolInputError, TypeValidationError, asSchema, jsonSchema, tool as aiTool } from "ai";
+import { InvalidToolInputError, TypeValidationError, asSchema, embed, embedMany, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
 import { isAsyncGeneratorFunction, withProperties } from "./ai-native.js";
 
@@ -143,7 +143,8 @@ function freeName(base, taken) {
  * warnings, update }`. `servers` may be a function: `prepareStep` calls it before every step and
  * re-assembles when a server or its tool list changed (the `tools` object is updated in place).
  */
-export function createToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, toolApproval } = {}) {
+export function createToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, toolApproval, embedding } = {}) {
+  const semantic = embedding?.model ? embeddingSearch(embedding) : undefined;
   const toolSet = {};
   const defs = new WeakMap(); // tool object → its MCP def, so that Shelf.update keeps what it read
   const asked = records(); // toolCallId → the approval status the SDK was told, for execute
@@ -298,7 +299,9 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   }
 
   async function read(name, input, execution) {
-    const u = unwrapCall(name, input, execution?.toolCallId);
+    let u = unwrapCall(name, input, execution?.toolCallId);
+    // A search answered with the embedding model's vectors fused in (SPEC §12).
+    if (semantic && u.kind === "answer") u = await semantic.unwrap(shelf, { name, arguments: input ?? {}, id: execution?.toolCallId });
     if (u.kind !== "call") return { content: u.content };
     const found = target(u);
     if (!found) return { content: `${u.name} has no tool here; it was not invoked.` };
@@ -518,3 +521,42 @@ export function toolshelfSearch({ tools, limit = 10, server = "deferred", onWarn
   };
 }
 export { createAnthropicNativeToolshelf } from "./ai-native.js";
+
+/**
+ * Semantic search with an AI SDK embedding model (`embedding: { model }` of createToolshelf and
+ * createAnthropicNativeToolshelf): `unwrap(shelf, call)` is `shelf.unwrapAsync(call, { embed })`,
+ * the shelf's tools embedded first with `embedMany` (each text once: vectors are kept by key across
+ * updates), a query with `embed`. `name` is the model name given to setEmbeddings (default: the
+ * model's `provider:modelId`); `onWarning` hears a failed embedding (the search is then lexical).
+ */
+export function embeddingSearch({ model, name, onWarning = (w) => console.warn(w), ...settings }) {
+  const modelName = name ?? (typeof model === "string" ? model : `${model.provider ?? "model"}:${model.modelId ?? "embedding"}`);
+  const known = new Map(); // key → vector, across updates
+  const ready = new WeakMap(); // shelf → the texts' keys last set, joined
+  async function prepare(shelf) {
+    const texts = shelf.embeddingTexts();
+    const keys = texts.map((t) => t.key).join();
+    if (ready.get(shelf) === keys) return;
+    const missing = texts.filter((t) => !known.has(t.key));
+    if (missing.length > 0) {
+      const { embeddings } = await embedMany({ model, values: missing.map((t) => t.text), ...settings });
+      missing.forEach((t, i) => known.set(t.key, embeddings[i]));
+    }
+    shelf.setEmbeddings({ model: modelName, vectors: texts.map((t) => known.get(t.key)) });
+    ready.set(shelf, keys);
+  }
+  const embedQuery = async (text) => (await embed({ model, value: text, ...settings })).embedding;
+  return {
+    async unwrap(shelf, call) {
+      try {
+        await prepare(shelf);
+      } catch (error) {
+        onWarning(`toolshelf/ai: embedding the tools failed, searches are lexical: ${error?.message ?? error}`);
+        return shelf.unwrap(call);
+      }
+      const u = await shelf.unwrapAsync(call, { embed: embedQuery });
+      for (const warning of u.warnings ?? []) onWarning(`toolshelf/ai: ${warning}`);
+      return u;
+    },
+  };
+}

@@ -242,11 +242,15 @@ export class Shelf {
     return this.#lists === undefined ? JSON.parse(this.#assembly) : hydrate(this.#assembly, this.#lists);
   }
 
-  /** Searches the deferred tools; `options.limit` sets the number of hits. */
+  /**
+   * Searches the deferred tools; `options.limit` sets the number of hits, `options.vector` (the
+   * query's embedding, of the model given to setEmbeddings) fuses semantic similarity in (SPEC §12).
+   */
   search(query, options) {
     const [, limit] = splitLimit(options);
     const handle = this.#live();
-    return JSON.parse(call(() => handle.search(coreString(query), limit)));
+    const vector = options?.vector == null ? undefined : floats(options.vector, "vector");
+    return JSON.parse(call(() => handle.search(coreString(query), limit, vector)));
   }
 
   /** A deferred tool's whole description and schema, or null. */
@@ -259,6 +263,53 @@ export class Shelf {
   unwrap(toolCall) {
     const handle = this.#live();
     return unwrapped(call(() => handle.unwrap(toJson(toolCall, "call"))), toolCall);
+  }
+
+  /** What to embed of each deferred tool, in order (SPEC §12): `[{ key, text }]`; `key` is a hash of `text`. */
+  embeddingTexts() {
+    return JSON.parse(this.#live().embeddingTexts());
+  }
+
+  /**
+   * The deferred tools' vectors: `{ model, vectors }`, `vectors` one per embeddingTexts entry in
+   * order (Float32Array or number arrays), or `{ [key]: vector }` (added to those held, of the same
+   * model). `null` drops them. `invalid_embeddings` for vectors that do not fit.
+   */
+  setEmbeddings(embeddings) {
+    const handle = this.#live();
+    if (embeddings == null) return void handle.setEmbeddings("", 0, new Float32Array(0), "null");
+    const { model, vectors } = embeddings;
+    const keyed = vectors !== null && typeof vectors === "object" && !Array.isArray(vectors);
+    const keys = keyed ? Object.keys(vectors) : null;
+    const list = keyed ? Object.values(vectors) : vectors;
+    if (!Array.isArray(list)) throw new ToolshelfError("invalid_embeddings", "setEmbeddings: `vectors` must be an array or an object of vectors by key");
+    const [values, dimensions] = flatVectors(list);
+    call(() => handle.setEmbeddings(String(model ?? ""), dimensions, values, JSON.stringify(keys)));
+  }
+
+  /**
+   * `unwrap`, with a `tool_search` call's queries embedded by `options.embed` (text →
+   * Float32Array | number[], or a promise of one; one call per distinct query) and fused into the
+   * search (SPEC §12). Any other call, or a shelf without embeddings, is `unwrap`'s answer. A
+   * failing `embed` gives the lexical answer with `warnings`, never a rejection.
+   */
+  async unwrapAsync(toolCall, options) {
+    const embed = options?.embed;
+    const text = toJson(toolCall, "call");
+    const handle = this.#live();
+    const queries = typeof embed === "function" ? JSON.parse(handle.searchQueries(text)) : [];
+    if (queries.length === 0) return this.unwrap(toolCall);
+    const distinct = [...new Set(queries)];
+    try {
+      const vectors = await Promise.all(distinct.map(async (q) => floats(await embed(q), "embed's vector")));
+      const [values] = flatVectors(vectors);
+      return unwrapped(call(() => this.#live().unwrapWithVectors(text, JSON.stringify(distinct), values)), toolCall);
+    } catch (e) {
+      if (e?.code === "freed") throw e;
+      const result = this.unwrap(toolCall);
+      result.warnings = [...(result.warnings ?? []), `embed failed, the search was lexical: ${e?.message ?? e}`];
+      return result;
+    }
   }
 
   /** Releases the wasm memory now rather than at garbage collection; later calls throw `freed`. */
@@ -286,4 +337,25 @@ function snapshotBytes(bytes) {
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   throw new ToolshelfError("invalid_snapshot", "snapshot: expected a Uint8Array or an ArrayBuffer, got " + (bytes === null ? "null" : typeof bytes));
+}
+
+// Semantic retrieval (SPEC §12): vectors cross into wasm as one Float32Array.
+
+/** A vector as a Float32Array: one already, or an array of numbers. */
+function floats(vector, what) {
+  if (vector instanceof Float32Array) return vector;
+  if (Array.isArray(vector) || ArrayBuffer.isView(vector)) return Float32Array.from(vector, Number);
+  throw new ToolshelfError("invalid_embeddings", `${what}: expected a Float32Array or an array of numbers, got ${vector === null ? "null" : typeof vector}`);
+}
+
+/** Vectors of one length, one after another in one Float32Array, and that length. */
+function flatVectors(list) {
+  const rows = list.map((v, i) => floats(v, `vector ${i}`));
+  const dimensions = rows.length > 0 ? rows[0].length : 1;
+  const values = new Float32Array(rows.length * dimensions);
+  rows.forEach((row, i) => {
+    if (row.length !== dimensions) throw new ToolshelfError("invalid_embeddings", `vector ${i}: ${row.length} dimensions, not ${dimensions}`);
+    values.set(row, i * dimensions);
+  });
+  return [values, dimensions];
 }

@@ -160,6 +160,8 @@ export type ErrorCode =
   | "invalid_call"
   | "too_large"
   | "invalid_snapshot"
+  /** Vectors that do not fit (SPEC §12): another model or dimension, a wrong count, not finite numbers. */
+  | "invalid_embeddings"
   | "not_initialized"
   /** A method of a `Shelf` called after its `free()`. */
   | "freed"
@@ -319,11 +321,29 @@ export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge
    * deferred tools the conversation's `tool_reference` blocks name travel (SPEC §11).
    */
   assemble(context?: AssembleContext): Assembly<T>;
-  search(query: string, options?: { limit?: number }): SearchResult;
+  /** With `vector` (the query's embedding, same model as setEmbeddings'), similarity is fused in (SPEC §12). */
+  search(query: string, options?: { limit?: number; vector?: Vector }): SearchResult;
   describe(name: string): Described | null;
   unwrap(call: ToolSearchCall): SearchCallUnwrapped;
   unwrap(call: ToolCall): Unwrapped<T, M>;
   unwrap(call: ToolCall | ToolSearchCall): Unwrapped<T, M> | SearchCallUnwrapped;
+  /** What to embed of each deferred tool, in order; `key` is a hash of `text` (SPEC §12). */
+  embeddingTexts(): EmbeddingText[];
+  /**
+   * The deferred tools' vectors: in embeddingTexts order (they replace any held), or by key
+   * (added to those held, same model and dimension). `null` drops them. Throws `invalid_embeddings`.
+   */
+  setEmbeddings(embeddings: { model: string; vectors: Vector[] | Record<string, Vector> } | null): void;
+  /**
+   * `unwrap`, a `tool_search` call's queries embedded by `embed` (one call per distinct query) and
+   * fused into the search. A failing `embed` gives the lexical answer with `warnings`.
+   */
+  unwrapAsync(call: ToolSearchCall, options?: UnwrapAsyncOptions): Promise<SearchCallUnwrapped & { warnings?: string[] }>;
+  unwrapAsync(call: ToolCall, options?: UnwrapAsyncOptions): Promise<Unwrapped<T, M> & { warnings?: string[] }>;
+  unwrapAsync(
+    call: ToolCall | ToolSearchCall,
+    options?: UnwrapAsyncOptions,
+  ): Promise<(Unwrapped<T, M> | SearchCallUnwrapped) & { warnings?: string[] }>;
   /**
    * Prepares `toolbox` in place of this shelf's toolbox, with the same options: the results are a
    * new Shelf's. A tool def that is the very same object as in the shelf's last toolbox, in the
@@ -350,4 +370,20 @@ export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge
     toolbox?: Toolbox<T> | null,
     options?: Options | null,
   ): Shelf<T>;
+}
+
+/** A vector: a Float32Array or an array of numbers. */
+export type Vector = Float32Array | readonly number[];
+
+/** One deferred tool's embedding text (SPEC §12). */
+export interface EmbeddingText {
+  /** 16 hex digits: FNV-1a 64 of `text`, for keeping vectors across shelves and deployments. */
+  key: string;
+  /** `[server words] name words: description` (docs/search.md, "Semantic retrieval"). */
+  text: string;
+}
+
+/** How `Shelf.unwrapAsync` embeds a search query. */
+export interface UnwrapAsyncOptions {
+  embed?: (text: string) => Vector | Promise<Vector>;
 }

@@ -3,9 +3,15 @@
 //! query vector's similarities with the lexical ranking.
 
 use crate::catalog::Tool;
+use crate::error::{Error, ErrorCode};
+use crate::find::SearchResult;
 use crate::hash;
-use crate::search::tokenize;
+use crate::search::intern::StrMap;
+use crate::search::{tokenize, Hit};
+use crate::shelf::Shelf;
+use crate::unwrap::{Prepared, Unwrapped};
 use alloc::string::String;
+use alloc::vec::Vec;
 
 /// Longest description embedded, in code points (MiniLM reads 256 word pieces).
 pub const MAX_EMBEDDED_DESCRIPTION_CHARS: usize = 800;
@@ -73,6 +79,438 @@ fn push_description(text: &mut String, description: &str) {
         }
         text.push(c);
         count += 1;
+    }
+}
+
+/// Most dimensions of one vector (bge-m3 and OpenAI's large model have 1,024 and 3,072).
+pub const MAX_DIMENSIONS: usize = 4_096;
+
+/// The vectors of a shelf's deferred tools (document `d` is the `d`-th deferred tool), all of one
+/// model and one dimension, stored contiguous as int8: each vector is made unit length, then
+/// scaled so that its largest component is ±127 (`scales[d]` is that factor's inverse; 0 when the
+/// tool has no vector). A query is quantised the same way, and a similarity is one integer dot
+/// product times the two scales: exact, the same on every platform, and a loop the compiler
+/// vectorises.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Embeddings {
+    model: String,
+    dimensions: usize,
+    /// The key of each document's embedding text ([`embedding_key`] as a number).
+    keys: Vec<u64>,
+    values: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+/// An `invalid_embeddings` error.
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorCode::InvalidEmbeddings, message)
+}
+
+/// `invalid_embeddings`: "`given` `what` `wanted`" ("3 vectors for 4").
+fn counts(what: &str, given: usize, wanted: usize) -> Error {
+    invalid(alloc::format!("{given} {what} {wanted}"))
+}
+
+/// `invalid_embeddings`: "`what`: `reason`".
+fn named(what: &str, reason: &str) -> Error {
+    invalid(alloc::format!("{what}: {reason}"))
+}
+
+/// The keys' map to the first document of each (texts, and so keys, may repeat).
+fn key_map(keys: &[u64]) -> StrMap {
+    let mut map = StrMap::default();
+    let mut hex = String::new();
+    for (doc, &key) in keys.iter().enumerate() {
+        hex.clear();
+        hash::push_hex(&mut hex, key, 16);
+        if map.get(&hex).is_none() {
+            map.insert(&hex, doc as u32);
+        }
+    }
+    map
+}
+
+impl Embeddings {
+    /// No vectors yet for documents keyed `keys`, of `model` and `dimensions`.
+    pub fn empty(model: &str, dimensions: usize, keys: Vec<u64>) -> Result<Embeddings, Error> {
+        if model.trim().is_empty() {
+            return Err(invalid("embeddings need a model name"));
+        }
+        if dimensions == 0 || dimensions > MAX_DIMENSIONS {
+            return Err(counts("dimensions (at most 4096)", dimensions, MAX_DIMENSIONS));
+        }
+        let values = alloc::vec![0i8; keys.len().saturating_mul(dimensions)];
+        let scales = alloc::vec![0.0f32; keys.len()];
+        Ok(Embeddings { model: String::from(model), dimensions, keys, values, scales })
+    }
+
+    /// The model name.
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    /// The dimension of every vector.
+    pub fn dimensions(&self) -> usize {
+        self.dimensions
+    }
+
+    /// How many documents have a vector.
+    pub fn count(&self) -> usize {
+        self.scales.iter().filter(|&&s| s > 0.0).count()
+    }
+
+    /// A vector of `dimensions` is of this set's dimension, else `invalid_embeddings`.
+    fn check_dimensions(&self, dimensions: usize) -> Result<(), Error> {
+        if dimensions == self.dimensions {
+            return Ok(());
+        }
+        Err(counts("dimensions, but the shelf's vectors have", dimensions, self.dimensions))
+    }
+
+    /// Stores `vector` as document `doc`'s (`at` names it in an error): made unit length and
+    /// quantised; `invalid_embeddings` for a vector of another dimension, not finite or zero.
+    pub fn set(&mut self, doc: usize, vector: &[f32], at: &str) -> Result<(), Error> {
+        let (row, scale) = quantised(vector).map_err(|reason| named(at, reason))?;
+        self.check_dimensions(row.len())?;
+        self.put(doc, &row, scale);
+        Ok(())
+    }
+
+    /// Writes document `doc`'s row and scale (nothing for a document out of range).
+    fn put(&mut self, doc: usize, row: &[i8], scale: f32) {
+        let start = doc.saturating_mul(self.dimensions);
+        if let (Some(slot), Some(s)) = (self.values.get_mut(start..start + self.dimensions), self.scales.get_mut(doc)) {
+            slot.copy_from_slice(row);
+            *s = scale;
+        }
+    }
+
+    /// Document `doc`'s row and scale.
+    fn row(&self, doc: usize) -> (&[i8], f32) {
+        let start = doc.saturating_mul(self.dimensions);
+        (self.values.get(start..start + self.dimensions).unwrap_or(&[]), self.scales.get(doc).copied().unwrap_or(0.0))
+    }
+
+    /// Each document whose key is a document's before it takes that one's vector (equal texts).
+    fn share_repeated_keys(&mut self) {
+        let map = key_map(&self.keys);
+        let mut hex = String::new();
+        for doc in 0..self.keys.len() {
+            hex.clear();
+            hash::push_hex(&mut hex, self.keys.get(doc).copied().unwrap_or(0), 16);
+            if let Some(first) = map.get(&hex).map(|f| f as usize).filter(|&f| f != doc) {
+                let (row, scale) = self.row(first);
+                let row = row.to_vec();
+                self.put(doc, &row, scale);
+            }
+        }
+    }
+
+    /// This set carried over to documents keyed `keys` (a shelf's deferred tools after an update):
+    /// a document keeps the vector of a document of the same key, any other has none.
+    pub fn rekeyed(&self, keys: Vec<u64>) -> Embeddings {
+        let map = key_map(&self.keys);
+        let values = alloc::vec![0i8; keys.len().saturating_mul(self.dimensions)];
+        let scales = alloc::vec![0.0f32; keys.len()];
+        let mut next = Embeddings { model: self.model.clone(), dimensions: self.dimensions, keys, values, scales };
+        let mut hex = String::new();
+        for doc in 0..next.keys.len() {
+            hex.clear();
+            hash::push_hex(&mut hex, next.keys.get(doc).copied().unwrap_or(0), 16);
+            if let Some(old) = map.get(&hex) {
+                let (row, scale) = self.row(old as usize);
+                next.put(doc, row, scale);
+            }
+        }
+        next
+    }
+
+    /// The cosine similarity of `query` with every document's vector, in document order
+    /// (`f32::NEG_INFINITY` for a document without one).
+    pub fn similarities(&self, query: &[f32]) -> Result<Vec<f32>, Error> {
+        self.check_dimensions(query.len())?;
+        let (q, q_scale) = quantised(query).map_err(|reason| named("the query vector", reason))?;
+        let mut out = Vec::with_capacity(self.scales.len());
+        for (row, &scale) in self.values.chunks_exact(self.dimensions).zip(&self.scales) {
+            out.push(if scale > 0.0 { dot(row, &q) as f32 * scale * q_scale } else { f32::NEG_INFINITY });
+        }
+        Ok(out)
+    }
+}
+
+/// The integer dot product of two int8 vectors: one flat loop the compiler vectorises.
+fn dot(a: &[i8], b: &[i8]) -> i32 {
+    let mut sum = 0i32;
+    for (x, y) in a.iter().zip(b) {
+        sum += i32::from(*x) * i32::from(*y);
+    }
+    sum
+}
+
+/// `vector` made unit length and scaled to int8 (largest component ±127), and the factor back.
+fn quantised(vector: &[f32]) -> Result<(Vec<i8>, f32), &'static str> {
+    if vector.iter().any(|x| !x.is_finite()) {
+        return Err("a component that is not a finite number");
+    }
+    let norm = square_root(vector.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>());
+    let largest = vector.iter().fold(0.0f64, |m, &x| m.max(f64::from(x).abs()));
+    if norm == 0.0 || largest == 0.0 {
+        return Err("a zero vector (no direction to compare)");
+    }
+    let to_int = 127.0 / largest;
+    // Rounded half away from zero (`as` truncates toward zero; `f64::round` needs std).
+    let row = vector.iter().map(|&x| (f64::from(x) * to_int + if x < 0.0 { -0.5 } else { 0.5 }) as i8).collect();
+    Ok((row, (largest / 127.0 / norm) as f32))
+}
+
+/// The square root of `x` (≥ 0, finite) by Newton's method from the exponent halved (`f64::sqrt`
+/// needs std): six steps reach full precision from a start within a factor of two.
+fn square_root(x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    let mut r = f64::from_bits((x.to_bits() >> 1) + (1023u64 << 51));
+    for _ in 0..6 {
+        r = 0.5 * (r + x / r);
+    }
+    r
+}
+
+/// How a query's similarities are fused with the lexical ranking (SPEC §12): the lexical
+/// ranking's first `leaders` stay first, in its order; the other candidates (the union of the
+/// lexical hits and the `candidates` most similar tools) follow by a weighted score, each's
+/// lexical score over the best lexical score weighted `lexical`, plus its similarity over the
+/// range of the `candidates` best similarities (the `candidates`-th is 0, the best 1) weighted
+/// `1 − lexical`; full matches still before partial ones. The measurements behind the defaults
+/// (and against reciprocal-rank fusion) are in docs/search.md.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fusion {
+    /// How many of the lexical ranking's first stay first.
+    pub leaders: usize,
+    /// The weight of the lexical score (0..=1).
+    pub lexical: f64,
+    /// How many of the most similar tools join the candidates (at most [`MAX_CANDIDATES`]).
+    pub candidates: usize,
+}
+
+/// Most similar tools one search takes as candidates.
+pub const MAX_CANDIDATES: usize = 100;
+
+impl Default for Fusion {
+    fn default() -> Fusion {
+        Fusion { leaders: 3, lexical: 0.5, candidates: 20 }
+    }
+}
+
+impl Fusion {
+    /// `hits` (the lexical candidates, exact names marked) fused with `similarities` (per
+    /// document): every lexical hit keeps its verdict (exact, full or partial), and a tool only
+    /// similar is a partial match.
+    pub fn fuse(&self, mut hits: Vec<(bool, Hit)>, similarities: &[f32]) -> Vec<(bool, Hit)> {
+        let nearest = nearest(similarities, self.candidates.clamp(1, MAX_CANDIDATES));
+        let (Some(&(best, _)), Some(&(floor, _))) = (nearest.first(), nearest.last()) else {
+            return hits;
+        };
+        let mut is_hit = alloc::vec![false; similarities.len()];
+        for (_, hit) in &hits {
+            if let Some(h) = is_hit.get_mut(hit.doc) {
+                *h = true;
+            }
+        }
+        for &(_, doc) in &nearest {
+            if is_hit.get(doc) == Some(&false) {
+                hits.push((false, Hit { doc, score: 0.0, partial: true }));
+            }
+        }
+        let top = hits.iter().filter(|(exact, _)| !exact).fold(0.0f64, |m, (_, h)| m.max(h.score));
+        let range = f64::from(best - floor).max(f64::EPSILON);
+        let lexical = self.lexical.clamp(0.0, 1.0);
+        for (_, hit) in hits.iter_mut() {
+            let sim = similarities.get(hit.doc).copied().unwrap_or(f32::NEG_INFINITY);
+            let near = if sim.is_finite() { (f64::from(sim - floor) / range).clamp(0.0, 1.0) } else { 0.0 };
+            let lex = if top > 0.0 { hit.score / top } else { 0.0 };
+            hit.score = lexical * lex + (1.0 - lexical) * near;
+        }
+        hits
+    }
+}
+
+/// The `k` documents most similar (among those with a vector), most similar first (ties by
+/// document), with their similarity: one pass keeping a sorted list of `k` (`k` is small).
+pub fn nearest(similarities: &[f32], k: usize) -> Vec<(f32, usize)> {
+    let mut best: Vec<(f32, usize)> = Vec::with_capacity(k + 1);
+    for (doc, &sim) in similarities.iter().enumerate() {
+        if !sim.is_finite() || (best.len() == k && best.last().is_some_and(|&(s, _)| s >= sim)) {
+            continue;
+        }
+        let at = best.iter().position(|&(s, _)| s < sim).unwrap_or(best.len());
+        best.insert(at, (sim, doc));
+        best.truncate(k);
+    }
+    best
+}
+
+/// The vectors a caller gives [`Shelf::set_embeddings`]: `dimensions` components per vector,
+/// one after another in `values`, in the order of [`Shelf::embedding_texts`] or of `keys`.
+#[derive(Clone, Copy, Debug)]
+pub struct Vectors<'a> {
+    /// The model's name; every vector of a shelf has one.
+    pub model: &'a str,
+    /// Components per vector.
+    pub dimensions: usize,
+    /// The vectors' components, contiguous.
+    pub values: &'a [f32],
+    /// The key of each vector ([`Shelf::embedding_texts`]); `None`: one vector per deferred
+    /// tool, in order.
+    pub keys: Option<&'a [String]>,
+}
+
+impl Shelf {
+    /// The key of each deferred tool's embedding text, as numbers, in order.
+    pub(crate) fn embedding_keys(&self) -> Vec<u64> {
+        self.catalog.deferred().map(|t| hash::fnv1a(embedding_text(t).as_bytes())).collect()
+    }
+
+    /// Sets the deferred tools' vectors (SPEC §12). In texts order (no `keys`) there must be one
+    /// per deferred tool, and they replace every vector the shelf held, whatever their model; by
+    /// key, they are added to the shelf's (of the same model and dimension), a key no deferred
+    /// tool has is ignored, and a tool without a vector is ranked lexically. `update` keeps the
+    /// vectors of the tools whose text is unchanged. On error the shelf is unchanged.
+    pub fn set_embeddings(&mut self, vectors: Vectors<'_>) -> Result<(), Error> {
+        let Vectors { model, dimensions, values, keys } = vectors;
+        let given = values.len().checked_div(dimensions).unwrap_or(0);
+        if given.saturating_mul(dimensions) != values.len() {
+            return Err(counts("numbers are not whole vectors of", values.len(), dimensions));
+        }
+        let rows = values.chunks_exact(dimensions.max(1));
+        let mut next = match (keys, &self.embeddings) {
+            (Some(_), Some(held)) if held.model == model => held.clone(),
+            (Some(_), Some(_)) => return Err(named(model, "not the model of the shelf's vectors")),
+            _ => Embeddings::empty(model, dimensions, self.embedding_keys())?,
+        };
+        next.check_dimensions(dimensions)?;
+        let wanted = keys.map_or(next.keys.len(), <[String]>::len);
+        if given != wanted {
+            return Err(counts("vectors for (keys, or deferred tools in order)", given, wanted));
+        }
+        match keys {
+            None => {
+                for (doc, row) in rows.enumerate() {
+                    next.set(doc, row, "a vector")?;
+                }
+            }
+            Some(keys) => {
+                let map = key_map(&next.keys);
+                for (key, row) in keys.iter().zip(rows) {
+                    if key.len() != 16 || !key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+                        return Err(named(key, "not a key (16 hex digits)"));
+                    }
+                    if let Some(doc) = map.get(key) {
+                        next.set(doc as usize, row, key)?;
+                    }
+                }
+                next.share_repeated_keys();
+            }
+        }
+        self.embeddings = Some(next);
+        Ok(())
+    }
+
+    /// Drops every vector: searches are lexical again.
+    pub fn clear_embeddings(&mut self) {
+        self.embeddings = None;
+    }
+
+    /// The vectors the shelf holds.
+    pub fn embeddings(&self) -> Option<&Embeddings> {
+        self.embeddings.as_ref()
+    }
+
+    /// [`Shelf::search`] with the query's embedding fused into the ranking (SPEC §12). Without a
+    /// vector, the lexical search. A vector of another dimension than the shelf's, or one given
+    /// to a shelf without vectors, is `invalid_embeddings`.
+    pub fn search_with_vector(
+        &self,
+        query: &str,
+        limit: Option<usize>,
+        vector: Option<&[f32]>,
+    ) -> Result<SearchResult, Error> {
+        self.search_fused(query, limit, vector, &Fusion::default())
+    }
+
+    /// [`Shelf::search_with_vector`] with another fusion (for the measurements).
+    pub fn search_fused(
+        &self,
+        query: &str,
+        limit: Option<usize>,
+        vector: Option<&[f32]>,
+        fusion: &Fusion,
+    ) -> Result<SearchResult, Error> {
+        let Some(vector) = vector else { return Ok(self.search(query, limit)) };
+        let embeddings = self
+            .embeddings
+            .as_ref()
+            .ok_or_else(|| invalid("a query vector for a shelf without embeddings (setEmbeddings first)"))?;
+        let similarities = embeddings.similarities(vector)?;
+        let (index, documents) = self.prepared_index();
+        let limit = limit.unwrap_or(self.options.search_default_limit).clamp(1, self.options.max_search_limit);
+        Ok(crate::find::search(&self.catalog, index, documents, query, limit, Some((&similarities, fusion))))
+    }
+}
+
+/// A shelf for one unwrap whose searches fuse in the vectors given for their queries, and which
+/// records the queries searched (`crate::unwrap` reads a shelf only through [`Prepared`]).
+struct WithQueryVectors<'s> {
+    shelf: &'s Shelf,
+    /// Each query's vector; `None`: searches record their query and search nothing.
+    vectors: Option<&'s [(String, Vec<f32>)]>,
+    asked: core::cell::RefCell<Vec<String>>,
+}
+
+impl Prepared for WithQueryVectors<'_> {
+    fn catalog(&self) -> &crate::catalog::Catalog {
+        self.shelf.catalog()
+    }
+
+    fn options(&self) -> &crate::options::Options {
+        self.shelf.options()
+    }
+
+    fn search(&self, query: &str, limit: Option<usize>) -> SearchResult {
+        self.asked.borrow_mut().push(String::from(query));
+        let Some(vectors) = self.vectors else {
+            return SearchResult::default();
+        };
+        let vector = vectors.iter().find(|(q, _)| q == query).map(|(_, v)| v.as_slice());
+        self.shelf.search_with_vector(query, limit, vector).unwrap_or_else(|_| self.shelf.search(query, limit))
+    }
+
+    fn describe(&self, name: &str) -> Option<crate::describe::Described> {
+        self.shelf.describe(name)
+    }
+}
+
+impl Shelf {
+    /// The queries that unwrapping `call` (JSON text) searches: a `tool_search` call's query, or
+    /// a batched one's queries, in any provider's shape; none for any other call. What a binding
+    /// embeds before [`Shelf::unwrap_with_vectors`].
+    pub fn search_queries(&self, call: &str) -> Vec<String> {
+        let recorder = WithQueryVectors { shelf: self, vectors: None, asked: Default::default() };
+        let _ = crate::unwrap::unwrap_text(&recorder, call);
+        recorder.asked.into_inner()
+    }
+
+    /// [`Shelf::unwrap_json`] with the vector of each query a search of the call makes (by query
+    /// text, as [`Shelf::search_queries`] gives them) fused into its ranking. A vector that does
+    /// not fit the shelf's (or a shelf without vectors) is `invalid_embeddings`, before any work.
+    pub fn unwrap_with_vectors(&self, call: &str, vectors: &[(String, Vec<f32>)]) -> Result<Unwrapped, Error> {
+        let embeddings =
+            self.embeddings.as_ref().ok_or_else(|| invalid("query vectors for a shelf without embeddings"))?;
+        for (_, v) in vectors {
+            embeddings.check_dimensions(v.len())?;
+        }
+        let with = WithQueryVectors { shelf: self, vectors: Some(vectors), asked: Default::default() };
+        crate::unwrap::unwrap_text(&with, call)
     }
 }
 

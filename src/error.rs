@@ -21,6 +21,10 @@ pub enum ErrorCode {
     /// Bytes given as a snapshot that are not one this version reads (truncated, corrupt, of
     /// another version, hostile), or a toolbox or options that differ from the snapshot's (SPEC §13).
     InvalidSnapshot,
+    /// Vectors given for semantic search (SPEC §12) that do not fit: another model or dimension
+    /// than the shelf's, a count other than the deferred tools', a component that is not a finite
+    /// number, a zero vector.
+    InvalidEmbeddings,
 }
 
 impl ErrorCode {
@@ -34,6 +38,7 @@ impl ErrorCode {
             ErrorCode::InvalidCall => "invalid_call",
             ErrorCode::TooLarge => "too_large",
             ErrorCode::InvalidSnapshot => "invalid_snapshot",
+            ErrorCode::InvalidEmbeddings => "invalid_embeddings",
         }
     }
 }

@@ -33,7 +33,7 @@ pub struct Match {
 }
 
 /// What `search` returns.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchResult {
     /// The query as searched (trimmed, cut).
     pub query: String,
@@ -134,7 +134,16 @@ pub fn required_names(catalog: &Catalog, tool: &Tool) -> Vec<String> {
 }
 
 /// Searches `index` (built by [`build_index`]) for `query`, returning at most `limit` hits.
-pub fn search(catalog: &Catalog, index: &SearchIndex, documents: &[usize], query: &str, limit: usize) -> SearchResult {
+/// With `vectors` (the query's similarity to each document, and the fusion), the ranking fuses
+/// them in (SPEC §12).
+pub fn search(
+    catalog: &Catalog,
+    index: &SearchIndex,
+    documents: &[usize],
+    query: &str,
+    limit: usize,
+    vectors: Option<(&[f32], &crate::embed::Fusion)>,
+) -> SearchResult {
     let query = cut_chars(query.trim(), MAX_QUERY_CHARS);
     let total_available = documents.len();
     if query.is_empty() {
@@ -151,7 +160,7 @@ pub fn search(catalog: &Catalog, index: &SearchIndex, documents: &[usize], query
         let matches = named.into_iter().map(|tool| match_of(catalog, tool, 0.0, false)).collect();
         return SearchResult { query, total_available, matches, unknown_words: Vec::new(), servers: None, error: None };
     }
-    let ranked = index.rank(&query, limit);
+    let ranked = index.rank_fused(&query, limit, vectors);
     let matches: Vec<Match> = ranked
         .hits
         .into_iter()

@@ -34,6 +34,8 @@ pub struct Shelf {
     /// What a snapshot holds besides (`crate::snapshot`): the options as JSON text, when they
     /// came as JSON, and the toolbox's text when the catalog was read from it whole.
     pub(crate) origin: Origin,
+    /// The deferred tools' vectors for semantic search (SPEC §12), when the caller gave some.
+    pub(crate) embeddings: Option<crate::embed::Embeddings>,
 }
 
 /// The texts a shelf was prepared from, as far as it keeps them (shared, never copied).
@@ -80,7 +82,15 @@ impl Shelf {
     pub(crate) fn of(catalog: Catalog, options: Options, option_warnings: Vec<String>) -> Shelf {
         let mut warnings = option_warnings.clone();
         warnings.extend(catalog.warnings.iter().cloned());
-        Shelf { catalog, options, option_warnings, warnings, index: Lazy::new(), origin: Origin::default() }
+        Shelf {
+            catalog,
+            options,
+            option_warnings,
+            warnings,
+            index: Lazy::new(),
+            origin: Origin::default(),
+            embeddings: None,
+        }
     }
 
     /// Prepares `toolbox` in place of the shelf's toolbox, with the same options: what
@@ -128,8 +138,10 @@ impl Shelf {
         let options = core::mem::take(&mut self.options);
         let option_warnings = core::mem::take(&mut self.option_warnings);
         let origin = core::mem::take(&mut self.origin);
+        let embeddings = self.embeddings.take();
         *self = Shelf::of(catalog, options, option_warnings);
         self.origin = Origin { options: origin.options, toolbox: None };
+        self.embeddings = embeddings.map(|e| e.rekeyed(self.embedding_keys()));
     }
 
     /// As [`Shelf::update`], the caller telling which servers are unchanged: the servers named in
@@ -203,7 +215,7 @@ impl Shelf {
     pub fn search(&self, query: &str, limit: Option<usize>) -> SearchResult {
         let (index, documents) = self.prepared_index();
         let limit = limit.unwrap_or(self.options.search_default_limit).clamp(1, self.options.max_search_limit);
-        crate::find::search(&self.catalog, index, documents, query, limit)
+        crate::find::search(&self.catalog, index, documents, query, limit, None)
     }
 
     /// The search index and the catalog's tool of each document, built on the first call.

@@ -47,7 +47,8 @@ fn toolbox_text(bytes: Vec<u8>) -> Result<String, JsValue> {
     String::from_utf8(bytes).map_err(|_| js_error(Error::new(ErrorCode::InvalidToolbox, "toolbox: not UTF-8")))
 }
 
-/// Server names as a JSON array of strings; anything else (`null`) is no update of what is kept.
+/// Server names (or keys, or queries) as a JSON array of strings; anything else (`null`) is none:
+/// no update of what is kept, vectors in texts order.
 fn server_names(keep: &str) -> Option<Vec<String>> {
     let names = crate::json::parse(keep).ok()?;
     Some(names.as_array()?.iter().filter_map(Value::as_str).map(String::from).collect())
@@ -120,9 +121,10 @@ impl ShelfHandle {
         Ok(self.shelf.layout_with(&context).plan().to_json())
     }
 
-    /// The search result as JSON text.
-    pub fn search(&self, query: &str, limit: Option<u32>) -> String {
-        self.shelf.search(query, limit.map(|l| l as usize)).to_value().to_json()
+    /// The search result as JSON text; with `vector` (the query's embedding), fused in (SPEC §12).
+    pub fn search(&self, query: &str, limit: Option<u32>, vector: Option<Vec<f32>>) -> Result<String, JsValue> {
+        let result = self.shelf.search_with_vector(query, limit.map(|l| l as usize), vector.as_deref());
+        Ok(result.map_err(js_error)?.to_value().to_json())
     }
 
     /// The described tool as JSON text, or `null`.
@@ -174,5 +176,55 @@ impl ShelfHandle {
     #[wasm_bindgen(js_name = toolboxText)]
     pub fn toolbox_text(&self) -> Option<String> {
         self.shelf.toolbox_text().map(String::from)
+    }
+
+    /// The deferred tools' embedding texts as JSON text: `[{key, text}]` (SPEC §12).
+    #[wasm_bindgen(js_name = embeddingTexts)]
+    pub fn embedding_texts(&self) -> String {
+        let texts = self.shelf.embedding_texts().into_iter();
+        let entries =
+            texts.map(|(key, text)| Value::object([("key", Value::String(key)), ("text", Value::String(text))]));
+        Value::Array(entries.collect()).to_json()
+    }
+
+    /// Sets the deferred tools' vectors: `values` holds them one after another, `dimensions`
+    /// each; `keys` (a JSON array of keys) names them, or `null`: in texts order. An empty
+    /// `model` with no values drops the vectors.
+    #[wasm_bindgen(js_name = setEmbeddings)]
+    pub fn set_embeddings(
+        &mut self,
+        model: &str,
+        dimensions: u32,
+        values: Vec<f32>,
+        keys: &str,
+    ) -> Result<(), JsValue> {
+        if model.is_empty() && values.is_empty() {
+            self.shelf.clear_embeddings();
+            return Ok(());
+        }
+        let keys = server_names(keys);
+        let vectors =
+            crate::embed::Vectors { model, dimensions: dimensions as usize, values: &values, keys: keys.as_deref() };
+        self.shelf.set_embeddings(vectors).map_err(js_error)
+    }
+
+    /// The queries unwrapping `call` (JSON text) would search, as a JSON array of strings; none
+    /// when the shelf has no vectors.
+    #[wasm_bindgen(js_name = searchQueries)]
+    pub fn search_queries(&self, call: &str) -> String {
+        let queries = if self.shelf.embeddings().is_some() { self.shelf.search_queries(call) } else { Vec::new() };
+        Value::strings(queries).to_json()
+    }
+
+    /// The unwrap result as JSON text, the searches fusing in the vector of their query: `queries`
+    /// (a JSON array of strings), their vectors one after another in `values`.
+    #[wasm_bindgen(js_name = unwrapWithVectors)]
+    pub fn unwrap_with_vectors(&self, call: &str, queries: &str, values: Vec<f32>) -> Result<String, JsValue> {
+        reserve_for(call)?;
+        let queries = server_names(queries).unwrap_or_default();
+        let dims = values.len().checked_div(queries.len()).unwrap_or(0).max(1);
+        let vectors: Vec<(String, Vec<f32>)> =
+            queries.into_iter().zip(values.chunks(dims)).map(|(q, v)| (q, v.to_vec())).collect();
+        self.shelf.unwrap_with_vectors(call, &vectors).map(unwrapped_json).map_err(js_error)
     }
 }

@@ -33,7 +33,7 @@
 
 mod bm25;
 pub(crate) mod flat;
-mod intern;
+pub(crate) mod intern;
 pub mod stem;
 pub mod tokenize;
 
@@ -529,6 +529,13 @@ impl SearchIndex {
 
     /// The best `limit` tools for `query`, best first, and the query words no tool holds.
     pub fn rank(&self, query: &str, limit: usize) -> Ranked {
+        self.rank_fused(query, limit, None)
+    }
+
+    /// [`SearchIndex::rank`] with the query's similarity to each tool (`similarities[doc]`,
+    /// `crate::embed`) fused in by `fusion` (SPEC §12): exact names first, unknown words
+    /// lexical, a tool found by similarity alone partial. `None`: [`SearchIndex::rank`].
+    pub fn rank_fused(&self, query: &str, limit: usize, vectors: Option<(&[f32], &crate::embed::Fusion)>) -> Ranked {
         let plan = self.plan(query);
         let unknown_words = plan.unknown_words();
         if limit == 0 {
@@ -552,8 +559,14 @@ impl SearchIndex {
                 .map(|doc| (false, Hit { doc, score: 0.0, partial: true }))
                 .collect();
         }
-        let hits = self.best(hits, limit);
-        Ranked { hits, unknown_words }
+        let Some((similarities, fusion)) = vectors else {
+            return Ranked { hits: self.best(hits, limit), unknown_words };
+        };
+        // The lexical ranking's first `leaders` stay first, in its order; the rest by fused score.
+        let mut leaders = self.best(hits.clone(), fusion.leaders.min(limit));
+        let rest = fusion.fuse(hits, similarities).into_iter().filter(|(_, h)| !leaders.iter().any(|l| l.doc == h.doc));
+        leaders.extend(self.best(rest.collect(), limit - leaders.len()));
+        Ranked { hits: leaders, unknown_words }
     }
 
     /// The first `limit` of `hits` in rank order: the best `limit` selected (linear), then only

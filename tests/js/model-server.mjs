@@ -286,3 +286,35 @@ export async function startNativeModelServer(script) {
   const url = `http://127.0.0.1:${server.address().port}`;
   return { url, requests, close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }) };
 }
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI's embeddings endpoint (`POST /v1/embeddings`, the documented request and response), for
+// semantic search (SPEC §12): each input text's vector is `vectorOf(text)` (the committed fixture
+// vectors); a text it has none for is the API's 400. `fail: true` answers every request with a 500.
+
+export async function startEmbeddingServer(vectorOf, { fail = false } = {}) {
+  const requests = [];
+  const server = createServer(async (req, res) => {
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    const send = (status, body) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (req.method !== "POST" || new URL(req.url, "http://x").pathname !== "/v1/embeddings") {
+      return send(404, { error: { message: `no route ${req.method} ${req.url}`, type: "invalid_request_error" } });
+    }
+    const body = JSON.parse(raw);
+    const input = Array.isArray(body.input) ? body.input : [body.input];
+    requests.push({ model: body.model, input, encoding: body.encoding_format });
+    if (fail) return send(500, { error: { message: "The server had an error while processing your request.", type: "server_error" } });
+    const data = [];
+    for (const [index, text] of input.entries()) {
+      const vector = typeof text === "string" ? vectorOf(text) : undefined;
+      if (!vector) return send(400, { error: { message: `no vector for input ${index}`, type: "invalid_request_error", param: "input" } });
+      data.push({ object: "embedding", index, embedding: Array.from(vector) });
+    }
+    const tokens = input.reduce((n, t) => n + String(t).split(/\s+/).length, 0);
+    send(200, { object: "list", data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return { url, requests, close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }) };
+}

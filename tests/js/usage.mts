@@ -15,6 +15,7 @@ import {
   type AnthropicTool,
   type Assembly,
   type Described,
+  type EmbeddingText,
   type ErrorCode,
   type Form,
   type GeminiTool,
@@ -224,4 +225,22 @@ console.log("usage.mts ran");
   const item: ToolSearchOutputItem = searched.item;
   assert.equal(item.call_id, "c");
   assert.equal(item.tools[0]?.tools[0]?.name, "r");
+}
+
+// Semantic retrieval (SPEC §12): texts, vectors in order or by key, a query vector, unwrapAsync.
+{
+  const shelf = new Shelf({ servers: { s: [{ type: "function" as const, function: { name: "create_issue", description: "Create an issue." } }] } });
+  const texts: EmbeddingText[] = shelf.embeddingTexts();
+  shelf.setEmbeddings({ model: "m", vectors: texts.map(() => new Float32Array([1, 0])) });
+  shelf.setEmbeddings({ model: "m", vectors: Object.fromEntries(texts.map(({ key }) => [key, [0, 1]])) });
+  const hits: SearchResult = shelf.search("issue", { limit: 3, vector: [0.5, 0.5] });
+  assert.ok(hits.matches.length > 0);
+  const u = await shelf.unwrapAsync({ name: "tool_search", arguments: { query: "issue" } }, { embed: async () => [1, 1] });
+  const warnings: string[] | undefined = u.warnings;
+  assert.equal(warnings, undefined);
+  shelf.setEmbeddings(null);
+  assert.throws(() =>
+    // @ts-expect-error vectors are arrays of numbers or Float32Arrays
+    shelf.setEmbeddings({ model: "m", vectors: ["x"] }),
+  );
 }
