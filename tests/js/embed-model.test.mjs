@@ -43,6 +43,9 @@ test("transformers.js on the converted graph reproduces sentence-transformers' p
   for (const [got, want] of [[dot(a, b), 0.666], [dot(a, c), 0.1046], [dot(b, c), 0.1411]]) {
     assert.ok(Math.abs(got - want) < 5e-4, `${got} vs published ${want}`);
   }
+  // fastembed's test suite: the first values of "hello world" under this model, to 1e-3.
+  const [hello] = await embed(["hello world"]);
+  [-0.034478, 0.03102, 0.00673, 0.02611, -0.039362].forEach((want, i) => assert.ok(Math.abs(hello[i] - want) < 1e-4, `hello world[${i}]: ${hello[i]} vs ${want}`));
   const tokens = (await model()).tokenizer("word ".repeat(400), { truncation: true }).input_ids.dims;
   assert.deepEqual(tokens, [1, 256], "cut at 256 word pieces, as sentence-transformers cuts this model");
 });

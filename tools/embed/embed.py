@@ -44,6 +44,9 @@ BRIDGE_NAMES = {"tool_search", "tool_describe", "tool_call"}
 # all-MiniLM-L6-v2, model.similarity of these three sentences as 0.6660, 0.1046, 0.1411.
 REFERENCE_SENTENCES = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."]
 REFERENCE_SIMILARITIES = {(0, 1): 0.6660, (0, 2): 0.1046, (1, 2): 0.1411}
+# And fastembed's test suite (tests/test_text_onnx_embeddings.py, CANONICAL_VECTOR_VALUES) holds the
+# first five values of "hello world" under sentence-transformers/all-MiniLM-L6-v2, to 1e-3.
+REFERENCE_VECTOR = ("hello world", [-0.034478, 0.03102, 0.00673, 0.02611, -0.039362])
 CHECK_PAIRS = [
     ("create a new issue in a repository", "github create issue: Create a new issue in a GitHub repository."),
     ("pick a lucky winner", "random number: Generate a random integer between two bounds."),
@@ -115,6 +118,10 @@ def check(model_dir):
         got = cos(onnx_vectors[i], onnx_vectors[j])
         ok &= abs(got - want) < 5e-4
         print(f"  {REFERENCE_SENTENCES[i]!r} ~ {REFERENCE_SENTENCES[j]!r}: {got:.4f} (published {want:.4f}, numpy {cos(numpy_vectors[i], numpy_vectors[j]):.4f})")
+    text, head = REFERENCE_VECTOR
+    got = embedder.embed([text])[0][: len(head)]
+    ok &= bool(np.allclose(got, head, atol=1e-4))
+    print(f"{text!r}, first values: {', '.join(f'{x:.6f}' for x in got)} (fastembed's test: {', '.join(f'{x:.6f}' for x in head)})")
     print("sentence pairs, onnxruntime / numpy:")
     base = len(REFERENCE_SENTENCES)
     for n, (a, b) in enumerate(CHECK_PAIRS):
