@@ -9,6 +9,7 @@
   fixtures DIR          the committed fixtures: the core's texts of every catalog a labelled set uses
                         (examples/embedding_texts, kept in DIR/../../texts.jsonl with their catalog),
                         every labelled query; writes tests/data/embeddings/*.vec.gz
+                        (EMBED_THREADS: onnxruntime threads, 1 by default: the cores are shared)
   recall DIR            vector-only retrieval, float32 vs the int8 fixtures, on every labelled set
   throughput DIR        texts/s over a fixed sample (every 20th tool text, every 40th metatool
                         query), one and two onnxruntime threads
