@@ -6,49 +6,19 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import * as toolshelf from "toolshelf";
-import { grouped, repoDir } from "./support.mjs";
-import { catalogsUsed, dot, embeddingKey, labelledQuerySets, readVectors } from "./embeddings.mjs";
+import { grouped } from "./support.mjs";
+import { catalogsUsed, dot, embedDir, embeddingKey, labelledQuerySets, localModel, readVectors } from "./embeddings.mjs";
 
-const embedDir = process.env.TOOLSHELF_EMBED_DIR ?? join(repoDir, "target", "embed");
-const modelDir = join(embedDir, "model");
-const nodeDir = join(embedDir, "node");
-const MODEL = "all-MiniLM-L6-v2";
 const MIN_COSINE = 0.99;
 const PER_CATALOG = 6;
 const PER_SET = 10;
 
-function missing() {
-  if (!existsSync(join(modelDir, MODEL, "onnx", "model.onnx"))) return `the model is not installed (no ${join(modelDir, MODEL, "onnx", "model.onnx")}; scripts/embed installs it)`;
-  if (!existsSync(join(nodeDir, "node_modules", "@huggingface", "transformers"))) return `transformers.js is not installed in ${nodeDir} (scripts/embed installs it)`;
-  return false;
-}
-const skip = missing();
-
-let extractor;
-/** The feature-extraction pipeline on the local model, no remote lookups. */
-async function model() {
-  if (!extractor) {
-    const { env, pipeline } = createRequire(join(nodeDir, "package.json"))("@huggingface/transformers");
-    env.allowRemoteModels = false;
-    env.allowLocalModels = true;
-    env.localModelPath = `${modelDir}/`;
-    extractor = await pipeline("feature-extraction", MODEL, { dtype: "fp32", device: "cpu" });
-  }
-  return extractor;
-}
-
-/** Unit vectors of `texts` (mean pooling over the mask, L2 normalisation, as sentence-transformers). */
-async function embed(texts, batch = 16) {
-  const out = [];
-  for (let i = 0; i < texts.length; i += batch) {
-    const vectors = await (await model())(texts.slice(i, i + batch), { pooling: "mean", normalize: true });
-    out.push(...vectors.tolist());
-  }
-  return out;
-}
+const local = localModel();
+const skip = local.missing ?? false;
+const embed = (texts) => local.embed(texts);
+const model = () => local.pipeline();
 
 /** Every `n`th item of a list, from the first, at most `k` of them. */
 const spread = (list, k) => list.filter((_, i) => i % Math.max(1, Math.floor(list.length / k)) === 0).slice(0, k);
@@ -73,6 +43,9 @@ test("transformers.js on the converted graph reproduces sentence-transformers' p
   for (const [got, want] of [[dot(a, b), 0.666], [dot(a, c), 0.1046], [dot(b, c), 0.1411]]) {
     assert.ok(Math.abs(got - want) < 5e-4, `${got} vs published ${want}`);
   }
+  // fastembed's test suite: the first values of "hello world" under this model, to 1e-3.
+  const [hello] = await embed(["hello world"]);
+  [-0.034478, 0.03102, 0.00673, 0.02611, -0.039362].forEach((want, i) => assert.ok(Math.abs(hello[i] - want) < 1e-4, `hello world[${i}]: ${hello[i]} vs ${want}`));
   const tokens = (await model()).tokenizer("word ".repeat(400), { truncation: true }).input_ids.dims;
   assert.deepEqual(tokens, [1, 256], "cut at 256 word pieces, as sentence-transformers cuts this model");
 });

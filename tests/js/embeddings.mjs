@@ -1,10 +1,11 @@
 // Reader of the committed embedding fixtures, tests/data/embeddings/<stem>.vec.gz (format in that
 // directory's README.md): all-MiniLM-L6-v2 vectors by key, int8 with one scale per vector. The JS
 // twin of tests/support/embeddings.rs; the labelled query sets the fixtures cover.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
-import { dataDir } from "./support.mjs";
+import { dataDir, repoDir } from "./support.mjs";
 
 export const embeddingsDir = join(dataDir, "embeddings");
 
@@ -90,4 +91,47 @@ export function catalogsUsed() {
     for (const { catalog } of list) for (const part of catalog.split("+")) for (const n of part === "rest-apis-flat-3400" ? rest : [part]) names.add(n);
   }
   return [...names].sort();
+}
+
+/** Where scripts/embed installs the model (TOOLSHELF_EMBED_DIR moves it). */
+export const embedDir = process.env.TOOLSHELF_EMBED_DIR ?? join(repoDir, "target", "embed");
+
+/**
+ * The real model in Node when scripts/embed has installed it: transformers.js on onnxruntime-node,
+ * the converted graph and tokenizer from `target/embed/model`, no remote lookups. `{ embed(texts) →
+ * Promise<Float32Array[]> (unit vectors, mean pooling over the mask), pipeline() }`, or
+ * `{ missing: reason }` (for a test's `skip`) when it is not installed.
+ */
+export function localModel(name = "all-MiniLM-L6-v2") {
+  const modelDir = join(embedDir, "model");
+  const nodeDir = join(embedDir, "node");
+  const graph = join(modelDir, name, "onnx", "model.onnx");
+  if (!existsSync(graph)) return { missing: `the model is not installed (no ${graph}; scripts/embed installs it)` };
+  if (!existsSync(join(nodeDir, "node_modules", "@huggingface", "transformers"))) {
+    return { missing: `transformers.js is not installed in ${nodeDir} (scripts/embed installs it)` };
+  }
+  let loading;
+  const pipeline = () => {
+    loading ??= (async () => {
+      const transformers = createRequire(join(nodeDir, "package.json"))("@huggingface/transformers");
+      transformers.env.allowRemoteModels = false;
+      transformers.env.allowLocalModels = true;
+      transformers.env.localModelPath = `${modelDir}/`;
+      return transformers.pipeline("feature-extraction", name, { dtype: "fp32", device: "cpu" });
+    })();
+    return loading;
+  };
+  /** Batches of texts of like length: a batch is padded to its longest text. */
+  const embed = async (texts, batch = 16) => {
+    const extractor = await pipeline();
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
+    const out = new Array(texts.length);
+    for (let i = 0; i < order.length; i += batch) {
+      const rows = order.slice(i, i + batch);
+      const tensor = await extractor(rows.map((r) => texts[r]), { pooling: "mean", normalize: true });
+      rows.forEach((r, j) => (out[r] = tensor.data.slice(j * tensor.dims[1], (j + 1) * tensor.dims[1])));
+    }
+    return out;
+  };
+  return { embed, pipeline };
 }

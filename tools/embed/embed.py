@@ -9,7 +9,10 @@
   fixtures DIR          the committed fixtures: the core's texts of every catalog a labelled set uses
                         (examples/embedding_texts, kept in DIR/../../texts.jsonl with their catalog),
                         every labelled query; writes tests/data/embeddings/*.vec.gz
+                        (EMBED_THREADS: onnxruntime threads, 1 by default: the cores are shared)
   recall DIR            vector-only retrieval, float32 vs the int8 fixtures, on every labelled set
+  throughput DIR        texts/s over a fixed sample (every 20th tool text, every 40th metatool
+                        query), one and two onnxruntime threads
 """
 
 import gzip
@@ -42,6 +45,9 @@ BRIDGE_NAMES = {"tool_search", "tool_describe", "tool_call"}
 # all-MiniLM-L6-v2, model.similarity of these three sentences as 0.6660, 0.1046, 0.1411.
 REFERENCE_SENTENCES = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."]
 REFERENCE_SIMILARITIES = {(0, 1): 0.6660, (0, 2): 0.1046, (1, 2): 0.1411}
+# And fastembed's test suite (tests/test_text_onnx_embeddings.py, CANONICAL_VECTOR_VALUES) holds the
+# first five values of "hello world" under sentence-transformers/all-MiniLM-L6-v2, to 1e-3.
+REFERENCE_VECTOR = ("hello world", [-0.034478, 0.03102, 0.00673, 0.02611, -0.039362])
 CHECK_PAIRS = [
     ("create a new issue in a repository", "github create issue: Create a new issue in a GitHub repository."),
     ("pick a lucky winner", "random number: Generate a random integer between two bounds."),
@@ -113,6 +119,10 @@ def check(model_dir):
         got = cos(onnx_vectors[i], onnx_vectors[j])
         ok &= abs(got - want) < 5e-4
         print(f"  {REFERENCE_SENTENCES[i]!r} ~ {REFERENCE_SENTENCES[j]!r}: {got:.4f} (published {want:.4f}, numpy {cos(numpy_vectors[i], numpy_vectors[j]):.4f})")
+    text, head = REFERENCE_VECTOR
+    got = embedder.embed([text])[0][: len(head)]
+    ok &= bool(np.allclose(got, head, atol=1e-4))
+    print(f"{text!r}, first values: {', '.join(f'{x:.6f}' for x in got)} (fastembed's test: {', '.join(f'{x:.6f}' for x in head)})")
     print("sentence pairs, onnxruntime / numpy:")
     base = len(REFERENCE_SENTENCES)
     for n, (a, b) in enumerate(CHECK_PAIRS):
@@ -383,8 +393,22 @@ def tools_of_rest(tools_of):
     return [t for part in ("cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04") for t in tools_of[part]]
 
 
+def throughput(model_dir):
+    model_dir = Path(model_dir)
+    texts = read_texts(model_dir.parents[1] / "texts.jsonl")
+    tools = list({k: t for lines in texts.values() for k, t in lines}.values())[::20]
+    queries = list(unique_queries(labelled_sets()["metatool"]).values())[::40]
+    for threads in (1, 2):
+        embedder = minilm.Embedder(model_dir / "onnx" / "model.onnx", model_dir / "tokenizer.json", threads=threads)
+        for name, sample in (("tool texts", tools), ("queries", queries)):
+            started = time.time()
+            embedder.embed(sample)
+            took = time.time() - started
+            print(f"{threads} thread(s), {len(sample)} {name}: {took:.1f} s, {len(sample) / took:.0f} texts/s", flush=True)
+
+
 def main(argv):
-    commands = {"install": install, "check": check, "embed": embed_stdin, "fixtures": fixtures, "recall": recall}
+    commands = {"install": install, "check": check, "embed": embed_stdin, "fixtures": fixtures, "recall": recall, "throughput": throughput}
     if len(argv) < 2 or argv[1] not in commands:
         print(__doc__)
         sys.exit(2)
