@@ -310,8 +310,9 @@ export class Shelf {
     const keys = keyed ? Object.keys(vectors) : null;
     const list = keyed ? Object.values(vectors) : vectors;
     if (!Array.isArray(list)) throw new ToolshelfError("invalid_embeddings", "setEmbeddings: `vectors` must be an array or an object of vectors by key");
+    if (typeof model !== "string") throw new ToolshelfError("invalid_embeddings", "setEmbeddings: `model` must be the embedding model's name (a string)");
     const [values, dimensions] = flatVectors(list);
-    call(() => handle.setEmbeddings(String(model ?? ""), dimensions, values, JSON.stringify(keys)));
+    call(() => handle.setEmbeddings(model, dimensions, values, JSON.stringify(keys)));
   }
 
   /**

@@ -137,7 +137,7 @@ impl Embeddings {
             return Err(invalid("embeddings need a model name"));
         }
         if dimensions == 0 || dimensions > MAX_DIMENSIONS {
-            return Err(counts("dimensions (at most 4096)", dimensions, MAX_DIMENSIONS));
+            return Err(invalid(alloc::format!("{dimensions} dimensions: a vector has 1 to {MAX_DIMENSIONS}")));
         }
         let values = alloc::vec![0i8; keys.len().saturating_mul(dimensions)];
         let scales = alloc::vec![0.0f32; keys.len()];
@@ -413,7 +413,8 @@ impl Shelf {
         next.check_dimensions(dimensions)?;
         let wanted = keys.map_or(next.keys.len(), <[String]>::len);
         if given != wanted {
-            return Err(counts("vectors for (keys, or deferred tools in order)", given, wanted));
+            let of = if keys.is_some() { "keys" } else { "deferred tools (embeddingTexts order)" };
+            return Err(invalid(alloc::format!("{given} vectors for {wanted} {of}")));
         }
         match keys {
             None => {

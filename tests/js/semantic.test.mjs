@@ -112,6 +112,9 @@ test("vectors that do not fit are invalid_embeddings, and the shelf keeps what i
   assert.throws(() => shelf.setEmbeddings({ model: "m", vectors: vectors.map((v, i) => (i === 3 ? v.map(() => NaN) : v)) }), bad());
   assert.throws(() => shelf.setEmbeddings({ model: "other", vectors: { [shelf.embeddingTexts()[0].key]: vectors[0] } }), bad());
   assert.throws(() => shelf.setEmbeddings({ model: "m", vectors: "no" }), bad());
+  assert.throws(() => shelf.setEmbeddings({ model: {}, vectors }), bad(/model/));
+  assert.throws(() => shelf.setEmbeddings({ vectors }), bad(/model/));
+  assert.throws(() => shelf.setEmbeddings({ model: "m", vectors: vectors.map(() => new Float32Array(0)) }), bad(/0 dimensions: a vector has 1 to 4096/));
   assert.throws(() => shelf.search("issue", { vector: new Float32Array(DIMS + 1) }), bad());
   assert.ok(shelf.search("zzqx", { vector: vectors[0] }).matches.length > 0, "the vectors set before are kept");
   shelf.setEmbeddings(null);
