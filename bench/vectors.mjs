@@ -4,7 +4,7 @@
 // and lexical against hybrid retrieval through the package on every labelled set.
 import { existsSync } from "node:fs";
 import { catalog, entriesOf, toolboxOf, keywordQueries, modelQueries, shippedQueries, everyNth } from "./data.mjs";
-import { Shelf, optionsFor } from "./toolshelf.mjs";
+import { Shelf, entryIndex, optionsFor } from "./toolshelf.mjs";
 import { embeddingsDir, embeddingKey, readVectors } from "../tests/js/embeddings.mjs";
 
 const now = () => performance.now();
@@ -75,10 +75,12 @@ function retrieval(queries, vectors, tools, anyOf) {
   for (const [name, list] of byCatalog) {
     const entries = name.split("+").flatMap((n) => catalog(n));
     const { shelf } = shelfWithVectors(entries, tools, new Set(entries.map((e) => e.server)).size > 1);
+    const indexOf = entryIndex(entries); // a qualified name back to its catalog entry
     for (const q of list) {
-      // A qualified name is `mcp__<server>__<name>` (the server's unsafe characters written `_`).
-      const named = (m, name) => m.name === name || (m.name.startsWith("mcp__") && m.name.endsWith(`__${name}`));
-      const relevant = (m) => q.relevant.some((r) => named(m, r.name) && (r.server === undefined || r.server === m.server));
+      const relevant = (m) => {
+        const e = entries[indexOf(m)];
+        return e !== undefined && q.relevant.some((r) => r.name === e.tool.function.name && (r.server === undefined || r.server === e.server));
+      };
       const vector = vectors.get(embeddingKey(q.query));
       for (const [kind, options] of [["lexical", {}], ["hybrid", { vector }]]) {
         const flags = shelf.search(q.query, { limit: 10, ...options }).matches.map(relevant);
