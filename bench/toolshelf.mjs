@@ -37,7 +37,7 @@ export const optionsFor = (qualify) => ({ contextLength: 200_000, qualify, maxSe
  * server name is written with `_` for what a tool name cannot hold, and a name past 64 characters
  * is cut and ends in `_` and 8 hex digits of a hash).
  */
-export function ownName(match) {
+function ownName(match) {
   const prefix = `mcp__${match.server}__`;
   if (match.name.startsWith(prefix)) return match.name.slice(prefix.length);
   if (!match.name.startsWith("mcp__")) return match.name;

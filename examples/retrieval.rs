@@ -17,7 +17,8 @@ mod catalogs;
 use std::collections::BTreeMap;
 
 use catalogs::{
-    absent_queries, keyword_queries, load_catalog, model_queries, shipped_queries, AbsentQuery, LabelledQuery, Tool,
+    absent_queries, keyword_queries, load_catalog, model_queries, shipped_queries, AbsentQuery, LabelledQuery, Metrics,
+    Tool,
 };
 use toolshelf::search::{SearchConfig, SearchIndex};
 
@@ -73,47 +74,6 @@ fn all_configs() -> Vec<(&'static str, SearchConfig)> {
         ("server boost 1", SearchConfig { server_boost: 1.0, ..d }),
         ("plain BM25", SearchConfig::PLAIN_BM25),
     ]
-}
-
-/// Running sums of the three metrics (plus queries answered with nothing).
-#[derive(Default, Clone, Copy)]
-struct Metrics {
-    queries: usize,
-    recall_1: f64,
-    recall_5: f64,
-    rr: f64,
-    empty: usize,
-}
-
-impl Metrics {
-    fn add(&mut self, ranked: &[&Tool], query: &LabelledQuery, any_of: bool) {
-        let relevant_in = |k: usize| ranked.iter().take(k).filter(|t| query.is_relevant(t)).count();
-        let recall = |k: usize| {
-            let found = relevant_in(k) as f64;
-            if any_of {
-                found.min(1.0)
-            } else {
-                found / query.relevant.len().max(1) as f64
-            }
-        };
-        self.queries += 1;
-        self.recall_1 += recall(1);
-        self.recall_5 += recall(5);
-        self.rr += ranked.iter().position(|t| query.is_relevant(t)).map_or(0.0, |i| 1.0 / (i + 1) as f64);
-        self.empty += usize::from(ranked.is_empty());
-    }
-
-    fn row(&self, label: &str) -> String {
-        let n = self.queries.max(1) as f64;
-        format!(
-            "| {label} | {} | {:.3} | {:.3} | {:.3} | {} |",
-            self.queries,
-            self.recall_1 / n,
-            self.recall_5 / n,
-            self.rr / n,
-            self.empty
-        )
-    }
 }
 
 /// Runs `queries` (grouped by catalog) under `config`; returns metrics per catalog.

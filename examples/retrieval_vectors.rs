@@ -17,7 +17,9 @@ mod embeddings;
 
 use std::collections::BTreeMap;
 
-use catalogs::{absent_queries, keyword_queries, load_catalog, model_queries, shipped_queries, LabelledQuery, Tool};
+use catalogs::{
+    absent_queries, keyword_queries, load_catalog, model_queries, shipped_queries, LabelledQuery, Metrics, Tool,
+};
 use toolshelf::embed::{embedding_key, embedding_text_of, nearest, Embeddings, Fusion};
 use toolshelf::search::{Hit, SearchConfig, SearchIndex};
 
@@ -247,39 +249,6 @@ impl Prepared {
         let hits =
             list.into_iter().take(DEPTH).map(|(doc, (_, full, score))| Hit { doc, score, partial: !full }).collect();
         (hits, lexical.unknown_words)
-    }
-}
-
-#[derive(Default, Clone, Copy)]
-struct Metrics {
-    queries: usize,
-    recall_1: f64,
-    recall_5: f64,
-    rr: f64,
-    empty: usize,
-}
-
-impl Metrics {
-    fn add(&mut self, ranked: &[&Tool], query: &LabelledQuery, any_of: bool) {
-        let relevant_in = |k: usize| ranked.iter().take(k).filter(|t| query.is_relevant(t)).count() as f64;
-        let recall = |k: usize| {
-            if any_of {
-                relevant_in(k).min(1.0)
-            } else {
-                relevant_in(k) / query.relevant.len().max(1) as f64
-            }
-        };
-        self.queries += 1;
-        self.recall_1 += recall(1);
-        self.recall_5 += recall(5);
-        self.rr += ranked.iter().position(|t| query.is_relevant(t)).map_or(0.0, |i| 1.0 / (i + 1) as f64);
-        self.empty += usize::from(ranked.is_empty());
-    }
-
-    fn row(&self, label: &str) -> String {
-        let n = self.queries.max(1) as f64;
-        let (r1, r5, mrr) = (self.recall_1 / n, self.recall_5 / n, self.rr / n);
-        format!("| {label} | {} | {r1:.3} | {r5:.3} | {mrr:.3} | {} |", self.queries, self.empty)
     }
 }
 

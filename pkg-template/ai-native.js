@@ -106,16 +106,39 @@ function validatesItself(tool) {
   }
 }
 
+/** Direct tools and server ToolSets as a toolbox of `def(name, tool)` defs. */
+function toolboxOf(direct, servers, def) {
+  return {
+    tools: Object.entries(direct).map(([name, tool]) => def(name, tool)),
+    servers: Object.fromEntries(Object.entries(servers).map(([server, set]) => [server, Object.entries(set).map(([n, t]) => def(n, t))])),
+  };
+}
+
+/**
+ * What runs before a real tool: where the SDK does not validate its input itself and `asCall`
+ * is given, toolshelf validates `asCall(args, execution)` (the provider's call shape; a reject's
+ * text is the tool's answer, nothing runs); then `onCall`, whose string declines the call.
+ */
+function runsBefore(shelf, onCall, call, real, asCall) {
+  return async (input, execution) => {
+    let args = input ?? {};
+    if (asCall && !validatesItself(real)) {
+      const u = shelf.unwrap(asCall(args, execution));
+      if (u.kind !== "call") return u.content; // the reject: nothing ran
+      args = u.arguments; // coerced where the schema asks
+    }
+    const verdict = onCall ? await onCall({ ...call, arguments: args }, execution) : undefined;
+    return typeof verdict === "string" ? verdict : args;
+  };
+}
+
 /**
  * Direct tools plus deferred tools by server (ToolSets) → `{ tools, prepareStep, shelf, assembly }`
  * for @ai-sdk/anthropic. `onCall(call, execution)` sees each real call first, direct tools' too
  * (`server` undefined; return a string to decline it, with that reason for the model).
  */
 export function createAnthropicNativeToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, embedding } = {}) {
-  const toolbox = {
-    tools: Object.entries(direct).map(([name, tool]) => anthropicDef(name, tool)),
-    servers: Object.fromEntries(Object.entries(servers).map(([server, set]) => [server, Object.entries(set).map(([n, t]) => anthropicDef(n, t))])),
-  };
+  const toolbox = toolboxOf(direct, servers, anthropicDef);
   const shelf = new Shelf(toolbox, { ...options, format: "anthropic", mode: "native" });
   const assembly = shelf.assemble();
   if (assembly.mode !== "native") {
@@ -125,17 +148,10 @@ export function createAnthropicNativeToolshelf({ tools: direct = {}, servers = {
   }
   const directDefs = new Set(toolbox.tools);
   const names = new Set(assembly.tools.map((def) => def.name));
-  /** What runs before a real tool: toolshelf's validation where the SDK has none, then `onCall`. */
-  const before = (call, real, checked) => async (input, execution) => {
-    let args = input ?? {};
-    if (checked && !validatesItself(real)) {
-      const u = shelf.unwrap({ type: "tool_use", id: execution?.toolCallId ?? "", name: call.name, input: args });
-      if (u.kind !== "call") return u.content; // the reject: nothing ran
-      args = u.arguments; // coerced where the schema asks
-    }
-    const verdict = onCall ? await onCall({ ...call, arguments: args }, execution) : undefined;
-    return typeof verdict === "string" ? verdict : args;
-  };
+  /** What runs before a real tool: toolshelf's validation of its `tool_use` (if `checked`), then `onCall`. */
+  const before = (call, real, checked) => runsBefore(shelf, onCall, call, real, checked
+    ? (args, execution) => ({ type: "tool_use", id: execution?.toolCallId ?? "", name: call.name, input: args })
+    : null);
 
   /** The deferred tool the model knows as `name`: the caller's tool, its server and own name. */
   const deferred = new Map();
@@ -239,10 +255,7 @@ export function createOpenAINativeToolshelf({ toolSearch, tools: direct = {}, se
   if (typeof toolSearch !== "function") {
     throw new TypeError("createOpenAINativeToolshelf: toolSearch must be the SDK's factory, openai.tools.toolSearch from @ai-sdk/openai");
   }
-  const toolbox = {
-    tools: Object.entries(direct).map(([name, tool]) => responsesDef(name, tool)),
-    servers: Object.fromEntries(Object.entries(servers).map(([server, set]) => [server, Object.entries(set).map(([n, t]) => responsesDef(n, t))])),
-  };
+  const toolbox = toolboxOf(direct, servers, responsesDef);
   const shelf = new Shelf(toolbox, { ...options, format: "responses", mode: "native" });
   const assembly = shelf.assemble();
   if (assembly.mode !== "native") {
@@ -256,18 +269,11 @@ export function createOpenAINativeToolshelf({ toolSearch, tools: direct = {}, se
   const unique = [...names].flatMap(([server, map]) => [...map].filter(([tool, name]) => tool === name).map(([tool]) => [server, tool]))[0];
   if (unique && shelf.describe(qualifiedName(...unique))) names = toolSetNames(direct, servers, true);
 
-  /** What runs before a real tool: toolshelf's validation where the SDK has none, then `onCall`. */
-  const before = (call, real, namespace) => async (input, execution) => {
-    let args = input ?? {};
-    if (namespace !== null && !validatesItself(real)) {
-      const named = namespace ? { namespace, name: call.tool } : { name: call.name }; // a namespace's tool by its own name
-      const u = shelf.unwrap({ type: "function_call", call_id: execution?.toolCallId ?? "", ...named, arguments: JSON.stringify(args) });
-      if (u.kind !== "call") return u.content; // the reject: nothing ran
-      args = u.arguments; // coerced where the schema asks
-    }
-    const verdict = onCall ? await onCall({ ...call, arguments: args }, execution) : undefined;
-    return typeof verdict === "string" ? verdict : args;
-  };
+  /** What runs before a real tool: toolshelf's validation of its `function_call` (unless `namespace` is null), then `onCall`. */
+  const before = (call, real, namespace) => runsBefore(shelf, onCall, call, real, namespace === null ? null : (args, execution) => {
+    const named = namespace ? { namespace, name: call.tool } : { name: call.name }; // a namespace's tool by its own name
+    return { type: "function_call", call_id: execution?.toolCallId ?? "", ...named, arguments: JSON.stringify(args) };
+  });
   const wrapped = (real, call, namespace, extra) => (onCall || namespace !== null ? withProperties(real, before(call, real, namespace), extra) : real);
 
   const tools = {};

@@ -215,3 +215,44 @@ fn ground_truth(q: &Value) -> Vec<(Option<String>, String)> {
     }
     names_of(q.get("ground_truth_tools")).into_iter().map(|n| (None, n)).collect()
 }
+
+/// Running sums of the three metrics (plus queries answered with nothing).
+#[derive(Default, Clone, Copy)]
+pub struct Metrics {
+    pub queries: usize,
+    pub recall_1: f64,
+    pub recall_5: f64,
+    pub rr: f64,
+    pub empty: usize,
+}
+
+impl Metrics {
+    pub fn add(&mut self, ranked: &[&Tool], query: &LabelledQuery, any_of: bool) {
+        let relevant_in = |k: usize| ranked.iter().take(k).filter(|t| query.is_relevant(t)).count();
+        let recall = |k: usize| {
+            let found = relevant_in(k) as f64;
+            if any_of {
+                found.min(1.0)
+            } else {
+                found / query.relevant.len().max(1) as f64
+            }
+        };
+        self.queries += 1;
+        self.recall_1 += recall(1);
+        self.recall_5 += recall(5);
+        self.rr += ranked.iter().position(|t| query.is_relevant(t)).map_or(0.0, |i| 1.0 / (i + 1) as f64);
+        self.empty += usize::from(ranked.is_empty());
+    }
+
+    pub fn row(&self, label: &str) -> String {
+        let n = self.queries.max(1) as f64;
+        format!(
+            "| {label} | {} | {:.3} | {:.3} | {:.3} | {} |",
+            self.queries,
+            self.recall_1 / n,
+            self.recall_5 / n,
+            self.rr / n,
+            self.empty
+        )
+    }
+}

@@ -180,9 +180,11 @@ test("AI SDK generateText with @ai-sdk/anthropic: deferLoading tools, tool-refer
   }
 });
 
-test("AI SDK native path keeps the tool's own guarantees: needsApproval stops as for a direct tool, zod validates and transforms", async () => {
-  const { z } = await import("zod");
-  const ran = [];
+/**
+ * Two AI SDK tools with guarantees of their own, each run recorded in `ran`: `delete_repo` needs
+ * approval; `read_path`'s zod schema refuses `..` and upper-cases the path (`readExtra` added to it).
+ */
+function guardedTools(z, ran, readExtra = {}) {
   const deleteRepo = tool({
     description: "Delete a repository for good.",
     inputSchema: z.object({ id: z.string() }),
@@ -193,7 +195,15 @@ test("AI SDK native path keeps the tool's own guarantees: needsApproval stops as
     description: "Read a file at a path inside the project.",
     inputSchema: z.object({ path: z.string().refine((p) => !p.includes(".."), "no .. in a path").transform((p) => p.toUpperCase()) }),
     execute: async ({ path }) => { ran.push(["read_path", path]); return `read ${path}`; },
+    ...readExtra,
   });
+  return { deleteRepo, readPath };
+}
+
+test("AI SDK native path keeps the tool's own guarantees: needsApproval stops as for a direct tool, zod validates and transforms", async () => {
+  const { z } = await import("zod");
+  const ran = [];
+  const { deleteRepo, readPath } = guardedTools(z, ran);
   const servers = { admin: { delete_repo: deleteRepo }, files: { read_path: readPath } };
   const run = async (script) => {
     const model = await startNativeModelServer(script);
@@ -442,18 +452,7 @@ for (const [store, stream] of [[true, false], [false, false], [true, true]]) {
 test("AI SDK native path with @ai-sdk/openai keeps the tool's own guarantees; clashing names load qualified; a bad search is a reject with its reason", async () => {
   const { z } = await import("zod");
   const ran = [];
-  const deleteRepo = tool({
-    description: "Delete a repository for good.",
-    inputSchema: z.object({ id: z.string() }),
-    needsApproval: true,
-    execute: async ({ id }) => { ran.push(["delete_repo", id]); return `deleted ${id}`; },
-  });
-  const readPath = tool({
-    description: "Read a file at a path inside the project.",
-    inputSchema: z.object({ path: z.string().refine((p) => !p.includes(".."), "no .. in a path").transform((p) => p.toUpperCase()) }),
-    execute: async ({ path }) => { ran.push(["read_path", path]); return `read ${path}`; },
-    toModelOutput: ({ output }) => ({ type: "text", value: `rendered: ${output}` }),
-  });
+  const { deleteRepo, readPath } = guardedTools(z, ran, { toModelOutput: ({ output }) => ({ type: "text", value: `rendered: ${output}` }) });
   const listIssues = (server) => tool({
     description: `List the issues of a ${server} project.`,
     inputSchema: jsonSchema({ type: "object", properties: { limit: { type: "integer", maximum: 250 } }, required: ["limit"] }),
