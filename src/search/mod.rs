@@ -487,8 +487,7 @@ impl SearchIndex {
         }
         let name_terms: Vec<u32> =
             name_numbers.iter().map(|&n| rank_of.get(n as usize).copied().unwrap_or(0)).collect();
-        let postings = occurrence_lists(&entries, &doc_starts, &rank_of, &normalise);
-        drop(entries);
+        let postings = occurrence_lists(entries, &doc_starts, &rank_of, &normalise);
         let mut terms = Texts::default();
         for id in order {
             terms.push(vocabulary.terms.get(id).map_or("", String::as_str));
@@ -1252,16 +1251,19 @@ fn number_of(numbers: &mut intern::StrMap, name: &str) -> u32 {
 
 /// The occurrence lists, by term in code-point order (`rank_of` maps a term's number to its place),
 /// each listing its tools in build order, allocated at their exact sizes from a count per term.
+///
+/// The postings take the entries' own memory (both are 8 bytes): each entry's term is replaced by
+/// its posting's place, then the entries are moved to their places along the permutation's cycles.
+/// The build's peak is so the entries' size lower than with a second array (0.9 MB at 3,397 tools).
 fn occurrence_lists(
-    entries: &[(u32, PackedCounts)],
+    mut entries: Vec<(u32, PackedCounts)>,
     doc_starts: &[usize],
     rank_of: &[u32],
     normalise: &FieldNorms,
 ) -> Lists<Posting> {
-    // A count per term, then each list's start (a running sum): each posting goes to its list's
-    // next free place in one array.
+    // A count per term, then each list's start (a running sum).
     let mut next = alloc::vec![0u32; rank_of.len()];
-    for (term, _) in entries {
+    for (term, _) in &entries {
         if let Some(n) = rank_of.get(*term as usize).and_then(|&r| next.get_mut(r as usize)) {
             *n += 1;
         }
@@ -1274,18 +1276,58 @@ fn occurrence_lists(
         ends.push(total);
         *n = start;
     }
-    let mut items = alloc::vec![Posting { doc: 0, term_freq: 0.0 }; total as usize];
-    for (doc, range) in doc_starts.windows(2).enumerate() {
-        let (Some(&start), Some(&end)) = (range.first(), range.get(1)) else { continue };
-        for (term, counts) in entries.get(start..end).unwrap_or(&[]) {
-            let Some(at) = rank_of.get(*term as usize).and_then(|&r| next.get_mut(r as usize)) else { continue };
-            if let Some(slot) = items.get_mut(*at as usize) {
-                *slot = normalise.posting(doc as u32, unpack_counts(*counts));
-                *at += 1;
+    // Each entry's place: its list's next free one, tools in build order. (Every entry's term is
+    // in the vocabulary; one that were not would go after the lists, and be cut.)
+    let mut after = total;
+    for (term, _) in entries.iter_mut() {
+        let at = rank_of.get(*term as usize).and_then(|&r| next.get_mut(r as usize));
+        (*term, after) = match at {
+            Some(at) => (core::mem::replace(at, *at + 1), after),
+            None => (after, after + 1),
+        };
+    }
+    place_postings(&mut entries, doc_starts, normalise);
+    let mut items: Vec<Posting> =
+        entries.into_iter().map(|(doc, bits)| Posting { doc, term_freq: f32::from_bits(bits) }).collect();
+    items.truncate(total as usize);
+    items.shrink_to_fit();
+    Lists { items, ends }
+}
+
+/// Moves every entry (its place, its packed counts) to its place as its posting (its tool, the
+/// frequency's bits), cycle by cycle; a bit per entry marks the places filled. An entry's tool is
+/// the one whose range of `doc_starts` holds the entry's first index.
+fn place_postings(entries: &mut [(u32, PackedCounts)], doc_starts: &[usize], normalise: &FieldNorms) {
+    let doc_of = |index: usize| doc_starts.partition_point(|&start| start <= index).saturating_sub(1) as u32;
+    let mut filled = alloc::vec![0u64; entries.len().div_ceil(64)];
+    let is_filled = |filled: &[u64], at: usize| filled.get(at / 64).is_some_and(|w| w >> (at % 64) & 1 == 1);
+    for start in 0..entries.len() {
+        if is_filled(&filled, start) {
+            continue;
+        }
+        let Some(&(mut place, mut counts)) = entries.get(start) else { break };
+        let mut from = start;
+        // The entry first at `from` goes to `place`; the one there is carried on, until the cycle
+        // comes back to `start`, whose entry was taken first.
+        // Every step fills a place not filled before (or `start`, last), so the loop ends even if
+        // the places were not a permutation (they are).
+        loop {
+            let at = place as usize;
+            if at != start && is_filled(&filled, at) {
+                break;
             }
+            let posting = normalise.posting(doc_of(from), unpack_counts(counts));
+            let Some(slot) = entries.get_mut(at) else { break };
+            let carried = core::mem::replace(slot, (posting.doc, posting.term_freq.to_bits()));
+            if let Some(word) = filled.get_mut(at / 64) {
+                *word |= 1 << (at % 64);
+            }
+            if at == start {
+                break;
+            }
+            (from, place, counts) = (at, carried.0, carried.1);
         }
     }
-    Lists { items, ends }
 }
 
 /// Whether a tool name reads as a REST read of a whole collection (see
