@@ -165,6 +165,7 @@ export class Shelf {
   #assembly;
   #toolbox; // the toolbox last given, for a snapshot after an update that kept servers
   #whole = true; // whether the core holds the whole toolbox's text
+  #summaries = new Map(); // a search hit's strings by its tool's index in the catalog, until an update
 
   constructor(toolbox, options) {
     ensureReady();
@@ -250,6 +251,7 @@ export class Shelf {
     call(() => handle.update(room, written, JSON.stringify(keep)));
     this.#lists = snapshot(lists);
     this.#assembly = undefined;
+    this.#summaries = new Map();
     this.#toolbox = toolbox;
     this.#whole = keep === null;
   }
@@ -277,7 +279,16 @@ export class Shelf {
     const handle = this.#live();
     const vector = options?.vector;
     if (vector != null) return JSON.parse(call(() => handle.searchVector(coreString(query), limit, floats(vector, "vector"))));
-    return JSON.parse(call(() => handle.search(coreString(query), limit)));
+    // Each match comes as [tool, score, partial]; its strings are the tool's, read from the core
+    // at its first hit (no description written, decoded and parsed again every search).
+    const result = JSON.parse(call(() => handle.searchFound(coreString(query), limit)));
+    result.matches = result.matches.map(([tool, score, partial]) => {
+      let summary = this.#summaries.get(tool);
+      if (summary === undefined) this.#summaries.set(tool, (summary = JSON.parse(handle.matchSummary(tool))));
+      const { name, server, description, required } = summary;
+      return { name, server, description, required: [...required], score, partial };
+    });
+    return result;
   }
 
   /** A deferred tool's whole description and schema, or null. */
