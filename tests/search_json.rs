@@ -1,5 +1,5 @@
 //! The search result the package's `Shelf.search` builds from the binding's texts
-//! (`Shelf::search_found`'s, each match its tool's index, score and `partial`, and each hit
+//! (`Shelf::search_found`'s, each match its tool's index, score bits and `partial`, and each hit
 //! tool's `Shelf::match_summary`, as `pkg-template/api.js` puts them together) is byte for byte
 //! `Shelf::search`'s `to_value().to_json()`, on every real catalog, for its labelled queries and
 //! for the odd ones: an empty query (servers and an error), names, no match, unknown words,
@@ -56,20 +56,24 @@ fn the_written_result_is_the_value_written() {
 }
 
 /// The result as `pkg-template/api.js` builds it: `search_found`'s JSON with each match
-/// `[tool, score, partial]` replaced by the tool's summary, a copy of its `required`, the score
-/// and `partial`, in that order; written as JSON text.
+/// `[tool, high, low, partial]` replaced by the tool's summary, a copy of its `required`, the
+/// score (from its bits) and `partial`, in that order; written as JSON text.
 fn composed(shelf: &Shelf, found: &str) -> String {
     let Ok(Value::Object(mut members)) = json::parse(found) else { panic!("{found}: an object") };
     for (key, value) in members.iter_mut().filter(|(key, _)| key == "matches") {
         let Value::Array(hits) = value else { panic!("{key}: an array") };
         for hit in hits.iter_mut() {
-            let [tool, score, partial] = hit.as_array().unwrap_or(&[]) else {
-                panic!("{found}: a hit is [tool, score, partial]")
+            let [tool, high, low, partial] = hit.as_array().unwrap_or(&[]) else {
+                panic!("{found}: a hit is [tool, high, low, partial]")
             };
             let tool = tool.as_f64().map(|t| t as usize).unwrap_or(usize::MAX);
+            let score = match (high.as_f64(), low.as_f64()) {
+                (Some(high), Some(low)) => Value::float(f64::from_bits(((high as u64) << 32) | low as u64)),
+                _ => Value::Null,
+            };
             let summary = shelf.match_summary(tool).unwrap_or_else(|| panic!("{found}: tool {tool} has a summary"));
             let Ok(Value::Object(mut object)) = json::parse(&summary) else { panic!("{summary}: an object") };
-            object.push(("score".into(), score.clone()));
+            object.push(("score".into(), score));
             object.push(("partial".into(), partial.clone()));
             *hit = Value::Object(object);
         }
