@@ -618,6 +618,9 @@ impl SearchIndex {
             values.get(before.checked_sub(1)?).filter(|(range, _)| range.contains(&at)).map(|(_, value)| *value)
         };
         let mut concepts: Vec<Concept<'_>> = Vec::new();
+        // The occurrences of each pair of neighbouring words joined, found the first time either
+        // word asks (a word's rescue tries the word before it and the word after it).
+        let mut joined = alloc::vec![None; words.len().saturating_sub(1)];
         for (i, (written, word)) in words.iter().enumerate() {
             if concepts.len() >= MAX_QUERY_CONCEPTS {
                 break;
@@ -634,7 +637,7 @@ impl SearchIndex {
             if concepts.iter().any(|c| c.term == term) {
                 continue;
             }
-            let alternatives = self.alternatives(&term, &words, i);
+            let alternatives = self.alternatives(&term, &words, i, &mut joined);
             let written = if value.is_some() { String::new() } else { (*written).to_string() };
             concepts.push(Concept { written, term, alternatives, distinctive: false });
         }
@@ -709,11 +712,17 @@ impl SearchIndex {
     /// The ways `term` (from `words[i]`) is found: itself; with rescue on, the word joined with a
     /// neighbour (`hacker` + `news` in `hackernews`) and, when nothing else is known, as a prefix
     /// of known terms; with variants on, the words catalogs use for it.
-    fn alternatives(&self, term: &str, words: &[(&str, String)], i: usize) -> Vec<Alternative<'_>> {
+    fn alternatives<'i>(
+        &'i self,
+        term: &str,
+        words: &[(&str, String)],
+        i: usize,
+        joined: &mut [Option<&'i [Posting]>],
+    ) -> Vec<Alternative<'i>> {
         let mut found = Vec::new();
         let own = self.term_alternative(term, 1.0);
         if self.config.rescue {
-            let compounds = self.compound_postings(words, i);
+            let compounds = self.compound_postings(words, i, joined);
             if !compounds.is_empty() {
                 let merged = merge_postings(self.lower_names.len(), own.postings.iter().chain(&compounds).copied());
                 found.push(Alternative { idf: self.idf_of(merged.len()), postings: Cow::Owned(merged), ..own });
@@ -793,20 +802,25 @@ impl SearchIndex {
         idf(self.lower_names.len(), doc_freq)
     }
 
-    /// Occurrences of `words[i]` joined with the word before or after it, as one known term.
-    fn compound_postings(&self, words: &[(&str, String)], i: usize) -> Vec<Posting> {
-        let lower = |at: usize| words.get(at).map(|(_, w)| w.as_str());
-        let word = lower(i).unwrap_or("");
-        let pairs = [i.checked_sub(1).and_then(lower).map(|prev| (prev, word)), lower(i + 1).map(|next| (word, next))];
+    /// Occurrences of `words[i]` joined with the word before or after it, as one known term;
+    /// `joined[j]` holds those of `words[j]` and `words[j + 1]` joined once found.
+    fn compound_postings<'i>(
+        &'i self,
+        words: &[(&str, String)],
+        i: usize,
+        joined: &mut [Option<&'i [Posting]>],
+    ) -> Vec<Posting> {
         let mut found = Vec::new();
-        let mut joined = String::new(); // one buffer for both neighbours
-        for (first, second) in pairs.into_iter().flatten() {
-            joined.clear();
-            joined.push_str(first);
-            joined.push_str(second);
-            if let Some(term) = self.analyzer.term(&joined) {
-                found.extend_from_slice(self.postings_of(&term));
-            }
+        for pair in [i.checked_sub(1), Some(i)].into_iter().flatten() {
+            let (Some((_, first)), Some((_, second))) = (words.get(pair), words.get(pair + 1)) else { continue };
+            let Some(slot) = joined.get_mut(pair) else { continue };
+            let postings = *slot.get_or_insert_with(|| {
+                let mut both = String::with_capacity(first.len() + second.len());
+                both.push_str(first);
+                both.push_str(second);
+                self.analyzer.term(&both).map_or(&[][..], |term| self.postings_of(&term))
+            });
+            found.extend_from_slice(postings);
         }
         found
     }
@@ -824,8 +838,12 @@ impl SearchIndex {
     /// that hold it, counts the distinctive concepts each tool holds, then applies the name bonus.
     fn score(&self, plan: &Plan<'_>) -> Scores {
         let unmet = Acc { score: 0.0, best: -1.0, covered: 0, seen: false };
-        let mut s = Scores { acc: alloc::vec![unmet; self.lower_names.len()], touched: Vec::new() };
-        let mut in_concept: Vec<usize> = Vec::new();
+        let docs = self.lower_names.len();
+        // Room for every tool the postings can touch, so neither list grows a step at a time.
+        let postings: usize = plan.concepts.iter().flat_map(|c| &c.alternatives).map(|a| a.postings.len()).sum();
+        let room = postings.min(docs);
+        let mut s = Scores { acc: alloc::vec![unmet; docs], touched: Vec::with_capacity(room) };
+        let mut in_concept: Vec<usize> = Vec::with_capacity(room);
         for concept in &plan.concepts {
             for alternative in &concept.alternatives {
                 for posting in alternative.postings.iter() {
@@ -843,7 +861,7 @@ impl SearchIndex {
                 s.add(doc, concept.distinctive);
             }
         }
-        s.touched.sort_unstable();
+        s.sort_touched();
         if self.config.coordination > 0.0 {
             self.coordinate(plan, &mut s);
         }
@@ -1053,6 +1071,17 @@ impl Scores {
         a.score += a.best.max(0.0);
         a.covered = a.covered.saturating_add(u16::from(distinctive));
         a.best = -1.0;
+    }
+
+    /// Puts the touched tools in order: a sort when they are few, else (a sixteenth of the
+    /// catalog or more) one pass over the accumulators, which mark them all.
+    fn sort_touched(&mut self) {
+        if self.touched.len() < self.acc.len() / 16 {
+            self.touched.sort_unstable();
+        } else {
+            self.touched.clear();
+            self.touched.extend(self.acc.iter().enumerate().filter(|(_, a)| a.seen).map(|(doc, _)| doc));
+        }
     }
 
     fn score_of(&self, doc: usize) -> f64 {
