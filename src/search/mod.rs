@@ -454,7 +454,12 @@ impl SearchIndex {
         for fields in docs {
             let length = field_term_counts(&analyzer, &config, &mut vocabulary, &fields, &mut entries);
             let added = entries.get(doc_starts.last().copied().unwrap_or(0)..).unwrap_or(&[]);
+            let names_from = name_numbers.len();
             name_numbers.extend(added.iter().filter(|(_, c)| c & 0x1f > 0).map(|(t, _)| *t));
+            // In term-number order (the name bonus sums their weights in this order).
+            if let Some(names) = name_numbers.get_mut(names_from..) {
+                names.sort_unstable();
+            }
             doc_starts.push(entries.len());
             name_starts.push(name_numbers.len() as u32);
             server_of.push(number_of(&mut server_numbers, fields.server));
@@ -1148,6 +1153,15 @@ struct Vocabulary {
     texts: Vec<Vec<u32>>,
     /// Reused buffer of one tool's term occurrences ([`occurrence`]).
     found: Vec<u64>,
+    /// Reused buffer of one tool's distinct terms, in order of first occurrence, with their
+    /// counts per field.
+    counted: Vec<(u32, FieldCounts)>,
+    /// Per term number: the tool it was last counted for (plus one: 0 is none yet), and its
+    /// place in `counted` then. Each occurrence finds its term's counts in one step, with no
+    /// sort of the tool's occurrences.
+    counted_for: Vec<(u32, u32)>,
+    /// Tools counted so far.
+    tools: u32,
 }
 
 impl Vocabulary {
@@ -1200,7 +1214,7 @@ fn field_term_counts(
     fields: &DocFields<'_>,
     entries: &mut Vec<(u32, PackedCounts)>,
 ) -> FieldLengths {
-    // Each occurrence as `term << 8 | field`, one `u64` to sort; the buffer is reused across tools.
+    // Each occurrence as `term << 8 | field`, one `u64`; the buffer is reused across tools.
     let mut found = core::mem::take(&mut vocabulary.found);
     found.clear();
     let mut buf = core::mem::take(&mut vocabulary.buf);
@@ -1232,37 +1246,41 @@ fn field_term_counts(
             found.extend(terms.iter().map(|&term| occurrence(term, PARAM_TEXT)));
         }
     }
-    let mut length = FieldLengths::default();
-    for &packed in &found {
-        if let Some(n) = length.get_mut((packed & 0xff) as usize) {
-            *n = n.saturating_add(1);
-        }
-    }
-    found.sort_unstable();
-    let mut term_counts: Option<(u32, FieldCounts)> = None;
-    for &packed in &found {
-        let (term, field) = ((packed >> 8) as u32, (packed & 0xff) as usize);
-        match &mut term_counts {
-            Some((t, _)) if *t == term => {}
-            slot => {
-                if let Some((t, c)) = slot.take() {
-                    entries.push((t, pack_counts(&c)));
-                }
-                *slot = Some((term, FieldCounts::default()));
-            }
-        }
-        if let Some(n) = term_counts.as_mut().and_then(|(_, c)| c.get_mut(field)) {
-            *n = if field == NAME { 1 } else { n.saturating_add(1) };
-        }
-    }
-    if let Some((t, c)) = term_counts {
-        entries.push((t, pack_counts(&c)));
-    }
+    let length = vocabulary.count_terms(&found, entries);
     vocabulary.found = found;
     length
 }
 
-/// One occurrence of `term` in `field`, packed to sort by term, then field.
+impl Vocabulary {
+    /// Pushes into `entries` the distinct terms of one tool's occurrences (`found`) with their
+    /// counts per field (a name term counted once), in order of first occurrence; returns the
+    /// tool's field lengths.
+    fn count_terms(&mut self, found: &[u64], entries: &mut Vec<(u32, PackedCounts)>) -> FieldLengths {
+        self.tools += 1;
+        let tool = self.tools;
+        self.counted.clear();
+        self.counted_for.resize(self.terms.len(), (0, 0));
+        let mut length = FieldLengths::default();
+        for &packed in found {
+            let (term, field) = ((packed >> 8) as u32, (packed & 0xff) as usize);
+            if let Some(n) = length.get_mut(field) {
+                *n = n.saturating_add(1);
+            }
+            let Some(slot) = self.counted_for.get_mut(term as usize) else { continue };
+            if slot.0 != tool {
+                *slot = (tool, self.counted.len() as u32);
+                self.counted.push((term, FieldCounts::default()));
+            }
+            if let Some(n) = self.counted.get_mut(slot.1 as usize).and_then(|(_, c)| c.get_mut(field)) {
+                *n = if field == NAME { 1 } else { n.saturating_add(1) };
+            }
+        }
+        entries.extend(self.counted.iter().map(|(term, counts)| (*term, pack_counts(counts))));
+        length
+    }
+}
+
+/// One occurrence of `term` in `field`, packed in one word.
 fn occurrence(term: u32, field: usize) -> u64 {
     (u64::from(term) << 8) | field as u64
 }
