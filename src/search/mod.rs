@@ -1107,13 +1107,22 @@ struct FieldNorms {
 }
 
 impl FieldNorms {
-    fn posting(&self, doc: u32, in_fields: FieldCounts) -> Posting {
-        let length = self.lengths.get(doc as usize).copied().unwrap_or_default();
+    /// Each field's [`bm25::length_norm`] for tool `doc`.
+    fn length_norms(&self, doc: usize) -> [f64; FIELDS] {
+        let length = self.lengths.get(doc).copied().unwrap_or_default();
+        core::array::from_fn(|f| {
+            let len = f64::from(length.get(f).copied().unwrap_or(0));
+            bm25::length_norm(len, self.avg_len.get(f).copied().unwrap_or(0.0), self.b)
+        })
+    }
+
+    /// The posting of tool `doc` (its fields' [`FieldNorms::length_norms`]) for a term with
+    /// `in_fields` counts: [`bm25::field_tf_with`] summed over the fields.
+    fn posting(&self, doc: u32, norms: &[f64; FIELDS], in_fields: FieldCounts) -> Posting {
         let term_freq: f64 = (0..FIELDS)
             .filter_map(|f| {
                 let tf = f64::from(*in_fields.get(f)?);
-                let len = f64::from(*length.get(f)?);
-                Some(field_tf_with(tf, *self.weights.get(f)?, len, *self.avg_len.get(f)?, self.b))
+                Some(*self.weights.get(f)? * tf / *norms.get(f)?)
             })
             .sum();
         Posting { doc, term_freq: term_freq as f32 }
@@ -1324,10 +1333,11 @@ fn occurrence_lists(
     let mut items = alloc::vec![Posting { doc: 0, term_freq: 0.0 }; total as usize];
     for (doc, range) in doc_starts.windows(2).enumerate() {
         let (Some(&start), Some(&end)) = (range.first(), range.get(1)) else { continue };
+        let norms = normalise.length_norms(doc);
         for (term, counts) in entries.get(start..end).unwrap_or(&[]) {
             let Some(at) = rank_of.get(*term as usize).and_then(|&r| next.get_mut(r as usize)) else { continue };
             if let Some(slot) = items.get_mut(*at as usize) {
-                *slot = normalise.posting(doc as u32, unpack_counts(*counts));
+                *slot = normalise.posting(doc as u32, &norms, unpack_counts(*counts));
                 *at += 1;
             }
         }
