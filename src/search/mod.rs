@@ -481,11 +481,12 @@ impl SearchIndex {
         let b = crate::json::clamp(config.length_norm, 0.0, 1.0);
         let normalise = FieldNorms { weights, avg_len: average_lengths(&lengths), lengths, b };
         // Terms in code-point order, each with its occurrence list (tools in build order).
-        let mut order: Vec<usize> = (0..vocabulary.terms.len()).collect();
-        let term = |id: usize| vocabulary.terms.get(id).map_or(&[][..], |t| t.as_bytes());
-        order.sort_unstable_by(|&a, &b| swar::compare(term(a), term(b)));
+        // (Terms are distinct: the one sort of names orders them by text alone.)
+        let mut order: Vec<(&str, usize)> =
+            vocabulary.terms.iter().enumerate().map(|(id, term)| (term.as_str(), id)).collect();
+        swar::sort_names(&mut order);
         let mut rank_of = alloc::vec![0u32; order.len()];
-        for (rank, &id) in order.iter().enumerate() {
+        for (rank, &(_, id)) in order.iter().enumerate() {
             if let Some(r) = rank_of.get_mut(id) {
                 *r = rank as u32;
             }
@@ -495,8 +496,8 @@ impl SearchIndex {
         let postings = occurrence_lists(&entries, &doc_starts, &rank_of, &normalise);
         drop(entries);
         let mut terms = Texts::default();
-        for id in order {
-            terms.push(vocabulary.terms.get(id).map_or("", String::as_str));
+        for (term, _) in order {
+            terms.push(term);
         }
         drop(vocabulary);
         let (names, name_docs) = sorted_names(&metas);
@@ -1450,7 +1451,7 @@ fn sorted_names(docs: &[Doc]) -> (Texts, Vec<u32>) {
             names.push((bare, doc));
         }
     }
-    names.sort_unstable_by(|a, b| swar::compare(a.0.as_bytes(), b.0.as_bytes()).then(a.1.cmp(&b.1)));
+    swar::sort_names(&mut names);
     let mut texts = Texts::default();
     for (name, _) in &names {
         texts.push(name);
