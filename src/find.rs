@@ -441,7 +441,8 @@ fn push_uint(out: &mut String, mut n: u64) {
             break;
         }
     }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    // ASCII digits: one copy of the bytes (a `char` push each is an encoding each).
+    out.push_str(core::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or_default());
 }
 
 /// A JSON array of strings.
