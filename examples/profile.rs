@@ -6,7 +6,8 @@
 //!   first search do in wasm, less the JS side);
 //! - `assemble`: `Shelf::from_json` + layout of GitHub + Linear + Stripe + Cloudflare (2,105
 //!   tools, `qualify`), dropped after (what a stateless assemble does in wasm);
-//! - `queries`: the 202 keyword queries, once each, on a prebuilt rest-apis-flat-3400 index;
+//! - `queries`: the 202 keyword queries, once each, on a prebuilt rest-apis-flat-3400 index (or
+//!   the catalog named after N);
 //! - `common`: a search for a word every one of 50,000 tools holds (tests/hostile.rs's shape).
 //!
 //! `cargo build --release --example profile` then e.g.
@@ -56,7 +57,7 @@ fn main() {
             }
         }
         "queries" => {
-            let tools = load_catalog("rest-apis-flat-3400");
+            let tools = load_catalog(args.get(3).map_or("rest-apis-flat-3400", String::as_str));
             let index = SearchIndex::build(tools.iter().map(Tool::fields), SearchConfig::default());
             let queries = keyword_queries();
             start = Instant::now();

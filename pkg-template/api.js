@@ -165,6 +165,8 @@ export class Shelf {
   #assembly;
   #toolbox; // the toolbox last given, for a snapshot after an update that kept servers
   #whole = true; // whether the core holds the whole toolbox's text
+  #summaries = new Map(); // a search hit's strings by its tool's index in the catalog, until an update
+  #bits = new DataView(new ArrayBuffer(8)); // a score from its bits
 
   constructor(toolbox, options) {
     ensureReady();
@@ -250,6 +252,7 @@ export class Shelf {
     call(() => handle.update(room, written, JSON.stringify(keep)));
     this.#lists = snapshot(lists);
     this.#assembly = undefined;
+    this.#summaries = new Map();
     this.#toolbox = toolbox;
     this.#whole = keep === null;
   }
@@ -277,7 +280,24 @@ export class Shelf {
     const handle = this.#live();
     const vector = options?.vector;
     if (vector != null) return JSON.parse(call(() => handle.searchVector(coreString(query), limit, floats(vector, "vector"))));
-    return JSON.parse(call(() => handle.search(coreString(query), limit)));
+    // Each match comes as [tool, high, low, partial] (the score's bits, no decimal text each
+    // way); its strings are the tool's, read from the core at its first hit (no description
+    // written, decoded and parsed again every search).
+    const result = JSON.parse(call(() => handle.searchFound(coreString(query), limit)));
+    const bits = this.#bits;
+    result.matches = result.matches.map(([tool, high, low, partial]) => {
+      let summary = this.#summaries.get(tool);
+      if (summary === undefined) this.#summaries.set(tool, (summary = JSON.parse(handle.matchSummary(tool))));
+      const { name, server, description, required } = summary;
+      let score = null;
+      if (high !== null) {
+        bits.setUint32(0, high);
+        bits.setUint32(4, low);
+        score = bits.getFloat64(0);
+      }
+      return { name, server, description, required: [...required], score, partial };
+    });
+    return result;
   }
 
   /** A deferred tool's whole description and schema, or null. */

@@ -8,7 +8,7 @@ use crate::options::Options;
 use crate::search::{DocFields, SearchConfig, SearchIndex, MAX_QUERY_CHARS};
 use crate::texts;
 use alloc::borrow::Cow;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Descriptions the model reads in search results are cut at this many code points.
@@ -145,33 +145,131 @@ pub fn search(
     limit: usize,
     vectors: Option<(&[f32], &crate::embed::Fusion)>,
 ) -> SearchResult {
+    found(catalog, index, documents, query, limit, vectors).into_result(catalog)
+}
+
+/// A search's result with each hit as its tool's index in the catalog, its strings not copied:
+/// what the binding sends, the JS side keeping each hit tool's strings once per shelf
+/// ([`crate::Shelf::match_summary`]). [`Found::into_result`] is [`crate::Shelf::search`]'s result.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Found {
+    /// The query as searched (trimmed, cut).
+    pub query: String,
+    /// How many deferred tools the catalog holds.
+    pub total_available: usize,
+    /// The hits, best first: the tool's index in `catalog.tools`, its score, whether partial.
+    pub hits: Vec<(usize, f64, bool)>,
+    /// Query words (as written, filler excluded) that no tool holds.
+    pub unknown_words: Vec<String>,
+    /// Every server and its tool count, present only when nothing matched.
+    pub servers: Option<Vec<(String, usize)>>,
+    /// A model error (an empty query), when there is one.
+    pub error: Option<String>,
+}
+
+/// [`search`]'s hits as tools of the catalog ([`Found`]).
+pub fn found(
+    catalog: &Catalog,
+    index: &SearchIndex,
+    documents: &[usize],
+    query: &str,
+    limit: usize,
+    vectors: Option<(&[f32], &crate::embed::Fusion)>,
+) -> Found {
     let query = cut_chars(query.trim(), MAX_QUERY_CHARS);
     let total_available = documents.len();
-    if query.is_empty() {
-        return SearchResult {
-            query,
-            total_available,
-            matches: Vec::new(),
-            unknown_words: Vec::new(),
-            servers: Some(server_counts(catalog)),
-            error: Some(texts::query_required()),
-        };
+    let mut found = Found { query, total_available, ..Found::default() };
+    if found.query.is_empty() {
+        found.servers = Some(server_counts(catalog));
+        found.error = Some(texts::query_required());
+        return found;
     }
-    if let Some(named) = named_tools(catalog, &query) {
-        let matches = named.into_iter().map(|tool| match_of(catalog, tool, 0.0, false)).collect();
-        return SearchResult { query, total_available, matches, unknown_words: Vec::new(), servers: None, error: None };
+    if let Some(named) = named_tools(catalog, &found.query) {
+        found.hits = named.into_iter().filter_map(|tool| Some((index_of(catalog, tool)?, 0.0, false))).collect();
+        return found;
     }
-    let ranked = index.rank_fused(&query, limit, vectors);
-    let matches: Vec<Match> = ranked
+    let ranked = index.rank_fused(&found.query, limit, vectors);
+    found.hits = ranked
         .hits
         .into_iter()
         .filter_map(|hit| {
-            let tool = documents.get(hit.doc).and_then(|&i| catalog.tools.get(i))?;
-            Some(match_of(catalog, tool, hit.score, hit.partial))
+            let &tool = documents.get(hit.doc).filter(|&&i| i < catalog.tools.len())?;
+            Some((tool, hit.score, hit.partial))
         })
         .collect();
-    let servers = matches.is_empty().then(|| server_counts(catalog));
-    SearchResult { query, total_available, matches, unknown_words: ranked.unknown_words, servers, error: None }
+    found.servers = found.hits.is_empty().then(|| server_counts(catalog));
+    found.unknown_words = ranked.unknown_words;
+    found
+}
+
+impl Found {
+    /// The result with each hit's strings copied from the catalog.
+    pub fn into_result(self, catalog: &Catalog) -> SearchResult {
+        let matches = self.hits.iter().filter_map(|&(tool, score, partial)| {
+            catalog.tools.get(tool).map(|tool| match_of(catalog, tool, score, partial))
+        });
+        SearchResult {
+            query: self.query,
+            total_available: self.total_available,
+            matches: matches.collect(),
+            unknown_words: self.unknown_words,
+            servers: self.servers,
+            error: self.error,
+        }
+    }
+
+    /// As JSON text, written straight into one string: [`SearchResult::to_value`]'s text with
+    /// each match `[tool, high, low, partial]` (the tool's index in the catalog, the score's bits
+    /// as two 32-bit halves or `null, null` for a score JSON writes as `null`) instead of its
+    /// object, which the JS side makes from the tool's `match_summary` (tests/search_json.rs).
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(self.query.len() + 64 + 32 * self.hits.len());
+        out.push_str("{\"query\":");
+        json::write_string(&mut out, &self.query);
+        out.push_str(",\"totalAvailable\":");
+        push_uint(&mut out, self.total_available as u64);
+        out.push_str(",\"matches\":[");
+        for (i, &(tool, score, partial)) in self.hits.iter().enumerate() {
+            out.push_str(if i == 0 { "[" } else { ",[" });
+            push_uint(&mut out, tool as u64);
+            // The score as its bits, high and low halves: no float to decimal text here nor
+            // back in JS (a third of the writing of a 5-hit result).
+            if score.is_finite() {
+                let bits = score.to_bits();
+                out.push(',');
+                push_uint(&mut out, bits >> 32);
+                out.push(',');
+                push_uint(&mut out, bits & 0xffff_ffff);
+            } else {
+                out.push_str(",null,null");
+            }
+            out.push_str(if partial { ",true]" } else { ",false]" });
+        }
+        out.push_str("],\"unknownWords\":");
+        push_strings(&mut out, &self.unknown_words);
+        push_servers_and_error(&mut out, &self.servers, &self.error);
+        out.push('}');
+        out
+    }
+}
+
+/// The strings of a search match of the catalog's tool `tool` as JSON text,
+/// `{"name","server","description","required"}` (a match object of [`SearchResult::to_json`]
+/// without its score and `partial`); `None` for no such tool.
+pub fn match_summary(catalog: &Catalog, tool: usize) -> Option<String> {
+    let tool = catalog.tools.get(tool)?;
+    let server = tool.server.as_deref().unwrap_or("");
+    let mut out = String::with_capacity(tool.name.len() + server.len() + tool.description.len() + 64);
+    out.push_str("{\"name\":");
+    json::write_string(&mut out, &tool.name);
+    out.push_str(",\"server\":");
+    json::write_string(&mut out, server);
+    out.push_str(",\"description\":");
+    json::write_string(&mut out, &tool.description);
+    out.push_str(",\"required\":");
+    push_strings(&mut out, &required_names(catalog, tool));
+    out.push('}');
+    Some(out)
 }
 
 fn match_of(catalog: &Catalog, tool: &Tool, score: f64, partial: bool) -> Match {
@@ -183,6 +281,13 @@ fn match_of(catalog: &Catalog, tool: &Tool, score: f64, partial: bool) -> Match 
         score,
         partial,
     }
+}
+
+/// The index in `catalog.tools` of a tool borrowed from them (its address's offset, checked).
+fn index_of(catalog: &Catalog, tool: &Tool) -> Option<usize> {
+    let offset = (tool as *const Tool as usize).checked_sub(catalog.tools.as_ptr() as usize)?;
+    let at = offset / core::mem::size_of::<Tool>().max(1);
+    catalog.tools.get(at).filter(|t| core::ptr::eq(*t, tool)).map(|_| at)
 }
 
 /// Most tools one search of exact names gives (the hard cap of a search's limit).
@@ -312,61 +417,32 @@ impl SearchResult {
     }
 }
 
-impl SearchResult {
-    /// [`SearchResult::to_value`]'s JSON text, byte for byte, written straight into one string
-    /// (no tree of values to build and drop: the binding returns this for every search).
-    pub fn to_json(&self) -> String {
-        let room = self.matches.iter().map(|m| m.name.len() + m.server.len() + m.description.len() + 96).sum::<usize>();
-        let mut out = String::with_capacity(room + self.query.len() + 64);
-        out.push_str("{\"query\":");
-        json::write_string(&mut out, &self.query);
-        push_member_number(&mut out, "totalAvailable", &(self.total_available as u64).to_string());
-        out.push_str(",\"matches\":[");
-        for (i, m) in self.matches.iter().enumerate() {
-            out.push_str(if i == 0 { "{\"name\":" } else { ",{\"name\":" });
-            json::write_string(&mut out, &m.name);
-            out.push_str(",\"server\":");
-            json::write_string(&mut out, &m.server);
-            out.push_str(",\"description\":");
-            json::write_string(&mut out, &m.description);
-            out.push_str(",\"required\":");
-            push_strings(&mut out, &m.required);
-            out.push_str(",\"score\":");
-            push_score(&mut out, m.score);
-            out.push_str(if m.partial { ",\"partial\":true}" } else { ",\"partial\":false}" });
-        }
-        out.push_str("],\"unknownWords\":");
-        push_strings(&mut out, &self.unknown_words);
-        if let Some(servers) = &self.servers {
-            out.push_str(",\"servers\":");
-            out.push_str(&servers_value(servers).to_json());
-        }
-        if let Some(error) = &self.error {
-            out.push_str(",\"error\":");
-            json::write_string(&mut out, error);
-        }
-        out.push('}');
-        out
+/// `,"servers":[…]` and `,"error":"…"` of a result that has them.
+fn push_servers_and_error(out: &mut String, servers: &Option<Vec<(String, usize)>>, error: &Option<String>) {
+    if let Some(servers) = servers {
+        out.push_str(",\"servers\":");
+        out.push_str(&servers_value(servers).to_json());
+    }
+    if let Some(error) = error {
+        out.push_str(",\"error\":");
+        json::write_string(out, error);
     }
 }
 
-/// `,"key":` and a number's text.
-fn push_member_number(out: &mut String, key: &str, number: &str) {
-    out.push_str(",\"");
-    out.push_str(key);
-    out.push_str("\":");
-    out.push_str(number);
-}
-
-/// A score as [`json::js_number_text`] writes it (`null` when not finite). Not `Display`: that
-/// would link core's float formatter into the `.wasm` (about 5 KB gzip), and its digits differ
-/// from JS's at a halfway last digit.
-fn push_score(out: &mut String, score: f64) {
-    if score.is_finite() {
-        out.push_str(&json::js_number_text(score));
-    } else {
-        out.push_str("null");
+/// `n` in decimal digits.
+fn push_uint(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
     }
+    // ASCII digits: one copy of the bytes (a `char` push each is an encoding each).
+    out.push_str(core::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or_default());
 }
 
 /// A JSON array of strings.

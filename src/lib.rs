@@ -56,7 +56,7 @@ pub mod wasm;
 pub use assemble::{Assembly, Facts, Layout, ServerFacts, Slot};
 pub use describe::Described;
 pub use error::{Error, ErrorCode};
-pub use find::SearchResult;
+pub use find::{Found, SearchResult};
 pub use format::{Fields, Format};
 pub use json::Value;
 pub use listing::{Form, Level};

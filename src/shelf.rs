@@ -218,6 +218,20 @@ impl Shelf {
         crate::find::search(&self.catalog, index, documents, query, limit, None)
     }
 
+    /// [`Shelf::search`] with each hit as its tool's index in the catalog ([`crate::find::Found`]).
+    pub fn search_found(&self, query: &str, limit: Option<usize>) -> crate::find::Found {
+        let (index, documents) = self.prepared_index();
+        let limit = limit.unwrap_or(self.options.search_default_limit).clamp(1, self.options.max_search_limit);
+        crate::find::found(&self.catalog, index, documents, query, limit, None)
+    }
+
+    /// The strings of a search match of the catalog's tool `tool` as JSON text (`{name, server,
+    /// description, required}`: a match object without its score and `partial`); `None` for no
+    /// such tool.
+    pub fn match_summary(&self, tool: usize) -> Option<String> {
+        crate::find::match_summary(&self.catalog, tool)
+    }
+
     /// The search index and the catalog's tool of each document, built on the first call.
     pub(crate) fn prepared_index(&self) -> &(SearchIndex, Vec<usize>) {
         self.index.get_or_init(|| build_index(&self.catalog, &self.options))

@@ -182,9 +182,25 @@ impl ShelfHandle {
         Ok(self.shelf.layout_with(&context).plan().to_json())
     }
 
-    /// The search result as JSON text.
+    /// The search result as JSON text (the stateless search's; a `Shelf`'s is
+    /// [`ShelfHandle::search_found`]).
     pub fn search(&self, query: &str, limit: Option<u32>) -> String {
-        self.shelf.search(query, limit.map(|l| l as usize)).to_json()
+        self.shelf.search(query, limit.map(|l| l as usize)).to_value().to_json()
+    }
+
+    /// The search result as JSON text with each match `[tool, score, partial]`, `tool` its index
+    /// in the catalog ([`crate::find::Found::to_json`]): the JS side keeps each tool's strings
+    /// ([`ShelfHandle::match_summary`]) and writes the match objects.
+    #[wasm_bindgen(js_name = searchFound)]
+    pub fn search_found(&self, query: &str, limit: Option<u32>) -> String {
+        self.shelf.search_found(query, limit.map(|l| l as usize)).to_json()
+    }
+
+    /// The strings of a match of the catalog's tool `tool` as JSON text (`{name, server,
+    /// description, required}`), or `null`.
+    #[wasm_bindgen(js_name = matchSummary)]
+    pub fn match_summary(&self, tool: u32) -> String {
+        self.shelf.match_summary(tool as usize).unwrap_or_else(|| "null".into())
     }
 
     /// The search result as JSON text, `vector` (the query's embedding) fused in (SPEC §12).

@@ -1,13 +1,15 @@
-//! The search result's JSON text as the binding returns it (`SearchResult::to_json`, written
-//! straight into one string) is byte for byte `to_value().to_json()`, on every real catalog, for
-//! its labelled queries and for the odd ones: an empty query (servers and an error), names, no
-//! match, unknown words, escapes and lone surrogates, every limit.
+//! The search result the package's `Shelf.search` builds from the binding's texts
+//! (`Shelf::search_found`'s, each match its tool's index, score bits and `partial`, and each hit
+//! tool's `Shelf::match_summary`, as `pkg-template/api.js` puts them together) is byte for byte
+//! `Shelf::search`'s `to_value().to_json()`, on every real catalog, for its labelled queries and
+//! for the odd ones: an empty query (servers and an error), names, no match, unknown words,
+//! escapes and lone surrogates, every limit.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
 use common::catalogs::{catalog_names, keyword_queries, model_queries};
-use toolshelf::Shelf;
+use toolshelf::{json, Shelf, Value};
 
 /// Queries every catalog is searched with, beside its labelled ones.
 const QUERIES: [&str; 12] = [
@@ -42,10 +44,39 @@ fn the_written_result_is_the_value_written() {
         for query in QUERIES.iter().copied().chain(own).chain([named.as_str()]) {
             for limit in [None, Some(1), Some(50)] {
                 let result = shelf.search(query, limit);
-                assert_eq!(result.to_json(), result.to_value().to_json(), "{name}: {query:?}, limit {limit:?}");
+                let found = shelf.search_found(query, limit);
+                assert_eq!(found.clone().into_result(shelf.catalog()), result, "{name}: {query:?}, limit {limit:?}");
+                let written = composed(&shelf, &found.to_json());
+                assert_eq!(written, result.to_value().to_json(), "{name}: {query:?}, limit {limit:?}");
                 compared += 1;
             }
         }
     }
     assert!(compared > 1000, "{compared} results compared");
+}
+
+/// The result as `pkg-template/api.js` builds it: `search_found`'s JSON with each match
+/// `[tool, high, low, partial]` replaced by the tool's summary, a copy of its `required`, the
+/// score (from its bits) and `partial`, in that order; written as JSON text.
+fn composed(shelf: &Shelf, found: &str) -> String {
+    let Ok(Value::Object(mut members)) = json::parse(found) else { panic!("{found}: an object") };
+    for (key, value) in members.iter_mut().filter(|(key, _)| key == "matches") {
+        let Value::Array(hits) = value else { panic!("{key}: an array") };
+        for hit in hits.iter_mut() {
+            let [tool, high, low, partial] = hit.as_array().unwrap_or(&[]) else {
+                panic!("{found}: a hit is [tool, high, low, partial]")
+            };
+            let tool = tool.as_f64().map(|t| t as usize).unwrap_or(usize::MAX);
+            let score = match (high.as_f64(), low.as_f64()) {
+                (Some(high), Some(low)) => Value::float(f64::from_bits(((high as u64) << 32) | low as u64)),
+                _ => Value::Null,
+            };
+            let summary = shelf.match_summary(tool).unwrap_or_else(|| panic!("{found}: tool {tool} has a summary"));
+            let Ok(Value::Object(mut object)) = json::parse(&summary) else { panic!("{summary}: an object") };
+            object.push(("score".into(), score));
+            object.push(("partial".into(), partial.clone()));
+            *hit = Value::Object(object);
+        }
+    }
+    Value::Object(members).to_json()
 }

@@ -66,8 +66,14 @@ pub fn field_tf(tf: f64, weight: f64, len: f64, avg_len: f64) -> f64 {
 
 /// [`field_tf`] with length normalisation `b` instead of [`B`].
 pub fn field_tf_with(tf: f64, weight: f64, len: f64, avg_len: f64, b: f64) -> f64 {
+    weight * tf / length_norm(len, avg_len, b)
+}
+
+/// The divisor of [`field_tf_with`] for a field of `len` terms: `1 − b + b·len/avg_len`
+/// (the same for every term of the field, so a build computes it once a field).
+pub fn length_norm(len: f64, avg_len: f64, b: f64) -> f64 {
     let relative_len = if avg_len > 0.0 { len / avg_len } else { 1.0 };
-    weight * tf / (1.0 - b + b * relative_len)
+    1.0 - b + b * relative_len
 }
 
 /// The BM25 contribution of one term whose length-normalised frequency is `tf`:

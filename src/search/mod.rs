@@ -454,7 +454,12 @@ impl SearchIndex {
         for fields in docs {
             let length = field_term_counts(&analyzer, &config, &mut vocabulary, &fields, &mut entries);
             let added = entries.get(doc_starts.last().copied().unwrap_or(0)..).unwrap_or(&[]);
+            let names_from = name_numbers.len();
             name_numbers.extend(added.iter().filter(|(_, c)| c & 0x1f > 0).map(|(t, _)| *t));
+            // In term-number order (the name bonus sums their weights in this order).
+            if let Some(names) = name_numbers.get_mut(names_from..) {
+                names.sort_unstable();
+            }
             doc_starts.push(entries.len());
             name_starts.push(name_numbers.len() as u32);
             server_of.push(number_of(&mut server_numbers, fields.server));
@@ -476,11 +481,12 @@ impl SearchIndex {
         let b = crate::json::clamp(config.length_norm, 0.0, 1.0);
         let normalise = FieldNorms { weights, avg_len: average_lengths(&lengths), lengths, b };
         // Terms in code-point order, each with its occurrence list (tools in build order).
-        let mut order: Vec<usize> = (0..vocabulary.terms.len()).collect();
-        let term = |id: usize| vocabulary.terms.get(id).map_or(&[][..], |t| t.as_bytes());
-        order.sort_unstable_by(|&a, &b| swar::compare(term(a), term(b)));
+        // (Terms are distinct: the one sort of names orders them by text alone.)
+        let mut order: Vec<(&str, usize)> =
+            vocabulary.terms.iter().enumerate().map(|(id, term)| (term.as_str(), id)).collect();
+        swar::sort_names(&mut order);
         let mut rank_of = alloc::vec![0u32; order.len()];
-        for (rank, &id) in order.iter().enumerate() {
+        for (rank, &(_, id)) in order.iter().enumerate() {
             if let Some(r) = rank_of.get_mut(id) {
                 *r = rank as u32;
             }
@@ -489,8 +495,8 @@ impl SearchIndex {
             name_numbers.iter().map(|&n| rank_of.get(n as usize).copied().unwrap_or(0)).collect();
         let postings = occurrence_lists(entries, &doc_starts, &rank_of, &normalise);
         let mut terms = Texts::default();
-        for id in order {
-            terms.push(vocabulary.terms.get(id).map_or("", String::as_str));
+        for (term, _) in order {
+            terms.push(term);
         }
         drop(vocabulary);
         let (names, name_docs) = sorted_names(&metas);
@@ -617,6 +623,9 @@ impl SearchIndex {
             values.get(before.checked_sub(1)?).filter(|(range, _)| range.contains(&at)).map(|(_, value)| *value)
         };
         let mut concepts: Vec<Concept<'_>> = Vec::new();
+        // The occurrences of each pair of neighbouring words joined, found the first time either
+        // word asks (a word's rescue tries the word before it and the word after it).
+        let mut joined = alloc::vec![None; words.len().saturating_sub(1)];
         for (i, (written, word)) in words.iter().enumerate() {
             if concepts.len() >= MAX_QUERY_CONCEPTS {
                 break;
@@ -633,7 +642,7 @@ impl SearchIndex {
             if concepts.iter().any(|c| c.term == term) {
                 continue;
             }
-            let alternatives = self.alternatives(&term, &words, i);
+            let alternatives = self.alternatives(&term, &words, i, &mut joined);
             let written = if value.is_some() { String::new() } else { (*written).to_string() };
             concepts.push(Concept { written, term, alternatives, distinctive: false });
         }
@@ -708,11 +717,17 @@ impl SearchIndex {
     /// The ways `term` (from `words[i]`) is found: itself; with rescue on, the word joined with a
     /// neighbour (`hacker` + `news` in `hackernews`) and, when nothing else is known, as a prefix
     /// of known terms; with variants on, the words catalogs use for it.
-    fn alternatives(&self, term: &str, words: &[(&str, String)], i: usize) -> Vec<Alternative<'_>> {
+    fn alternatives<'i>(
+        &'i self,
+        term: &str,
+        words: &[(&str, String)],
+        i: usize,
+        joined: &mut [Option<&'i [Posting]>],
+    ) -> Vec<Alternative<'i>> {
         let mut found = Vec::new();
         let own = self.term_alternative(term, 1.0);
         if self.config.rescue {
-            let compounds = self.compound_postings(words, i);
+            let compounds = self.compound_postings(words, i, joined);
             if !compounds.is_empty() {
                 let merged = merge_postings(self.lower_names.len(), own.postings.iter().chain(&compounds).copied());
                 found.push(Alternative { idf: self.idf_of(merged.len()), postings: Cow::Owned(merged), ..own });
@@ -792,20 +807,25 @@ impl SearchIndex {
         idf(self.lower_names.len(), doc_freq)
     }
 
-    /// Occurrences of `words[i]` joined with the word before or after it, as one known term.
-    fn compound_postings(&self, words: &[(&str, String)], i: usize) -> Vec<Posting> {
-        let lower = |at: usize| words.get(at).map(|(_, w)| w.as_str());
-        let word = lower(i).unwrap_or("");
-        let pairs = [i.checked_sub(1).and_then(lower).map(|prev| (prev, word)), lower(i + 1).map(|next| (word, next))];
+    /// Occurrences of `words[i]` joined with the word before or after it, as one known term;
+    /// `joined[j]` holds those of `words[j]` and `words[j + 1]` joined once found.
+    fn compound_postings<'i>(
+        &'i self,
+        words: &[(&str, String)],
+        i: usize,
+        joined: &mut [Option<&'i [Posting]>],
+    ) -> Vec<Posting> {
         let mut found = Vec::new();
-        let mut joined = String::new(); // one buffer for both neighbours
-        for (first, second) in pairs.into_iter().flatten() {
-            joined.clear();
-            joined.push_str(first);
-            joined.push_str(second);
-            if let Some(term) = self.analyzer.term(&joined) {
-                found.extend_from_slice(self.postings_of(&term));
-            }
+        for pair in [i.checked_sub(1), Some(i)].into_iter().flatten() {
+            let (Some((_, first)), Some((_, second))) = (words.get(pair), words.get(pair + 1)) else { continue };
+            let Some(slot) = joined.get_mut(pair) else { continue };
+            let postings = *slot.get_or_insert_with(|| {
+                let mut both = String::with_capacity(first.len() + second.len());
+                both.push_str(first);
+                both.push_str(second);
+                self.analyzer.term(&both).map_or(&[][..], |term| self.postings_of(&term))
+            });
+            found.extend_from_slice(postings);
         }
         found
     }
@@ -823,8 +843,12 @@ impl SearchIndex {
     /// that hold it, counts the distinctive concepts each tool holds, then applies the name bonus.
     fn score(&self, plan: &Plan<'_>) -> Scores {
         let unmet = Acc { score: 0.0, best: -1.0, covered: 0, seen: false };
-        let mut s = Scores { acc: alloc::vec![unmet; self.lower_names.len()], touched: Vec::new() };
-        let mut in_concept: Vec<usize> = Vec::new();
+        let docs = self.lower_names.len();
+        // Room for every tool the postings can touch, so neither list grows a step at a time.
+        let postings: usize = plan.concepts.iter().flat_map(|c| &c.alternatives).map(|a| a.postings.len()).sum();
+        let room = postings.min(docs);
+        let mut s = Scores { acc: alloc::vec![unmet; docs], touched: Vec::with_capacity(room) };
+        let mut in_concept: Vec<usize> = Vec::with_capacity(room);
         for concept in &plan.concepts {
             for alternative in &concept.alternatives {
                 for posting in alternative.postings.iter() {
@@ -842,7 +866,7 @@ impl SearchIndex {
                 s.add(doc, concept.distinctive);
             }
         }
-        s.touched.sort_unstable();
+        s.sort_touched();
         if self.config.coordination > 0.0 {
             self.coordinate(plan, &mut s);
         }
@@ -1054,6 +1078,17 @@ impl Scores {
         a.best = -1.0;
     }
 
+    /// Puts the touched tools in order: a sort when they are few, else (a sixteenth of the
+    /// catalog or more) one pass over the accumulators, which mark them all.
+    fn sort_touched(&mut self) {
+        if self.touched.len() < self.acc.len() / 16 {
+            self.touched.sort_unstable();
+        } else {
+            self.touched.clear();
+            self.touched.extend(self.acc.iter().enumerate().filter(|(_, a)| a.seen).map(|(doc, _)| doc));
+        }
+    }
+
     fn score_of(&self, doc: usize) -> f64 {
         self.acc.get(doc).map_or(0.0, |a| a.score)
     }
@@ -1072,13 +1107,22 @@ struct FieldNorms {
 }
 
 impl FieldNorms {
-    fn posting(&self, doc: u32, in_fields: FieldCounts) -> Posting {
-        let length = self.lengths.get(doc as usize).copied().unwrap_or_default();
+    /// Each field's [`bm25::length_norm`] for tool `doc`.
+    fn length_norms(&self, doc: usize) -> [f64; FIELDS] {
+        let length = self.lengths.get(doc).copied().unwrap_or_default();
+        core::array::from_fn(|f| {
+            let len = f64::from(length.get(f).copied().unwrap_or(0));
+            bm25::length_norm(len, self.avg_len.get(f).copied().unwrap_or(0.0), self.b)
+        })
+    }
+
+    /// The posting of tool `doc` (its fields' [`FieldNorms::length_norms`]) for a term with
+    /// `in_fields` counts: [`bm25::field_tf_with`] summed over the fields.
+    fn posting(&self, doc: u32, norms: &[f64; FIELDS], in_fields: FieldCounts) -> Posting {
         let term_freq: f64 = (0..FIELDS)
             .filter_map(|f| {
                 let tf = f64::from(*in_fields.get(f)?);
-                let len = f64::from(*length.get(f)?);
-                Some(field_tf_with(tf, *self.weights.get(f)?, len, *self.avg_len.get(f)?, self.b))
+                Some(*self.weights.get(f)? * tf / *norms.get(f)?)
             })
             .sum();
         Posting { doc, term_freq: term_freq as f32 }
@@ -1118,6 +1162,15 @@ struct Vocabulary {
     texts: Vec<Vec<u32>>,
     /// Reused buffer of one tool's term occurrences ([`occurrence`]).
     found: Vec<u64>,
+    /// Reused buffer of one tool's distinct terms, in order of first occurrence, with their
+    /// counts per field.
+    counted: Vec<(u32, FieldCounts)>,
+    /// Per term number: the tool it was last counted for (plus one: 0 is none yet), and its
+    /// place in `counted` then. Each occurrence finds its term's counts in one step, with no
+    /// sort of the tool's occurrences.
+    counted_for: Vec<(u32, u32)>,
+    /// Tools counted so far.
+    tools: u32,
 }
 
 impl Vocabulary {
@@ -1170,7 +1223,7 @@ fn field_term_counts(
     fields: &DocFields<'_>,
     entries: &mut Vec<(u32, PackedCounts)>,
 ) -> FieldLengths {
-    // Each occurrence as `term << 8 | field`, one `u64` to sort; the buffer is reused across tools.
+    // Each occurrence as `term << 8 | field`, one `u64`; the buffer is reused across tools.
     let mut found = core::mem::take(&mut vocabulary.found);
     found.clear();
     let mut buf = core::mem::take(&mut vocabulary.buf);
@@ -1202,37 +1255,41 @@ fn field_term_counts(
             found.extend(terms.iter().map(|&term| occurrence(term, PARAM_TEXT)));
         }
     }
-    let mut length = FieldLengths::default();
-    for &packed in &found {
-        if let Some(n) = length.get_mut((packed & 0xff) as usize) {
-            *n = n.saturating_add(1);
-        }
-    }
-    found.sort_unstable();
-    let mut term_counts: Option<(u32, FieldCounts)> = None;
-    for &packed in &found {
-        let (term, field) = ((packed >> 8) as u32, (packed & 0xff) as usize);
-        match &mut term_counts {
-            Some((t, _)) if *t == term => {}
-            slot => {
-                if let Some((t, c)) = slot.take() {
-                    entries.push((t, pack_counts(&c)));
-                }
-                *slot = Some((term, FieldCounts::default()));
-            }
-        }
-        if let Some(n) = term_counts.as_mut().and_then(|(_, c)| c.get_mut(field)) {
-            *n = if field == NAME { 1 } else { n.saturating_add(1) };
-        }
-    }
-    if let Some((t, c)) = term_counts {
-        entries.push((t, pack_counts(&c)));
-    }
+    let length = vocabulary.count_terms(&found, entries);
     vocabulary.found = found;
     length
 }
 
-/// One occurrence of `term` in `field`, packed to sort by term, then field.
+impl Vocabulary {
+    /// Pushes into `entries` the distinct terms of one tool's occurrences (`found`) with their
+    /// counts per field (a name term counted once), in order of first occurrence; returns the
+    /// tool's field lengths.
+    fn count_terms(&mut self, found: &[u64], entries: &mut Vec<(u32, PackedCounts)>) -> FieldLengths {
+        self.tools += 1;
+        let tool = self.tools;
+        self.counted.clear();
+        self.counted_for.resize(self.terms.len(), (0, 0));
+        let mut length = FieldLengths::default();
+        for &packed in found {
+            let (term, field) = ((packed >> 8) as u32, (packed & 0xff) as usize);
+            if let Some(n) = length.get_mut(field) {
+                *n = n.saturating_add(1);
+            }
+            let Some(slot) = self.counted_for.get_mut(term as usize) else { continue };
+            if slot.0 != tool {
+                *slot = (tool, self.counted.len() as u32);
+                self.counted.push((term, FieldCounts::default()));
+            }
+            if let Some(n) = self.counted.get_mut(slot.1 as usize).and_then(|(_, c)| c.get_mut(field)) {
+                *n = if field == NAME { 1 } else { n.saturating_add(1) };
+            }
+        }
+        entries.extend(self.counted.iter().map(|(term, counts)| (*term, pack_counts(counts))));
+        length
+    }
+}
+
+/// One occurrence of `term` in `field`, packed in one word.
 fn occurrence(term: u32, field: usize) -> u64 {
     (u64::from(term) << 8) | field as u64
 }
@@ -1276,17 +1333,23 @@ fn occurrence_lists(
         ends.push(total);
         *n = start;
     }
-    // Each entry's place: its list's next free one, tools in build order. (Every entry's term is
-    // in the vocabulary; one that were not would go after the lists, and be cut.)
+    // Each entry becomes its posting's place and frequency (as bits), tool by tool (a tool's length
+    // norms computed once), tools in build order within a list. (Every entry's term is in the
+    // vocabulary; one that were not would go after the lists, and be cut.)
     let mut after = total;
-    for (term, _) in entries.iter_mut() {
-        let at = rank_of.get(*term as usize).and_then(|&r| next.get_mut(r as usize));
-        (*term, after) = match at {
-            Some(at) => (core::mem::replace(at, *at + 1), after),
-            None => (after, after + 1),
-        };
+    for (doc, range) in doc_starts.windows(2).enumerate() {
+        let (Some(&start), Some(&end)) = (range.first(), range.get(1)) else { continue };
+        let norms = normalise.length_norms(doc);
+        for (term, counts) in entries.get_mut(start..end).unwrap_or(&mut []) {
+            let at = rank_of.get(*term as usize).and_then(|&r| next.get_mut(r as usize));
+            (*term, after) = match at {
+                Some(at) => (core::mem::replace(at, *at + 1), after),
+                None => (after, after + 1),
+            };
+            *counts = normalise.posting(doc as u32, &norms, unpack_counts(*counts)).term_freq.to_bits();
+        }
     }
-    place_postings(&mut entries, doc_starts, normalise);
+    place_postings(&mut entries, doc_starts);
     let mut items: Vec<Posting> =
         entries.into_iter().map(|(doc, bits)| Posting { doc, term_freq: f32::from_bits(bits) }).collect();
     items.truncate(total as usize);
@@ -1294,10 +1357,10 @@ fn occurrence_lists(
     Lists { items, ends }
 }
 
-/// Moves every entry (its place, its packed counts) to its place as its posting (its tool, the
-/// frequency's bits), cycle by cycle; a bit per entry marks the places filled. An entry's tool is
-/// the one whose range of `doc_starts` holds the entry's first index.
-fn place_postings(entries: &mut [(u32, PackedCounts)], doc_starts: &[usize], normalise: &FieldNorms) {
+/// Moves every entry (its place, its frequency's bits) to its place as its posting (its tool, the
+/// same bits), cycle by cycle; a bit per entry marks the places filled. An entry's tool is the one
+/// whose range of `doc_starts` holds the entry's first index.
+fn place_postings(entries: &mut [(u32, u32)], doc_starts: &[usize]) {
     let doc_of = |index: usize| doc_starts.partition_point(|&start| start <= index).saturating_sub(1) as u32;
     let mut filled = alloc::vec![0u64; entries.len().div_ceil(64)];
     let is_filled = |filled: &[u64], at: usize| filled.get(at / 64).is_some_and(|w| w >> (at % 64) & 1 == 1);
@@ -1305,27 +1368,26 @@ fn place_postings(entries: &mut [(u32, PackedCounts)], doc_starts: &[usize], nor
         if is_filled(&filled, start) {
             continue;
         }
-        let Some(&(mut place, mut counts)) = entries.get(start) else { break };
+        let Some(&(mut place, mut bits)) = entries.get(start) else { break };
         let mut from = start;
         // The entry first at `from` goes to `place`; the one there is carried on, until the cycle
-        // comes back to `start`, whose entry was taken first.
-        // Every step fills a place not filled before (or `start`, last), so the loop ends even if
-        // the places were not a permutation (they are).
+        // comes back to `start`, whose entry was taken first. Every step fills a place not filled
+        // before (or `start`, last), so the loop ends even if the places were not a permutation
+        // (they are).
         loop {
             let at = place as usize;
             if at != start && is_filled(&filled, at) {
                 break;
             }
-            let posting = normalise.posting(doc_of(from), unpack_counts(counts));
             let Some(slot) = entries.get_mut(at) else { break };
-            let carried = core::mem::replace(slot, (posting.doc, posting.term_freq.to_bits()));
+            let carried = core::mem::replace(slot, (doc_of(from), bits));
             if let Some(word) = filled.get_mut(at / 64) {
                 *word |= 1 << (at % 64);
             }
             if at == start {
                 break;
             }
-            (from, place, counts) = (at, carried.0, carried.1);
+            (from, place, bits) = (at, carried.0, carried.1);
         }
     }
 }
@@ -1435,7 +1497,7 @@ fn sorted_names(docs: &[Doc]) -> (Texts, Vec<u32>) {
             names.push((bare, doc));
         }
     }
-    names.sort_unstable_by(|a, b| swar::compare(a.0.as_bytes(), b.0.as_bytes()).then(a.1.cmp(&b.1)));
+    swar::sort_names(&mut names);
     let mut texts = Texts::default();
     for (name, _) in &names {
         texts.push(name);

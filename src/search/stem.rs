@@ -26,10 +26,20 @@ pub fn stem(word: &str) -> String {
     if !is_exception_after_1a(&w.b) {
         w.step_1b();
         w.step_1c();
-        w.step_2();
-        w.step_3();
-        w.step_4();
-        w.step_5();
+        // Steps 2, 3 and 5 change only a suffix in R1, step 4 one in R2: none can when the
+        // region is empty (a short word), so none is tried.
+        if w.r1 < w.b.len() {
+            w.step_2();
+        }
+        if w.r1 < w.b.len() {
+            w.step_3();
+        }
+        if w.r2 < w.b.len() {
+            w.step_4();
+        }
+        if w.r1 < w.b.len() {
+            w.step_5();
+        }
     }
     w.finish()
 }

@@ -237,3 +237,28 @@ test("batched search: each group lists its partial matches, unknown words and hi
     shelf.free();
   }
 });
+
+test("a Shelf's matches are new objects every search, and after an update they are the new toolbox's", () => {
+  const toolbox = grouped(["github-mcp-server", "linear-mcp-official"]);
+  const options = { qualify: true };
+  const shelf = new Shelf(toolbox, options);
+  const first = shelf.search("create issue", { limit: 5 });
+  const expected = JSON.stringify(first);
+  for (const match of first.matches) {
+    match.required.push("mutated");
+    match.description = "mutated";
+  }
+  assert.equal(JSON.stringify(shelf.search("create issue", { limit: 5 })), expected, "a result changed by its caller changes no later one");
+  // The top hit's description changed in a new object: the updated shelf answers as a new Shelf of it.
+  const top = first.matches[0];
+  const server = top.server;
+  const list = toolbox.servers[server].map((def) =>
+    `mcp__${server}__${def.function.name}` === top.name ? { ...def, function: { ...def.function, description: "Changed: create an issue." } } : def,
+  );
+  const changed = { servers: { ...toolbox.servers, [server]: list } };
+  shelf.update(changed);
+  const after = shelf.search("create issue", { limit: 5 });
+  assert.deepEqual(after, new Shelf(changed, options).search("create issue", { limit: 5 }));
+  assert.ok(after.matches.some((m) => m.description === "Changed: create an issue."), "the changed description is searched");
+  shelf.free();
+});
