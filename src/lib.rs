@@ -37,6 +37,7 @@ mod describe;
 pub mod embed;
 mod error;
 mod find;
+mod float;
 mod format;
 mod hash;
 pub mod json;
