@@ -93,7 +93,7 @@ fn lowercase_prefix(s: &str) -> Vec<char> {
 /// [`lowercase_prefix`] into `out`, replacing what it held.
 fn lowercase_prefix_into(s: &str, out: &mut Vec<char>) {
     out.clear();
-    out.extend(s.chars().take(COMPARE_MAX).flat_map(char::to_lowercase).take(COMPARE_MAX));
+    out.extend(s.chars().take(COMPARE_MAX).flat_map(crate::lowercase::lowercase_chars).take(COMPARE_MAX));
 }
 
 /// True when `whole` ends with a non-empty `part`.

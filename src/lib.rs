@@ -42,6 +42,7 @@ mod format;
 mod hash;
 pub mod json;
 mod listing;
+mod lowercase;
 pub mod native;
 pub mod options;
 pub mod schema;
