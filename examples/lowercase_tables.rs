@@ -7,6 +7,11 @@
 
 use std::fmt::Write;
 
+/// The longest run of one final-sigma class a `u16` holds with its class.
+const MAX_RUN: u32 = 0x3fff;
+/// Runs of `SIGMA_RUNS` per entry of `SIGMA_STARTS`: a lookup scans at most this many.
+const BLOCK: usize = 64;
+
 /// A run of characters `start, start + stride, …` (`len` of them) whose lowercase is the one
 /// character `c + delta`.
 struct Run {
@@ -83,15 +88,49 @@ fn main() {
             classes.push((code, class));
         }
     }
+    // Runs as lengths from U+0000 (a run past MAX_RUN split), and where every BLOCK-th run starts.
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for (at, &(start, class)) in classes.iter().enumerate() {
+        let end = classes.get(at + 1).map_or(char::MAX as u32 + 1, |&(next, _)| next);
+        let mut left = end - start;
+        while left > 0 {
+            let len = left.min(MAX_RUN);
+            runs.push((len, class));
+            left -= len;
+        }
+    }
+    while runs.last().is_some_and(|&(_, class)| class == 0) {
+        runs.pop(); // past the last run, every code point is of class 0
+    }
     writeln!(
         out,
-        "/// The final-sigma rule's classes as runs, by first code point: `start << 2 | class` (0 other, \
-         1 cased, 2 case-ignorable).\npub(super) static SIGMA_CLASSES: [u32; {}] = [",
-        classes.len()
+        "/// The final-sigma rule's classes as runs from U+0000: `length << 2 | class` (0 other, 1 cased, \
+         2 case-ignorable), a run longer than {MAX_RUN} split.\npub(super) static SIGMA_RUNS: [u16; {}] = [",
+        runs.len()
     )
     .unwrap();
-    for row in classes.chunks(10) {
-        let cells: Vec<String> = row.iter().map(|&(start, class)| format!("0x{:07x}", start << 2 | class)).collect();
+    for row in runs.chunks(14) {
+        let cells: Vec<String> = row.iter().map(|&(len, class)| format!("0x{:04x}", len << 2 | class)).collect();
+        writeln!(out, "    {},", cells.join(", ")).unwrap();
+    }
+    out.push_str("];\n\n");
+    let mut starts = Vec::new();
+    let mut start = 0;
+    for (at, &(len, _)) in runs.iter().enumerate() {
+        if at % BLOCK == 0 {
+            starts.push(start);
+        }
+        start += len;
+    }
+    writeln!(
+        out,
+        "/// Runs of `SIGMA_RUNS` per entry of `SIGMA_STARTS`.\npub(super) const SIGMA_BLOCK: usize = {BLOCK};\n\n\
+         /// The first code point of every {BLOCK}th run of `SIGMA_RUNS`.\npub(super) static SIGMA_STARTS: [u32; {}] = [",
+        starts.len()
+    )
+    .unwrap();
+    for row in starts.chunks(11) {
+        let cells: Vec<String> = row.iter().map(|start| format!("0x{start:06x}")).collect();
         writeln!(out, "    {},", cells.join(", ")).unwrap();
     }
     out.push_str("];\n");

@@ -1,5 +1,5 @@
 //! Lowercasing exactly as `str::to_lowercase` and `char::to_lowercase` do it, the final-sigma rule
-//! included, from two small tables of runs (`lowercase/tables.rs`, written from the toolchain's own
+//! included, from small tables of runs (`lowercase/tables.rs`, written from the toolchain's own
 //! functions by `examples/lowercase_tables.rs`) instead of core's: its table of every lowercase
 //! pair and the case properties it links cost 11 KB gzip of the `.wasm`. The tests compare every
 //! code point, and strings built around `Σ`, with the toolchain's functions.
@@ -7,7 +7,7 @@
 mod tables;
 
 use alloc::string::String;
-use tables::{LOWER_RUNS, SIGMA_CLASSES};
+use tables::{LOWER_RUNS, SIGMA_BLOCK, SIGMA_RUNS, SIGMA_STARTS};
 
 /// A run's first character in [`LOWER_RUNS`].
 const START_BITS: u32 = 0x1_ffff;
@@ -80,11 +80,19 @@ fn cased_past_ignorable(chars: impl Iterator<Item = char>) -> bool {
     chars.map(sigma_class).find(|&class| class != IGNORABLE) == Some(CASED)
 }
 
-/// The final-sigma rule's class of `c`: 0 other, [`CASED`] or [`IGNORABLE`].
+/// The final-sigma rule's class of `c`: 0 other, [`CASED`] or [`IGNORABLE`]. The run holding `c`
+/// is found from the last block starting at or before it, in at most `SIGMA_BLOCK` steps.
 fn sigma_class(c: char) -> u32 {
     let code = u32::from(c);
-    let after = SIGMA_CLASSES.partition_point(|&row| row >> 2 <= code);
-    after.checked_sub(1).and_then(|at| SIGMA_CLASSES.get(at)).map_or(0, |row| row & 3)
+    let block = SIGMA_STARTS.partition_point(|&start| start <= code).saturating_sub(1);
+    let mut end = SIGMA_STARTS.get(block).copied().unwrap_or(0);
+    for &run in SIGMA_RUNS.get(block * SIGMA_BLOCK..).unwrap_or_default().iter().take(SIGMA_BLOCK) {
+        end += u32::from(run >> 2);
+        if code < end {
+            return u32::from(run & 3);
+        }
+    }
+    0
 }
 
 #[cfg(test)]
