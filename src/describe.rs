@@ -58,18 +58,29 @@ pub fn closest_names<'a>(catalog: &'a Catalog, wanted: &str) -> Vec<&'a str> {
     let limit = (wanted.len() / 3).max(2);
     // Buffers reused for every tool: the comparison allocates nothing per tool.
     let mut scratch = Scratch::default();
-    let mut scored: Vec<(usize, &str)> = Vec::new();
+    // The closest few by (distance, name), kept in order as they come: what a stable sort of all
+    // of them would put first, without a sort instantiated for it in the `.wasm`.
+    let mut closest: Vec<(usize, &str)> = Vec::with_capacity(MAX_SUGGESTIONS + 1);
     for tool in &catalog.tools {
         lowercase_prefix_into(&tool.name, &mut scratch.name);
         lowercase_prefix_into(&tool.own_name, &mut scratch.own);
         let suffix = ends_with(&scratch.name, &wanted) || ends_with(&wanted, &scratch.own);
         let distance = if suffix { 0 } else { scratch.edit_distance(&wanted, limit) };
         if distance <= limit {
-            scored.push((distance, tool.name.as_str()));
+            keep_closest(&mut closest, (distance, tool.name.as_str()));
         }
     }
-    scored.sort();
-    scored.into_iter().take(MAX_SUGGESTIONS).map(|(_, name)| name).collect()
+    closest.into_iter().map(|(_, name)| name).collect()
+}
+
+/// Puts `scored` into `closest` (sorted, at most [`MAX_SUGGESTIONS`]) after every pair not
+/// greater, dropping what falls past the end.
+fn keep_closest<'a>(closest: &mut Vec<(usize, &'a str)>, scored: (usize, &'a str)) {
+    let at = closest.partition_point(|kept| *kept <= scored);
+    if at < MAX_SUGGESTIONS {
+        closest.insert(at, scored);
+        closest.truncate(MAX_SUGGESTIONS);
+    }
 }
 
 /// The first [`COMPARE_MAX`] code points, lowercased, as chars.
@@ -82,7 +93,7 @@ fn lowercase_prefix(s: &str) -> Vec<char> {
 /// [`lowercase_prefix`] into `out`, replacing what it held.
 fn lowercase_prefix_into(s: &str, out: &mut Vec<char>) {
     out.clear();
-    out.extend(s.chars().take(COMPARE_MAX).flat_map(char::to_lowercase).take(COMPARE_MAX));
+    out.extend(s.chars().take(COMPARE_MAX).flat_map(crate::lowercase::lowercase_chars).take(COMPARE_MAX));
 }
 
 /// True when `whole` ends with a non-empty `part`.
@@ -154,6 +165,32 @@ fn edit_distance_in(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `keep_closest` over every candidate gives what a stable sort of all of them, cut to
+    /// [`MAX_SUGGESTIONS`], gives (ties and repeats included).
+    #[test]
+    fn keeping_the_closest_is_sorting_and_cutting() {
+        let names = ["a", "b", "ab", "ba", "b", "c", "aa"];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..40 {
+            let scored: Vec<(usize, &str)> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    ((state % 4) as usize, names[(state >> 8) as usize % names.len()])
+                })
+                .collect();
+            let mut sorted = scored.clone();
+            sorted.sort();
+            sorted.truncate(MAX_SUGGESTIONS);
+            let mut closest = Vec::new();
+            for pair in scored {
+                keep_closest(&mut closest, pair);
+            }
+            assert_eq!(closest, sorted);
+        }
+    }
 
     #[test]
     fn edit_distances() {

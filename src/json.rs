@@ -100,7 +100,7 @@ impl Value {
     /// The number as `f64`, if this is a number.
     pub fn as_f64(&self) -> Option<f64> {
         match self {
-            Value::Number(n) => n.parse().ok(),
+            Value::Number(n) => crate::float::parse_f64(n),
             _ => None,
         }
     }
@@ -1113,8 +1113,8 @@ fn canonical_number(text: &str, integer: bool) -> String {
     if plain && !(negative && zero) {
         return text.to_owned();
     }
-    match text.parse::<f64>() {
-        Ok(x) if x.is_finite() => js_number_text(x),
+    match crate::float::parse_f64(text) {
+        Some(x) if x.is_finite() => js_number_text(x),
         // Past a float's range (`1E400`): JSON.parse reads Infinity, JSON.stringify writes null.
         // Kept as written (never another number), for what reads it to see it is out of range.
         _ => text.to_owned(),

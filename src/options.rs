@@ -249,7 +249,7 @@ impl Reader<'_> {
         let value = self.get(name)?.clone();
         let parsed = match &value {
             Value::Number(_) => value.as_f64(),
-            Value::String(s) => s.trim().parse::<f64>().ok().filter(|x| x.is_finite()),
+            Value::String(s) => crate::float::parse_f64(s.trim()).filter(|x| x.is_finite()),
             _ => None,
         };
         let Some(x) = parsed else {

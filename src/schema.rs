@@ -20,6 +20,7 @@
 //!   entirely (a broken schema no value satisfies) is not judged; nor is `additionalProperties`
 //!   beside `allOf`/`anyOf`/`oneOf`/`$ref`, which may declare the properties it would forbid.
 
+use crate::float::parse_f64;
 use crate::json::{self, Value};
 use crate::swar;
 use alloc::collections::BTreeMap;
@@ -729,7 +730,7 @@ impl<'s> Validator<'s> {
         if !self.spend((x.len() + limit.len()) / 16) {
             return Ok(());
         }
-        let (Ok(xf), Ok(limitf)) = (x.parse::<f64>(), limit.parse::<f64>()) else { return self.not_understood() };
+        let (Some(xf), Some(limitf)) = (parse_f64(x), parse_f64(limit)) else { return self.not_understood() };
         let (keyword, op, holds): (&'static str, &str, bool) = match keyword {
             "minimum" if schema.get("exclusiveMinimum") == Some(&Value::Bool(true)) => ("minimum", ">", xf > limitf),
             "minimum" => ("minimum", ">=", xf >= limitf),
@@ -750,8 +751,8 @@ impl<'s> Validator<'s> {
         if !self.spend(x.len() / 16) {
             return Ok(());
         }
-        match x.parse::<f64>() {
-            Ok(xf) if !is_multiple(xf, step) => {
+        match parse_f64(x) {
+            Some(xf) if !is_multiple(xf, step) => {
                 let message = format!("must be a multiple of {}, got {}", brief(arg), cut(x, QUOTED_CHARS));
                 Err(self.fail_text("multipleOf", message, schema))
             }
@@ -1242,7 +1243,7 @@ impl<'s> EnumSet<'s> {
 /// The number's shortest text (JavaScript's `Number.prototype.toString`), which numbers equal by
 /// value share; `None` for one that is not finite or not a number.
 fn shortest_number(text: &str) -> Option<String> {
-    text.parse::<f64>().ok().filter(|x| x.is_finite()).map(|x| json::js_number_text(x + 0.0))
+    parse_f64(text).filter(|x| x.is_finite()).map(|x| json::js_number_text(x + 0.0))
 }
 
 /// JSON equality of small values (an `enum`'s odd numbers): not paid for, callers bound it.
@@ -1350,7 +1351,7 @@ fn json_eq_within(a: &Value, b: &Value, work: &mut usize) -> Option<bool> {
     *work = work.checked_sub(cost)?;
     Some(match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
-            x == y || matches!((x.parse::<f64>(), y.parse::<f64>()), (Ok(x), Ok(y)) if x == y)
+            x == y || matches!((parse_f64(x), parse_f64(y)), (Some(x), Some(y)) if x == y)
         }
         (Value::Array(x), Value::Array(y)) => {
             if x.len() != y.len() {
@@ -1419,7 +1420,7 @@ const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
 fn is_integer_number(text: &str) -> bool {
     let bytes = text.as_bytes();
     let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
-    (!digits.is_empty() && digits.iter().all(u8::is_ascii_digit)) || text.parse::<f64>().is_ok_and(is_integral)
+    (!digits.is_empty() && digits.iter().all(u8::is_ascii_digit)) || parse_f64(text).is_some_and(is_integral)
 }
 
 /// True for whole numbers (1.0 counts, as in JSON Schema). `core` has no `f64::fract`.

@@ -241,7 +241,7 @@ pub(crate) fn arguments_object(raw: Option<Value>, wrapping: usize) -> Result<(V
 fn out_of_range_number(value: &Value, depth: usize) -> Option<&str> {
     match value {
         Value::Number(n) if n.len() > 300 || n.bytes().any(|b| b == b'e' || b == b'E') => {
-            n.parse::<f64>().is_ok_and(|x| x.is_infinite()).then_some(&**n)
+            crate::float::parse_f64(n).is_some_and(|x| x.is_infinite()).then_some(&**n)
         }
         Value::Array(items) if depth > 0 => items.iter().find_map(|v| out_of_range_number(v, depth - 1)),
         Value::Object(members) if depth > 0 => members.iter().find_map(|(_, v)| out_of_range_number(v, depth - 1)),
@@ -453,7 +453,7 @@ fn call_of(tool: &Tool, arguments: Value, via_bridge: bool, untouched: Option<Se
 fn requested_limit(arguments: &Value) -> Option<usize> {
     let limit = arguments.get("limit")?;
     let number = match limit {
-        Value::String(s) => s.trim().parse::<f64>().ok(),
+        Value::String(s) => crate::float::parse_f64(s.trim()),
         other => other.as_f64(),
     }?;
     (number.is_finite() && number >= 0.0).then_some(number as usize)

@@ -467,7 +467,7 @@ impl SearchIndex {
             metas.push(Doc {
                 name: fields.name.to_string(),
                 server: fields.server.to_string(),
-                lower_name: fields.name.to_lowercase(),
+                lower_name: crate::lowercase::lowercase(fields.name),
             });
         }
         let weights = [
@@ -675,7 +675,7 @@ impl SearchIndex {
                 query_terms.insert(at, term);
             }
         }
-        Plan { query: raw.to_lowercase(), concepts, query_terms }
+        Plan { query: crate::lowercase::lowercase(raw), concepts, query_terms }
     }
 
     /// What a value of the query asks for: the word for what holds it (`example.com` → `domain`),
