@@ -9,7 +9,10 @@
 //! with exact names and the share of distinctive words each holds) and its 100 most similar tools,
 //! kept per query, so that each fusion is arithmetic over them. The emulation of the shipped
 //! fusion is checked against `SearchIndex::rank_fused` (its first lines). `STUDY_METATOOL_STEP`
-//! (default 1) screens MetaTool on every n-th query.
+//! (default 1) screens MetaTool on every n-th query; `STUDY_SETS=keyword,model` runs those sets
+//! only (no constraints then). Another text for the tools (`STUDY_TEXTS=params`, the parameters'
+//! names appended): `fusion_study texts > target/study/params.texts`, then
+//! `scripts/embed embed < target/study/params.texts > target/study/params.vectors`.
 
 #[path = "../tests/common/catalogs.rs"]
 mod catalogs;

@@ -570,8 +570,10 @@ impl SearchIndex {
 
     /// Every lexical candidate of `query` in rank order, each with whether it is an exact name and
     /// the share of the query's distinctive concepts it holds (1 when the query has none), for the
-    /// fusion study (examples/fusion_study.rs); the core does not call it.
+    /// fusion study (examples/fusion_study.rs); the core does not call it, and the `.wasm` has
+    /// none of it.
     #[doc(hidden)]
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn candidates_with_cover(&self, query: &str) -> Vec<(Hit, bool, f32)> {
         let plan = self.plan(query);
         let unknown_words = plan.unknown_words();
