@@ -573,6 +573,39 @@ impl SearchIndex {
         Ranked { hits: leaders, unknown_words }
     }
 
+    /// Every lexical candidate of `query` in rank order, each with whether it is an exact name and
+    /// the share of the query's distinctive concepts it holds (1 when the query has none), for the
+    /// fusion study (examples/fusion_study.rs); the core does not call it, and the `.wasm` has
+    /// none of it.
+    #[doc(hidden)]
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn candidates_with_cover(&self, query: &str) -> Vec<(Hit, bool, f32)> {
+        let plan = self.plan(query);
+        let unknown_words = plan.unknown_words();
+        let exact = self.exact_matches(&plan.query);
+        let scores = self.score(&plan);
+        let distinctive = plan.distinctive();
+        let cover =
+            |doc: usize| if distinctive == 0 { 1.0 } else { scores.covered_of(doc) as f32 / distinctive as f32 };
+        let partial = |doc: usize| !unknown_words.is_empty() || scores.covered_of(doc) < distinctive;
+        let mut hits: Vec<(bool, Hit)> =
+            exact.iter().map(|&doc| (true, Hit { doc, score: scores.score_of(doc), partial: false })).collect();
+        for &doc in &scores.touched {
+            if exact.binary_search(&doc).is_err() {
+                hits.push((false, Hit { doc, score: scores.score_of(doc), partial: partial(doc) }));
+            }
+        }
+        if hits.is_empty() {
+            hits = self
+                .fallback(&plan.query)
+                .into_iter()
+                .map(|doc| (false, Hit { doc, score: 0.0, partial: true }))
+                .collect();
+        }
+        hits.sort_unstable_by(|a, b| self.rank_order(a, b));
+        hits.into_iter().map(|(exact, hit)| (hit, exact, if exact { 1.0 } else { cover(hit.doc) })).collect()
+    }
+
     /// The first `limit` of `hits` in rank order: the best `limit` selected (linear), then only
     /// those sorted, so a word every tool holds costs no sort of the whole catalog.
     fn best(&self, mut hits: Vec<(bool, Hit)>, limit: usize) -> Vec<Hit> {
