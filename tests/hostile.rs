@@ -278,6 +278,39 @@ fn nested_ref_fan_out(n: usize, leaf: &str) -> String {
 
 /// Search shapes: many tools sharing an own name (the exact-name rule), and a word every tool
 /// holds (the whole catalog goes through scoring and the top-k selection).
+/// `n` distinct lowercase words whose FNV-1a 64 hashes (the index's word tables hash with it) agree
+/// in their low 16 bits, as a hostile server can write them: the low bits of FNV-1a depend on the
+/// low bits alone, so every 5-letter prefix takes the 4-letter suffix that leads it to one value
+/// (found by running the steps backwards from that value).
+fn colliding_words(n: usize) -> Vec<String> {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    const MASK: u64 = 0xffff;
+    let fnv =
+        |bytes: &[u8]| bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(PRIME));
+    // PRIME's inverse modulo 2^64 (Newton's iteration doubles the correct bits: 3, 6, ..., 96).
+    let inverse = (0..5).fold(PRIME, |inv, _| inv.wrapping_mul(2u64.wrapping_sub(PRIME.wrapping_mul(inv))));
+    let target: u64 = 0x5a5a;
+    let mut suffix_for: Vec<Option<[u8; 4]>> = vec![None; 1 << 16];
+    for code in 0..26u32.pow(4) {
+        let suffix: [u8; 4] = std::array::from_fn(|i| b'a' + (code / 26u32.pow(i as u32) % 26) as u8);
+        let before = suffix.iter().rev().fold(target, |h, &b| (h.wrapping_mul(inverse) & MASK) ^ u64::from(b));
+        suffix_for[before as usize] = Some(suffix);
+    }
+    let mut words = Vec::with_capacity(n);
+    for code in 0u32.. {
+        let prefix: [u8; 5] = std::array::from_fn(|i| b'a' + (code / 26u32.pow(i as u32) % 26) as u8);
+        if let Some(suffix) = suffix_for[(fnv(&prefix) & MASK) as usize] {
+            let word = [&prefix[..], &suffix[..]].concat();
+            assert_eq!(fnv(&word) & MASK, target);
+            words.push(String::from_utf8(word).unwrap());
+            if words.len() == n {
+                break;
+            }
+        }
+    }
+    words
+}
+
 const SEARCH_CASES: &[Case] = &[
     ("search: a query equal to the own name of n qualified tools (n servers)", 2_000, |n| {
         let servers: Vec<String> =
@@ -286,6 +319,17 @@ const SEARCH_CASES: &[Case] = &[
         let shelf = Shelf::from_json(&toolbox, r#"{"qualify":true}"#).unwrap();
         shelf.search("warm the index", None);
         work(toolbox.len(), move || drop(std::hint::black_box(shelf.search("list_issues", None))))
+    }),
+    ("search: the first search (the index) over n description words whose hashes collide", 2_000, |n| {
+        let words = colliding_words(n);
+        let tools: Vec<String> =
+            words.chunks(10).enumerate().map(|(i, w)| tool(&format!("t{i}"), &w.join(" "), "{}")).collect();
+        let toolbox = format!(r#"{{"servers":{{"s":[{}]}}}}"#, tools.join(","));
+        let bytes = toolbox.len();
+        work(bytes, move || {
+            let shelf = Shelf::from_json(&toolbox, "").unwrap();
+            drop(std::hint::black_box(shelf.search("warm the index", None)));
+        })
     }),
     ("search: a word every one of n tools holds", 5_000, |n| {
         let toolbox = many_tools(n);
