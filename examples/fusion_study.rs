@@ -22,7 +22,7 @@ mod embeddings;
 use std::collections::{BTreeMap, HashMap};
 
 use catalogs::{keyword_queries, load_catalog, model_queries, shipped_queries, LabelledQuery, Tool};
-use toolshelf::embed::{embedding_key, embedding_text_of, nearest, Embeddings, Fusion};
+use toolshelf::embed::{embedding_key, nearest, Embeddings, Fusion};
 use toolshelf::search::{SearchConfig, SearchIndex};
 
 /// Most similar tools kept per query.
@@ -85,7 +85,7 @@ struct Catalog {
 /// A variant of what is embedded for a tool (`STUDY_TEXTS=params`): the shipped text, then
 /// `" Parameters: "` and the parameters' names as words (`owner, repo, issue number`).
 fn variant_text(t: &Tool) -> String {
-    let mut text = embedding_text_of(Some(t.server.as_str()).filter(|s| !s.is_empty()), &t.name, &t.description);
+    let mut text = t.embedding_text();
     if !t.params.is_empty() {
         let words: Vec<String> = t.params.iter().map(|p| name_words(p)).filter(|w| !w.is_empty()).collect();
         if !words.is_empty() {
@@ -136,16 +136,7 @@ fn variant_vectors(variant: &str) -> HashMap<String, Vec<f32>> {
 fn prepare(name: &str, vectors: &embeddings::Vectors) -> Catalog {
     let tools = load_catalog(name);
     let index = SearchIndex::build(tools.iter().map(Tool::fields), SearchConfig::default());
-    let keys: Vec<String> = tools
-        .iter()
-        .map(|t| {
-            embedding_key(&embedding_text_of(
-                Some(t.server.as_str()).filter(|s| !s.is_empty()),
-                &t.name,
-                &t.description,
-            ))
-        })
-        .collect();
+    let keys: Vec<String> = tools.iter().map(Tool::embedding_key).collect();
     let numbers = keys.iter().map(|k| u64::from_str_radix(k, 16).unwrap()).collect();
     let mut embeddings = Embeddings::empty(&vectors.model, vectors.dim, numbers).unwrap();
     let variant = std::env::var("STUDY_TEXTS").ok().map(|v| variant_vectors(&v));

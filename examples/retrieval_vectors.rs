@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use catalogs::{
     absent_queries, keyword_queries, load_catalog, model_queries, shipped_queries, LabelledQuery, Metrics, Tool,
 };
-use toolshelf::embed::{embedding_key, embedding_text_of, nearest, Embeddings, Fusion};
+use toolshelf::embed::{embedding_key, nearest, Embeddings, Fusion};
 use toolshelf::search::{Hit, SearchConfig, SearchIndex};
 
 /// Hits looked at per query (MRR@10).
@@ -111,16 +111,7 @@ fn prepare(name: &str, vectors: &embeddings::Vectors) -> Prepared {
         tools.iter().map(Tool::fields),
         SearchConfig { full_first: false, ..SearchConfig::default() },
     );
-    let keys: Vec<String> = tools
-        .iter()
-        .map(|t| {
-            embedding_key(&embedding_text_of(
-                Some(t.server.as_str()).filter(|s| !s.is_empty()),
-                &t.name,
-                &t.description,
-            ))
-        })
-        .collect();
+    let keys: Vec<String> = tools.iter().map(Tool::embedding_key).collect();
     let mut embeddings =
         Embeddings::empty(&vectors.model, vectors.dim, keys.iter().map(|k| key_number(k)).collect()).unwrap();
     let mut rows = vec![0.0f32; tools.len() * vectors.dim];

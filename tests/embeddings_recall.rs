@@ -11,7 +11,7 @@ mod embeddings;
 use std::collections::BTreeMap;
 
 use catalogs::{absent_queries, keyword_queries, load_catalog, model_queries, shipped_queries, LabelledQuery, Tool};
-use toolshelf::embed::{embedding_key, embedding_text_of, Embeddings, Fusion};
+use toolshelf::embed::{embedding_key, Embeddings, Fusion};
 use toolshelf::search::{Ranked, SearchConfig, SearchIndex};
 
 /// A catalog's tools, index and vectors (document `d` is tool `d`).
@@ -36,10 +36,7 @@ impl Bench {
         self.catalogs.entry(name.to_string()).or_insert_with(|| {
             let tools = load_catalog(name);
             let index = SearchIndex::build(tools.iter().map(Tool::fields), SearchConfig::default());
-            let keys: Vec<String> = tools
-                .iter()
-                .map(|t| embedding_key(&embedding_text_of(Some(t.server.as_str()), &t.name, &t.description)))
-                .collect();
+            let keys: Vec<String> = tools.iter().map(Tool::embedding_key).collect();
             let numbers = keys.iter().map(|k| u64::from_str_radix(k, 16).unwrap()).collect();
             let mut embeddings = Embeddings::empty(&vectors.model, vectors.dim, numbers).unwrap();
             for (doc, key) in keys.iter().enumerate() {

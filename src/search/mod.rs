@@ -545,24 +545,8 @@ impl SearchIndex {
         if limit == 0 {
             return Ranked { hits: Vec::new(), unknown_words };
         }
-        let exact = self.exact_matches(&plan.query);
         let scores = self.score(&plan);
-        let distinctive = plan.distinctive();
-        let partial = |doc: usize| !unknown_words.is_empty() || scores.covered_of(doc) < distinctive;
-        let mut hits: Vec<(bool, Hit)> =
-            exact.iter().map(|&doc| (true, Hit { doc, score: scores.score_of(doc), partial: false })).collect();
-        for &doc in &scores.touched {
-            if exact.binary_search(&doc).is_err() {
-                hits.push((false, Hit { doc, score: scores.score_of(doc), partial: partial(doc) }));
-            }
-        }
-        if hits.is_empty() {
-            hits = self
-                .fallback(&plan.query)
-                .into_iter()
-                .map(|doc| (false, Hit { doc, score: 0.0, partial: true }))
-                .collect();
-        }
+        let hits = self.lexical_hits(&plan, &scores, !unknown_words.is_empty());
         let Some((similarities, fusion)) = vectors else {
             return Ranked { hits: self.best(hits, limit), unknown_words };
         };
@@ -582,12 +566,22 @@ impl SearchIndex {
     pub fn candidates_with_cover(&self, query: &str) -> Vec<(Hit, bool, f32)> {
         let plan = self.plan(query);
         let unknown_words = plan.unknown_words();
-        let exact = self.exact_matches(&plan.query);
         let scores = self.score(&plan);
         let distinctive = plan.distinctive();
         let cover =
             |doc: usize| if distinctive == 0 { 1.0 } else { scores.covered_of(doc) as f32 / distinctive as f32 };
-        let partial = |doc: usize| !unknown_words.is_empty() || scores.covered_of(doc) < distinctive;
+        let mut hits = self.lexical_hits(&plan, &scores, !unknown_words.is_empty());
+        hits.sort_unstable_by(|a, b| self.rank_order(a, b));
+        hits.into_iter().map(|(exact, hit)| (hit, exact, if exact { 1.0 } else { cover(hit.doc) })).collect()
+    }
+
+    /// The lexical candidates of `plan`, unordered: its exact names (never partial), then every
+    /// scored tool (partial when the query has unknown words or the tool lacks a distinctive
+    /// concept); when there are none, the name fallback's tools, all partial.
+    fn lexical_hits(&self, plan: &Plan<'_>, scores: &Scores, unknown: bool) -> Vec<(bool, Hit)> {
+        let exact = self.exact_matches(&plan.query);
+        let distinctive = plan.distinctive();
+        let partial = |doc: usize| unknown || scores.covered_of(doc) < distinctive;
         let mut hits: Vec<(bool, Hit)> =
             exact.iter().map(|&doc| (true, Hit { doc, score: scores.score_of(doc), partial: false })).collect();
         for &doc in &scores.touched {
@@ -602,8 +596,7 @@ impl SearchIndex {
                 .map(|doc| (false, Hit { doc, score: 0.0, partial: true }))
                 .collect();
         }
-        hits.sort_unstable_by(|a, b| self.rank_order(a, b));
-        hits.into_iter().map(|(exact, hit)| (hit, exact, if exact { 1.0 } else { cover(hit.doc) })).collect()
+        hits
     }
 
     /// The first `limit` of `hits` in rank order: the best `limit` selected (linear), then only

@@ -32,6 +32,21 @@ impl Tool {
             param_descriptions: self.param_descriptions.iter().map(|d| d.as_str().into()).collect(),
         }
     }
+
+    /// What is embedded for the tool (`toolshelf::embed::embedding_text_of`; no server words when
+    /// the catalog gives none).
+    pub fn embedding_text(&self) -> String {
+        toolshelf::embed::embedding_text_of(
+            Some(self.server.as_str()).filter(|s| !s.is_empty()),
+            &self.name,
+            &self.description,
+        )
+    }
+
+    /// The key of [`Tool::embedding_text`] (`toolshelf::embed::embedding_key`).
+    pub fn embedding_key(&self) -> String {
+        toolshelf::embed::embedding_key(&self.embedding_text())
+    }
 }
 
 /// A query and the tools that answer it. `relevant` holds `(server, name)`; a `None` server
