@@ -128,12 +128,6 @@ fn schema_descriptions<'a>(
     })
 }
 
-/// The schema's top-level `required` names.
-pub fn required_names(catalog: &Catalog, tool: &Tool) -> Vec<String> {
-    let required = catalog.schema_outline(tool).and_then(|s| s.get("required")).and_then(Value::as_array);
-    required.map_or_else(Vec::new, |r| r.iter().filter_map(Value::as_str).map(String::from).collect())
-}
-
 /// Searches `index` (built by [`build_index`]) for `query`, returning at most `limit` hits.
 /// With `vectors` (the query's similarity to each document, and the fusion), the ranking fuses
 /// them in (SPEC §12).
@@ -267,7 +261,7 @@ pub fn match_summary(catalog: &Catalog, tool: usize) -> Option<String> {
     out.push_str(",\"description\":");
     json::write_string(&mut out, &tool.description);
     out.push_str(",\"required\":");
-    push_strings(&mut out, &required_names(catalog, tool));
+    push_strings(&mut out, &catalog.required_names(tool));
     out.push('}');
     Some(out)
 }
@@ -277,7 +271,7 @@ fn match_of(catalog: &Catalog, tool: &Tool, score: f64, partial: bool) -> Match 
         name: tool.name.clone(),
         server: tool.server.clone().unwrap_or_default(),
         description: tool.description.clone(),
-        required: required_names(catalog, tool),
+        required: catalog.required_names(tool),
         score,
         partial,
     }

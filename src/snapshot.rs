@@ -33,7 +33,8 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 /// The format version this crate writes and reads.
-pub const SNAPSHOT_VERSION: u32 = 1;
+/// Version 2: each deferred tool's `required` names (a search match's) after its flags.
+pub const SNAPSHOT_VERSION: u32 = 2;
 
 /// The trailer's first bytes.
 const MAGIC: &[u8; 8] = b"tshelf\x00\x01";
@@ -230,15 +231,17 @@ fn write_catalog(out: &mut Writer, catalog: &Catalog, toolbox: Option<&Arc<Strin
     }
     out.strs(texts.iter().copied(), texts.len());
     // No schema outline: the index holds what it gave, and a loaded tool reads its own from its
-    // def's text when a search result or an update first asks for it.
+    // def's text when an update first asks for it. A deferred tool's `required` names are stored:
+    // a search match shows them.
     out.len(catalog.tools.len());
     for (tool, source) in catalog.tools.iter().zip(def_sources) {
-        write_tool(out, tool, source);
+        let required = if tool.deferred { catalog.required_names(tool) } else { Vec::new() };
+        write_tool(out, tool, source, &required);
     }
 }
 
 #[inline(never)]
-fn write_tool(out: &mut Writer, tool: &Tool, source: u32) {
+fn write_tool(out: &mut Writer, tool: &Tool, source: u32, required: &[String]) {
     out.str(&tool.name);
     out.opt_str(tool.server.as_deref());
     out.str(&tool.own_name);
@@ -258,6 +261,7 @@ fn write_tool(out: &mut Writer, tool: &Tool, source: u32) {
     out.u8(u8::from(tool.deferred) | (u8::from(tool.renamed) << 1));
     out.u8(format_number(tool.read_as));
     out.u8(tool.detected.map_or(u8::MAX, format_number));
+    out.strs(required.iter().map(String::as_str), required.len());
 }
 
 #[inline(never)]
@@ -569,7 +573,7 @@ impl Payload {
         let lists = (0..count).map(|_| Ok((r.opt_string()?, r.usize()?))).collect::<Result<_, Error>>()?;
         let mut sources = alloc::vec![toolbox.clone()];
         sources.extend(r.strings()?.into_iter().map(Arc::new));
-        let count = r.count(40)?;
+        let count = r.count(44)?;
         if count > MAX_TOOLS {
             return Err(malformed(&["more tools than a toolbox may hold"]));
         }
@@ -643,6 +647,7 @@ fn read_tool(r: &mut Reader<'_>, sources: &[Arc<String>]) -> Result<Tool, Error>
         u8::MAX => None,
         n => Some(*FORMATS.get(n as usize).ok_or_else(|| malformed(&["an unknown format"]))?),
     };
+    let required = r.strings()?;
     let Some(text) = sources.get(source) else {
         return Err(malformed(&[&name, "'s def in a text the snapshot does not hold"]));
     };
@@ -659,7 +664,7 @@ fn read_tool(r: &mut Reader<'_>, sources: &[Arc<String>]) -> Result<Tool, Error>
         own_name,
         description,
         def_json,
-        schema_outline: Outline::FromDef(Lazy::new()),
+        schema_outline: Outline::Loaded { required, outline: Lazy::new() },
         size,
         position,
         origin,
