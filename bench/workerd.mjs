@@ -2,7 +2,7 @@
 // Must a Worker rebuild its prepared toolbox (new Shelf + the search index, built on the first
 // search) per request, or can it prepare once at module scope and only answer per request?
 //
-//   node bench/workerd.mjs [--reps N] [--requests N]
+//   node bench/workerd.mjs [--reps N] [--requests N] [--workers empty,module,snapshot,...]
 //
 // workerd (npm `workerd`, node_modules/.bin/workerd) serves, one process at a time, a Worker that
 // imports the built package as a Worker does (pkg/workerd.js and its module graph, the .wasm
@@ -22,6 +22,9 @@
 //   module scope, snapshot  Shelf.fromSnapshot(bytes) at module top level (the snapshot holds the
 //                  toolbox and the index, made by shelf.snapshot() in Node); per request one search
 //                  and shelf.assemble()
+//   module scope, snapshot, and a search at top level too  the same, with one search at top level
+//                  (as the module-scope Worker makes one to build its index): the search code has
+//                  run once before the first request
 //
 // Timed from Node by the wall clock (inside workerd, performance.now() does not advance during
 // synchronous work): startup = spawn → first answer of /ping (the module's global scope has run by
@@ -69,7 +72,7 @@ const TOOLBOXES = [LADDER[3], LADDER[4]].map((step) => {
 // ---------------------------------------------------------------- the Workers
 const ANSWER = `const answer = (hits, a) => Response.json({ hits: hits.matches.map((m) => m.name), tools: a.tools.length, fingerprint: a.fingerprint });
 const queryOf = (url) => url.searchParams.get("q") ?? "";`;
-const WORKERS = [
+const ALL_WORKERS = [
   { key: "empty", label: "empty (baseline)", toolshelf: false, source: `export default { fetch() { return new Response("ok"); } };` },
   {
     key: "import",
@@ -150,6 +153,25 @@ export default {
 };`,
   },
   {
+    key: "snapshot+",
+    label: "module scope, snapshot, and a search at top level too",
+    toolshelf: true,
+    snapshot: true,
+    source: `import { Shelf } from "toolshelf";
+import bytes from "./shelf.bin";
+${ANSWER}
+const shelf = Shelf.fromSnapshot(bytes);
+shelf.search("warm up", { limit: 1 });
+export default {
+  fetch(request) {
+    const url = new URL(request.url);
+    if (url.pathname === "/ping") return new Response("ok");
+    const hits = shelf.search(queryOf(url), { limit: ${LIMIT} });
+    return answer(hits, shelf.assemble());
+  },
+};`,
+  },
+  {
     key: "stateless",
     label: "stateless: assemble(toolbox) + search(toolbox, q)",
     toolshelf: true,
@@ -167,6 +189,10 @@ export default {
 };`,
   },
 ];
+
+/** `--workers empty,module,snapshot`: only those Workers (the rows of the others stay empty). */
+const ONLY = value("--workers", null)?.split(",");
+const WORKERS = ONLY ? ALL_WORKERS.filter((w) => ONLY.includes(w.key)) : ALL_WORKERS;
 
 // ---------------------------------------------------------------- helpers
 const median = (xs) => {
@@ -258,7 +284,7 @@ TOOLBOXES.forEach((box, b) => {
 });
 
 // results[b][key] = one record per repetition
-const results = TOOLBOXES.map(() => Object.fromEntries(WORKERS.map((w) => [w.key, []])));
+const results = TOOLBOXES.map(() => Object.fromEntries(ALL_WORKERS.map((w) => [w.key, []])));
 for (let rep = 0; rep < REPS; rep++) {
   for (const [b, box] of TOOLBOXES.entries()) {
     for (const worker of rotate(WORKERS, rep + b)) {
@@ -294,15 +320,17 @@ for (const [b, box] of TOOLBOXES.entries()) {
     ms(med(w.key, "p95")),
     `${med(w.key, "rssMiB").toFixed(0)} / ${med(w.key, "peakMiB").toFixed(0)}`,
   ]);
-  rows.push([
-    "**module scope, snapshot ÷ module scope**",
-    ratio(startupOver("snapshot"), startupOver("module")),
-    ratio(Math.max(...res.snapshot.map((r) => r.startup)), Math.max(...res.module.map((r) => r.startup))),
-    ratio(med("snapshot", "first"), med("module", "first")),
-    ratio(med("snapshot", "p50"), med("module", "p50")),
-    ratio(med("snapshot", "p95"), med("module", "p95")),
-    "",
-  ]);
+  for (const key of ["snapshot", "snapshot+"]) {
+    rows.push([
+      `**${key === "snapshot" ? "module scope, snapshot" : "module scope, snapshot and a search"} ÷ module scope**`,
+      ratio(startupOver(key), startupOver("module")),
+      ratio(Math.max(...res[key].map((r) => r.startup)), Math.max(...res.module.map((r) => r.startup))),
+      ratio(med(key, "first"), med("module", "first")),
+      ratio(med(key, "p50"), med("module", "p50")),
+      ratio(med(key, "p95"), med("module", "p95")),
+      "",
+    ]);
+  }
   for (const key of ["module", "module+"]) {
     rows.push([
       `**${key === "module" ? "module scope" : "module scope, and assemble()"} ÷ per request**`,

@@ -1,0 +1,91 @@
+// Where ready-to-search goes, stage by stage, beside MiniSearch's build in the same process
+// (docs/benchmarks.md, "Targets"): what V8 alone costs before the core starts (JSON.stringify of
+// the toolbox, its UTF-8 written into wasm memory), the core's read of the toolbox (ShelfHandle),
+// the first search (the index build), the whole `new Shelf` + first search through the package;
+// and Shelf.fromSnapshot with the toolbox given (its JSON.stringify, then the check and the load)
+// and with the toolbox held. Medians of the rounds after a warm-up one, each stage ÷ MiniSearch's
+// build and ÷ ready.
+//   node --expose-gc bench/stages.mjs [--catalog 3] [--rounds 9] [PKGDIR]
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { LADDER, entriesOf, toolboxOf } from "./data.mjs";
+import { variants } from "./peers.mjs";
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const rung = LADDER[Number(opt("--catalog", 3))];
+const rounds = Number(opt("--rounds", 9));
+const dir = resolve(args.find((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--")) ?? "pkg");
+const pkg = await import(pathToFileURL(resolve(dir, "node.js")).href);
+const glue = await import(pathToFileURL(resolve(dir, "wasm/toolshelf.js")).href);
+const entries = entriesOf(rung.names);
+const options = { contextLength: 200_000, qualify: rung.qualify, maxSearchLimit: 50 };
+const mini = variants.minisearch[1][1]; // "OR, exact terms", as bench/ab.mjs: the build is the same
+const now = () => performance.now();
+const median = (xs) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
+const encoder = new TextEncoder();
+
+const prepared = new pkg.Shelf(toolboxOf(entries), options);
+const held = prepared.snapshot();
+const without = prepared.snapshot({ toolbox: false });
+prepared.free();
+
+/** One timed call, after a collection (a fresh toolbox each time: V8 caches nothing of the last). */
+function timed(run) {
+  globalThis.gc();
+  const start = now();
+  run();
+  return now() - start;
+}
+
+const stages = {
+  "JSON.stringify": [],
+  "encodeInto wasm memory": [],
+  "core: read the toolbox": [],
+  "core: first search (index build)": [],
+  "ready: new Shelf + first search": [],
+  "MiniSearch build": [],
+  "fromSnapshot, toolbox given: its JSON.stringify": [],
+  "fromSnapshot, toolbox given, + first search": [],
+  "fromSnapshot, toolbox held, + first search": [],
+};
+for (let round = 0; round < rounds; round++) {
+  const t = {};
+  const toolbox = toolboxOf(entries);
+  let text, room, written, handle;
+  t["JSON.stringify"] = timed(() => (text = JSON.stringify(toolbox)));
+  t["encodeInto wasm memory"] = timed(() => {
+    const size = text.length + (text.length >> 9) + 16; // as api.js: the text's length and a little more
+    room = new glue.TextRoom(size);
+    written = encoder.encodeInto(text, new Uint8Array(glue.wasmMemory().buffer, room.at(), size)).written;
+  });
+  if (written >= text.length + (text.length >> 9) + 16) throw new Error("the room was too small: time api.js's path instead");
+  t["core: read the toolbox"] = timed(() => (handle = new glue.ShelfHandle(room, written, JSON.stringify(options))));
+  t["core: first search (index build)"] = timed(() => handle.searchFound("warm up", 1));
+  handle.free();
+  t["ready: new Shelf + first search"] = timed(() => {
+    const shelf = new pkg.Shelf(toolboxOf(entries), options);
+    shelf.search("warm up", { limit: 1 });
+    shelf.free();
+  });
+  t["MiniSearch build"] = timed(() => mini.build(entries));
+  t["fromSnapshot, toolbox given: its JSON.stringify"] = timed(() => JSON.stringify(toolboxOf(entries)));
+  t["fromSnapshot, toolbox given, + first search"] = timed(() => {
+    const shelf = pkg.Shelf.fromSnapshot(without, toolboxOf(entries));
+    shelf.search("warm up", { limit: 1 });
+    shelf.free();
+  });
+  t["fromSnapshot, toolbox held, + first search"] = timed(() => {
+    const shelf = pkg.Shelf.fromSnapshot(held);
+    shelf.search("warm up", { limit: 1 });
+    shelf.free();
+  });
+  if (round > 0) for (const [stage, ms] of Object.entries(t)) stages[stage].push(ms);
+}
+const med = Object.fromEntries(Object.entries(stages).map(([stage, xs]) => [stage, median(xs)]));
+const { loadavg } = await import("node:os");
+console.log(`${rung.label}, ${dir}: medians of ${rounds - 1} rounds after a warm-up; load ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+console.log("| stage | ms | ÷ MiniSearch build | ÷ ready |\n|---|---:|---:|---:|");
+for (const [stage, ms] of Object.entries(med)) {
+  console.log(`| ${stage} | ${ms.toFixed(1)} | ${(ms / med["MiniSearch build"]).toFixed(2)} | ${(ms / med["ready: new Shelf + first search"]).toFixed(2)} |`);
+}
