@@ -15,7 +15,7 @@
 //! checksum are still read without a panic, a hang or an allocation beyond their size, and each
 //! structure's consistency is checked, but what they rank is what they say.
 
-use crate::catalog::{Catalog, DefText, Origin as ToolOrigin, Outline, Tool, MAX_TOOLS};
+use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Outline, Tool, MAX_TOOLS};
 use crate::error::{Error, ErrorCode};
 use crate::find::search_config;
 use crate::format::Format;
@@ -26,6 +26,7 @@ use crate::search::flat::{Lists, Texts};
 use crate::search::tokenize::Analyzer;
 use crate::search::{analysed_variants, Posting, SearchIndex};
 use crate::shelf::{Lazy, Origin, Shelf};
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
@@ -664,7 +665,7 @@ fn read_tool(r: &mut Reader<'_>, sources: &[Arc<String>]) -> Result<Tool, Error>
         own_name,
         description,
         def_json,
-        schema_outline: Outline::Loaded { required, outline: Lazy::new() },
+        schema_outline: Outline::Loaded(Box::new(LoadedOutline { required, outline: Lazy::new() })),
         size,
         position,
         origin,
