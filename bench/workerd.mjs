@@ -72,6 +72,15 @@ const TOOLBOXES = [LADDER[3], LADDER[4]].map((step) => {
 // ---------------------------------------------------------------- the Workers
 const ANSWER = `const answer = (hits, a) => Response.json({ hits: hits.matches.map((m) => m.name), tools: a.tools.length, fingerprint: a.fingerprint });
 const queryOf = (url) => url.searchParams.get("q") ?? "";`;
+// The fetch handler of the Workers that hold a `shelf` at module scope: one search and assemble().
+const SERVE_HELD = `export default {
+  fetch(request) {
+    const url = new URL(request.url);
+    if (url.pathname === "/ping") return new Response("ok");
+    const hits = shelf.search(queryOf(url), { limit: ${LIMIT} });
+    return answer(hits, shelf.assemble());
+  },
+};`;
 const ALL_WORKERS = [
   { key: "empty", label: "empty (baseline)", toolshelf: false, source: `export default { fetch() { return new Response("ok"); } };` },
   {
@@ -115,14 +124,7 @@ ${ANSWER}
 const { toolbox, options } = input;
 const shelf = new Shelf(toolbox, options);
 shelf.search("warm up", { limit: 1 });${warmAssemble ? "\nshelf.assemble();" : ""}
-export default {
-  fetch(request) {
-    const url = new URL(request.url);
-    if (url.pathname === "/ping") return new Response("ok");
-    const hits = shelf.search(queryOf(url), { limit: ${LIMIT} });
-    return answer(hits, shelf.assemble());
-  },
-};`,
+${SERVE_HELD}`,
   })),
   {
     key: "import-snapshot",
@@ -134,43 +136,17 @@ import bytes from "./shelf.bin";
 const imported = typeof Shelf + bytes.byteLength;
 export default { fetch() { return new Response(imported); } };`,
   },
-  {
-    key: "snapshot",
-    label: "module scope, snapshot: Shelf.fromSnapshot at top level; search + assemble",
+  ...[false, true].map((warmSearch) => ({
+    key: warmSearch ? "snapshot+" : "snapshot",
+    label: warmSearch ? "module scope, snapshot, and a search at top level too" : "module scope, snapshot: Shelf.fromSnapshot at top level; search + assemble",
     toolshelf: true,
     snapshot: true,
     source: `import { Shelf } from "toolshelf";
 import bytes from "./shelf.bin";
 ${ANSWER}
-const shelf = Shelf.fromSnapshot(bytes);
-export default {
-  fetch(request) {
-    const url = new URL(request.url);
-    if (url.pathname === "/ping") return new Response("ok");
-    const hits = shelf.search(queryOf(url), { limit: ${LIMIT} });
-    return answer(hits, shelf.assemble());
-  },
-};`,
-  },
-  {
-    key: "snapshot+",
-    label: "module scope, snapshot, and a search at top level too",
-    toolshelf: true,
-    snapshot: true,
-    source: `import { Shelf } from "toolshelf";
-import bytes from "./shelf.bin";
-${ANSWER}
-const shelf = Shelf.fromSnapshot(bytes);
-shelf.search("warm up", { limit: 1 });
-export default {
-  fetch(request) {
-    const url = new URL(request.url);
-    if (url.pathname === "/ping") return new Response("ok");
-    const hits = shelf.search(queryOf(url), { limit: ${LIMIT} });
-    return answer(hits, shelf.assemble());
-  },
-};`,
-  },
+const shelf = Shelf.fromSnapshot(bytes);${warmSearch ? '\nshelf.search("warm up", { limit: 1 });' : ""}
+${SERVE_HELD}`,
+  })),
   {
     key: "stateless",
     label: "stateless: assemble(toolbox) + search(toolbox, q)",
