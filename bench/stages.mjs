@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LADDER, entriesOf, toolboxOf } from "./data.mjs";
 import { variants } from "./peers.mjs";
+import { textRoom } from "./toolshelf.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -23,7 +24,6 @@ const options = { contextLength: 200_000, qualify: rung.qualify, maxSearchLimit:
 const mini = variants.minisearch[1][1]; // "OR, exact terms", as bench/ab.mjs: the build is the same
 const now = () => performance.now();
 const median = (xs) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
-const encoder = new TextEncoder();
 
 const prepared = new pkg.Shelf(toolboxOf(entries), options);
 const held = prepared.snapshot();
@@ -52,14 +52,9 @@ const stages = {
 for (let round = 0; round < rounds; round++) {
   const t = {};
   const toolbox = toolboxOf(entries);
-  let text, room, read, written, handle;
+  let text, room, written, handle;
   t["JSON.stringify"] = timed(() => (text = JSON.stringify(toolbox)));
-  t["encodeInto wasm memory"] = timed(() => {
-    const size = text.length + (text.length >> 9) + 16; // as api.js: the text's length and a little more
-    room = new glue.TextRoom(size);
-    ({ read, written } = encoder.encodeInto(text, new Uint8Array(glue.wasmMemory().buffer, room.at(), size)));
-  });
-  if (read < text.length) throw new Error("the room was too small for the text: time api.js's path (it grows the room) instead");
+  t["encodeInto wasm memory"] = timed(() => ([room, written] = textRoom(text, glue)));
   t["core: read the toolbox"] = timed(() => (handle = new glue.ShelfHandle(room, written, JSON.stringify(options))));
   t["core: first search (index build)"] = timed(() => handle.searchFound("warm up", 1));
   handle.free();

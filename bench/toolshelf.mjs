@@ -2,16 +2,21 @@
 // the toolbox crosses into wasm as JSON text and results come back as JSON text).
 import { readFileSync } from "node:fs";
 import { Shelf, assemble, search } from "../pkg/node.js";
-import { initSync, ShelfHandle, TextRoom, wasmMemory } from "../pkg/wasm/toolshelf.js"; // internal: the bench times the stages
+import * as glue from "../pkg/wasm/toolshelf.js"; // internal: the bench times the stages
 import { toolboxOf } from "./data.mjs";
+
+const { initSync, ShelfHandle } = glue;
 
 export { Shelf, assemble, search, ShelfHandle };
 
 /** The wasm instance's exports (the package instantiated it at import; this returns the same one). */
 export const wasmExports = initSync({ module: readFileSync(new URL("../pkg/wasm/toolshelf_bg.wasm", import.meta.url)) });
 
-/** `text` as UTF-8 in a TextRoom, as the package's api.js writes a toolbox there: [room, bytes written]. */
-export function textRoom(text) {
+/**
+ * `text` as UTF-8 in a TextRoom, as the package's api.js writes a toolbox there: [room, bytes
+ * written]. The second argument is the glue of the package to write into (by default ../pkg's).
+ */
+export function textRoom(text, { TextRoom, wasmMemory } = glue) {
   const encoder = new TextEncoder();
   let size = text.length + (text.length >> 9) + 16;
   const room = new TextRoom(size);
