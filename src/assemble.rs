@@ -3,10 +3,11 @@
 
 use crate::bridge::bridge_tools;
 use crate::catalog::{Catalog, Tool};
+use crate::conversation::{tool_names, Bindings, History};
 use crate::hash::{fnv1a, push_hex};
 use crate::json::Value;
 use crate::listing::{fit, Form, Level};
-use crate::native::{Loaded, Protocol};
+use crate::native::Protocol;
 use crate::options::{Mode, Options, Switch};
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -180,14 +181,32 @@ impl Facts {
     }
 }
 
-/// Lays out the model-visible tools for `catalog` under `options` (SPEC §3.3); `loaded`, for an
-/// Anthropic conversation in native mode, keeps only the deferred tools it references (SPEC §11).
-pub fn layout<'a>(catalog: &'a Catalog, options: &Options, warnings: &[String], loaded: Option<&Loaded>) -> Layout<'a> {
+/// Lays out the model-visible tools for `catalog` under `options` (SPEC §3.3); the conversation's
+/// `history`, for Anthropic in native mode, keeps only the deferred tools it references, under the
+/// names it references them by (SPEC §11, §14).
+pub fn layout<'a>(
+    catalog: &'a Catalog,
+    options: &Options,
+    warnings: &[String],
+    history: Option<&History>,
+) -> Layout<'a> {
     let budget = budget_tokens(options);
     let deferred: Vec<&Tool> = catalog.deferred().collect();
     let bridged = !deferred.is_empty() && options.enabled != Switch::Off;
     let mut warnings = warnings.to_vec();
-    let protocol = Protocol::for_assembly(catalog, options, loaded, &mut warnings);
+    let protocol = Protocol::for_assembly(catalog, options, history.is_some(), &mut warnings);
+    let bindings = match (protocol, history) {
+        (Some(Protocol::Anthropic), Some(history)) if bridged => {
+            let bindings = Bindings::of(history, catalog, &tool_names(catalog, &options.bridge_names.search));
+            warnings.extend(bindings.warnings.iter().cloned());
+            let gone = crate::native::gone_references(&bindings);
+            if !gone.is_empty() {
+                warnings.push(crate::texts::history_tools_unavailable(&gone));
+            }
+            Some(bindings)
+        }
+        _ => None,
+    };
     let mut paid = None;
     let (slots, form, listing_tokens, levels) = if bridged {
         let framing = match protocol {
@@ -198,7 +217,7 @@ pub fn layout<'a>(catalog: &'a Catalog, options: &Options, warnings: &[String], 
         let mut slots: Vec<Slot<'_>> = catalog.direct().map(Slot::Given).collect();
         match protocol {
             Some(protocol) => {
-                let (native, in_context) = protocol.tools(catalog, options, &listing.text, loaded);
+                let (native, in_context) = protocol.tools(catalog, options, &listing.text, bindings.as_ref());
                 paid = Some(slots.len() + in_context);
                 slots.extend(native);
             }

@@ -358,6 +358,23 @@ impl Catalog {
         found.ok().and_then(|at| self.by_name.get(at)).and_then(|&i| self.tools.get(i))
     }
 
+    /// The index in [`Catalog::tools`] of the tool named `name`.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        let found = self.by_name.binary_search_by(|&i| self.tools.get(i).map(|t| t.name.as_str()).cmp(&Some(name)));
+        found.ok().and_then(|at| self.by_name.get(at)).copied()
+    }
+
+    /// The indexes of the deferred tools known under another name whose own (server-side) name
+    /// is `own_name` (several when servers clash), in the order of [`Catalog::tools`].
+    pub fn own_named(&self, own_name: &str) -> Vec<usize> {
+        let own = |i: &usize| self.tools.get(*i).map(|t| t.own_name.as_str());
+        let first = self.by_own_name.partition_point(|i| own(i).is_some_and(|o| o < own_name));
+        let mut found: Vec<usize> =
+            self.by_own_name.iter().skip(first).take_while(|i| own(i) == Some(own_name)).copied().collect();
+        found.sort_unstable();
+        found
+    }
+
     /// The tool the model knows as `name`, or else the one deferred tool whose own (server-side)
     /// name is `name` when no other tool has that own name (`create_issue` for a qualified
     /// `mcp__github__create_issue`).
@@ -1105,14 +1122,11 @@ fn index_own_names(tools: &[Tool]) -> Vec<usize> {
     order_by(tools, |t| &t.own_name, |t| t.deferred && t.name != t.own_name).into_iter().map(|(_, i)| i).collect()
 }
 
-/// Most code points of a tool name every provider accepts.
-const MAX_NAME: usize = 64;
-
 /// `mcp__<server>__<tool>` made a name every provider accepts (`^[a-zA-Z0-9_-]{1,64}$`): other
 /// characters become `_`, and a name over 64 keeps its first 55 characters plus `_` and 8 hex
 /// digits of a hash of the whole name, so it stays unique and stable.
 pub fn qualified_name(server: &str, tool: &str) -> String {
-    let mut name = String::with_capacity(MAX_NAME.min(7 + server.len() + tool.len()));
+    let mut name = String::with_capacity(crate::wire::MAX_NAME.min(7 + server.len() + tool.len()));
     push_qualified_name(&mut name, server, tool);
     name
 }
@@ -1120,55 +1134,18 @@ pub fn qualified_name(server: &str, tool: &str) -> String {
 /// Writes [`qualified_name`] into `name`, which is empty.
 fn push_qualified_name(name: &mut String, server: &str, tool: &str) {
     name.push_str("mcp__");
-    push_safe(name, server);
+    crate::wire::push_safe(name, server);
     name.push_str("__");
-    push_safe(name, tool);
-    if name.len() <= MAX_NAME {
+    crate::wire::push_safe(name, tool);
+    if name.len() <= crate::wire::MAX_NAME {
         return;
     }
     // The first 8 of the hash's 16 hex digits: its high 32 bits.
     let hash = crate::hash::fnv1a(name.as_bytes()) >> 32;
     // Every character pushed is ASCII, so any length is a char boundary.
-    name.truncate(MAX_NAME - 9);
+    name.truncate(crate::wire::MAX_NAME - 9);
     name.push('_');
     crate::hash::push_hex(name, hash, 8);
-}
-
-/// Pushes `text` with every character but ASCII letters, digits, `-` and `_` written as one `_`:
-/// runs of those characters in one copy each.
-fn push_safe(name: &mut String, text: &str) {
-    let mut rest = text;
-    loop {
-        let run = safe_prefix_length(rest);
-        name.push_str(rest.get(..run).unwrap_or_default());
-        let mut after = rest.get(run..).unwrap_or_default().chars();
-        if after.next().is_none() {
-            return;
-        }
-        name.push('_');
-        rest = after.as_str();
-    }
-}
-
-/// The bytes a qualified name keeps as they are: ASCII letters, digits, `-` and `_`.
-const SAFE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = matches!(b as u8, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_');
-        b += 1;
-    }
-    table
-};
-
-/// The length of the leading ASCII letters, digits, `-` and `_` of `text`.
-fn safe_prefix_length(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    let mut length = 0;
-    while bytes.get(length).is_some_and(|&b| SAFE[usize::from(b)]) {
-        length += 1;
-    }
-    length
 }
 
 /// Tools whose own shape is of another format than the one forced (`format`): read as the forced

@@ -520,7 +520,7 @@ impl Shelf {
     /// embeds before [`Shelf::unwrap_with_vectors`].
     pub fn search_queries(&self, call: &str) -> Vec<String> {
         let recorder = WithQueryVectors { shelf: self, vectors: None, asked: Default::default() };
-        let _ = crate::unwrap::unwrap_text(&recorder, call);
+        let _ = crate::unwrap::unwrap_text(&recorder, call, None);
         recorder.asked.into_inner()
     }
 
@@ -534,7 +534,7 @@ impl Shelf {
             embeddings.check_dimensions(v.len())?;
         }
         let with = WithQueryVectors { shelf: self, vectors: Some(vectors), asked: Default::default() };
-        crate::unwrap::unwrap_text(&with, call)
+        crate::unwrap::unwrap_text(&with, call, None)
     }
 }
 

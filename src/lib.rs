@@ -33,6 +33,7 @@ extern crate std;
 pub mod assemble;
 mod bridge;
 pub mod catalog;
+pub mod conversation;
 mod describe;
 pub mod embed;
 mod error;
@@ -54,6 +55,7 @@ mod texts;
 mod unwrap;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+pub mod wire;
 
 pub use assemble::{Assembly, Facts, Layout, ServerFacts, Slot};
 pub use describe::Described;

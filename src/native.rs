@@ -4,12 +4,14 @@
 
 use crate::assemble::Slot;
 use crate::catalog::{Catalog, Server, Tool};
-use crate::find::{Match, SearchResult};
+use crate::conversation::{tool_names, Bindings, Target};
+use crate::find::SearchResult;
 use crate::format::Format;
 use crate::json::Value;
 use crate::options::{Mode, Options};
 use crate::texts;
 use crate::unwrap::{Prepared, Unwrapped};
+use crate::wire::Names;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -35,13 +37,12 @@ impl Protocol {
         }
     }
 
-    /// The protocol unwrap answers in: `mode: native` and a format that has one.
-    pub fn in_force(catalog: &Catalog, options: &Options) -> Option<Protocol> {
-        if options.mode == Mode::Native {
-            Protocol::of(catalog.format)
-        } else {
-            None
-        }
+    /// The protocol unwrap answers in: the one [`Protocol::for_assembly`] uses for the same
+    /// shelf, options and whether a history is given (SPEC §14: one mode per request).
+    pub fn in_force(catalog: &Catalog, options: &Options, history: bool) -> Option<Protocol> {
+        let protocol = Protocol::of(catalog.format).filter(|_| options.mode == Mode::Native)?;
+        let over = protocol == Protocol::Anthropic && !history && catalog.deferred().count() > ANTHROPIC_MAX_DEFERRED;
+        (!over).then_some(protocol)
     }
 
     /// The protocol an assembly uses, pushing a warning when native was asked for and cannot be:
@@ -49,7 +50,7 @@ impl Protocol {
     pub fn for_assembly(
         catalog: &Catalog,
         options: &Options,
-        loaded: Option<&Loaded>,
+        history: bool,
         warnings: &mut Vec<String>,
     ) -> Option<Protocol> {
         if options.mode != Mode::Native {
@@ -60,33 +61,45 @@ impl Protocol {
             return None;
         };
         let deferred = catalog.deferred().count();
-        if protocol == Protocol::Anthropic && loaded.is_none() && deferred > ANTHROPIC_MAX_DEFERRED {
+        if protocol == Protocol::Anthropic && !history && deferred > ANTHROPIC_MAX_DEFERRED {
             warnings.push(texts::native_over_limit(deferred, ANTHROPIC_MAX_DEFERRED));
             return None;
         }
         Some(protocol)
     }
 
-    /// The tools after the direct ones: Anthropic's search tool then its deferred tools (all, or
-    /// with `loaded` only those the conversation references); Responses' `tool_search`. The
-    /// second value is how many of them the model's context pays for (those before the deferred).
+    /// The tools after the direct ones: Anthropic's search tool then its deferred tools (all,
+    /// or with `bindings` those the conversation references, under the names it references them
+    /// by, and a stand-in for each it references that is gone); Responses' `tool_search`. The
+    /// second value is how many of them the model's context pays for: all but the deferred
+    /// tools no conversation has loaded.
     pub fn tools<'a>(
         self,
         catalog: &'a Catalog,
         options: &Options,
         listing: &str,
-        loaded: Option<&Loaded>,
+        bindings: Option<&Bindings>,
     ) -> (Vec<Slot<'a>>, usize) {
         let deferred = catalog.deferred().count();
         let description = texts::native_search_description(deferred, options.batch, listing);
         let schema = crate::bridge::search_schema(options);
         match self {
             Protocol::Anthropic => {
-                let mut slots =
-                    alloc::vec![Slot::Made(Format::Anthropic.tool(&options.bridge_names.search, &description, schema))];
-                let carried = sorted_deferred(catalog).filter(|tool| loaded.is_none_or(|l| l.names(&tool.name)));
-                slots.extend(carried.map(|tool| Slot::Made(deferred_def(catalog, tool))));
-                (slots, 1)
+                let search = &options.bridge_names.search;
+                let mut slots = alloc::vec![Slot::Made(Format::Anthropic.tool(search, &description, schema))];
+                match bindings {
+                    None => {
+                        let wire = tool_names(catalog, search);
+                        let named = sorted_deferred(catalog).map(|(i, tool)| (wire.of_index(i, &tool.name), tool));
+                        slots.extend(named.map(|(name, tool)| Slot::Made(deferred_def(catalog, tool, name))));
+                        (slots, 1)
+                    }
+                    Some(bindings) => {
+                        slots.extend(referenced_defs(catalog, options, bindings).into_iter().map(Slot::Made));
+                        let paid = slots.len();
+                        (slots, paid)
+                    }
+                }
             }
             Protocol::Responses => {
                 let search = Value::object([
@@ -101,16 +114,55 @@ impl Protocol {
     }
 }
 
-/// The deferred tools in a stable order: servers by name, each server's tools by name.
-fn sorted_deferred(catalog: &Catalog) -> impl Iterator<Item = &Tool> {
-    catalog.servers.iter().flat_map(|server| server.tools.iter().filter_map(|&i| catalog.tools.get(i)))
+/// The deferred tools in a stable order, with their indexes: servers by name, each server's
+/// tools by name.
+fn sorted_deferred(catalog: &Catalog) -> impl Iterator<Item = (usize, &Tool)> {
+    catalog.servers.iter().flat_map(|server| server.tools.iter().filter_map(|&i| Some((i, catalog.tools.get(i)?))))
 }
 
-/// A deferred tool as Anthropic takes it: its def (qualified name as in bridge mode) with
-/// `"defer_loading": true` and no `cache_control` (the API refuses a deferred tool with one).
-fn deferred_def(catalog: &Catalog, tool: &Tool) -> Value {
+/// The definitions an Anthropic conversation's `tool_reference` blocks need: each referenced
+/// deferred tool under the name the conversation uses, in the order of [`sorted_deferred`], then
+/// a stand-in for each referenced name whose tool is gone, by name. A name no request may carry
+/// (the search tool's, a direct tool's, one outside the provider's pattern) is left out.
+fn referenced_defs(catalog: &Catalog, options: &Options, bindings: &Bindings) -> Vec<Value> {
+    let mut rank = alloc::vec![usize::MAX; catalog.tools.len()];
+    for (at, (i, _)) in sorted_deferred(catalog).enumerate() {
+        if let Some(slot) = rank.get_mut(i) {
+            *slot = at;
+        }
+    }
+    let sendable = |name: &str| crate::wire::is_valid(name) && name != options.bridge_names.search;
+    let mut carried: Vec<(usize, &str, &Tool)> = Vec::new();
+    let mut gone: Vec<&str> = Vec::new();
+    for (name, target) in bindings.referenced().filter(|(name, _)| sendable(name)) {
+        match target {
+            Target::Tool(i) => {
+                let tool = catalog.tools.get(i).filter(|t| t.deferred);
+                carried.extend(tool.map(|tool| (rank.get(i).copied().unwrap_or(usize::MAX), name, tool)));
+            }
+            Target::Gone => gone.push(name),
+        }
+    }
+    carried.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let mut defs: Vec<Value> = carried.into_iter().map(|(_, name, tool)| deferred_def(catalog, tool, name)).collect();
+    defs.extend(gone.into_iter().map(|name| stand_in(name, options)));
+    defs
+}
+
+/// The names of the referenced tools the toolbox no longer holds (for the assembly's warning).
+pub fn gone_references(bindings: &Bindings) -> Vec<&str> {
+    bindings
+        .referenced()
+        .filter(|(name, t)| *t == Target::Gone && crate::wire::is_valid(name))
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// A deferred tool as Anthropic takes it, under `name`: its def with `"defer_loading": true`
+/// and no `cache_control` (the API refuses a deferred tool with one).
+fn deferred_def(catalog: &Catalog, tool: &Tool, name: &str) -> Value {
     let def = tool.def();
-    let def = if tool.renamed { catalog.format.renamed(&def, &tool.name) } else { def };
+    let def = if tool.renamed || name != tool.name { catalog.format.renamed(&def, name) } else { def };
     match def {
         Value::Object(mut members) => {
             members.retain(|(key, _)| key != "cache_control" && key != "defer_loading");
@@ -121,44 +173,16 @@ fn deferred_def(catalog: &Catalog, tool: &Tool) -> Value {
     }
 }
 
-/// The deferred tools an Anthropic conversation has loaded: the names of its `tool_reference`
-/// blocks (inside `tool_result` blocks, or at a message's top level), borrowed from the
-/// conversation and sorted (with `swar::sort_names`, the one sort of names the `.wasm` holds).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Loaded<'a>(Vec<(&'a str, usize)>);
-
-impl<'a> Loaded<'a> {
-    /// From `{messages}` or the messages array itself; `None` when `context` holds no messages.
-    pub fn of(context: &'a Value) -> Option<Loaded<'a>> {
-        let messages = match context {
-            Value::Array(messages) => messages,
-            other => other.get("messages")?.as_array()?,
-        };
-        let mut names: Vec<(&str, usize)> = Vec::new();
-        for content in messages.iter().filter_map(|m| m.get("content")).filter_map(Value::as_array) {
-            for block in content {
-                push_reference(block, &mut names);
-                if block.get("type").and_then(Value::as_str) == Some("tool_result") {
-                    let inner = block.get("content").and_then(Value::as_array).into_iter().flatten();
-                    inner.for_each(|b| push_reference(b, &mut names));
-                }
-            }
+/// The definition that keeps a reference to a tool that is gone valid: deferred, no
+/// parameters, a description that says it is no longer available.
+fn stand_in(name: &str, options: &Options) -> Value {
+    let schema = Value::object([("type", Value::str("object"))]);
+    match Format::Anthropic.tool(name, &texts::unavailable_description(&options.bridge_names), schema) {
+        Value::Object(mut members) => {
+            members.push((String::from("defer_loading"), Value::Bool(true)));
+            Value::Object(members)
         }
-        crate::swar::sort_names(&mut names);
-        Some(Loaded(names))
-    }
-
-    /// Whether the conversation references `name`.
-    pub fn names(&self, name: &str) -> bool {
-        crate::swar::last_named(&self.0, name).is_some()
-    }
-}
-
-fn push_reference<'a>(block: &'a Value, names: &mut Vec<(&'a str, usize)>) {
-    if block.get("type").and_then(Value::as_str) == Some("tool_reference") {
-        if let Some(name) = block.get("tool_name").and_then(Value::as_str) {
-            names.push((name, names.len()));
-        }
+        other => other,
     }
 }
 
@@ -182,44 +206,88 @@ impl Answer {
     }
 }
 
+/// Which matches of a search answer load (SPEC §14): a query that is a tool's exact name loads
+/// that tool alone; otherwise the top match, every tool a query names exactly, and then matches
+/// in rank order while fewer than `loadLimit` tools and no more than `loadMaxTokens` of
+/// definitions are loaded. Tools the conversation loaded already cost nothing and always load.
+struct Loading<'o> {
+    options: &'o Options,
+    count: usize,
+    spent: u64,
+}
+
+impl Loading<'_> {
+    /// Whether the match at `rank` of a result loads.
+    fn admits(&mut self, tool: &Tool, rank: usize, asked: bool, free: bool) -> bool {
+        if free {
+            return true;
+        }
+        let cost = tool.tokens();
+        let within = self.count < self.options.load_limit
+            && self.options.load_max_tokens.is_none_or(|most| self.spent + cost <= most);
+        if rank == 0 || asked || within {
+            self.count += 1;
+            self.spent += cost;
+            return true;
+        }
+        false
+    }
+}
+
+/// The tool a query names exactly (its name, own name or provider name, case aside): a search
+/// for it loads that tool alone.
+fn exact_tool(catalog: &Catalog, wire: &Names, result: &SearchResult) -> Option<usize> {
+    let query = result.query.trim();
+    let top = result.matches.first()?;
+    let at = catalog.index_of(&top.name)?;
+    let tool = catalog.tools.get(at)?;
+    let same = |name: &str| name.eq_ignore_ascii_case(query);
+    (same(&tool.name) || same(&tool.own_name) || wire.of_index(at, &tool.name) == query).then_some(at)
+}
+
 /// Anthropic's answer to a search (one result, or one per batched query): a `tool_reference`
-/// block per match in rank order (each tool once), then one text block only when a query has
-/// unknown words or no match, or when `load_max_tokens` left matches unloaded.
-///
-/// With `load_max_tokens`, references stop once the next one would load more definition tokens
-/// than that (a referenced tool's definition enters the context, and stays in every later
-/// request's `tools`); each query's top match and every tool a query names exactly still load.
-/// The matches left out are named, with their descriptions cut short, so one more search of an
-/// exact name loads the one the model wants.
-pub fn reference_blocks(catalog: &Catalog, results: &[SearchResult], load_max_tokens: Option<u64>) -> Answer {
+/// block per loaded match in rank order (each tool once, under the name the conversation
+/// knows it by, or its provider name), then one text block only when a query has unknown words
+/// or no match, or when matches were left unloaded ([`Loading`]): those are named, with their
+/// descriptions cut short, so one more search of an exact name loads the one the model wants.
+pub fn reference_blocks(
+    catalog: &Catalog,
+    options: &Options,
+    results: &[SearchResult],
+    bindings: Option<&Bindings>,
+) -> Answer {
+    let wire = tool_names(catalog, &options.bridge_names.search);
+    let loaded = bindings.map(Bindings::loaded_tools).unwrap_or_default();
+    let mut loading = Loading { options, count: 0, spent: 0 };
     // At most 7 queries of 50 matches: a list is enough to see a tool twice.
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen: Vec<usize> = Vec::new();
     let mut blocks = Vec::new();
-    let mut unloaded: Vec<&Match> = Vec::new();
-    let mut spent = 0u64;
+    let mut unloaded: Vec<(&str, &str)> = Vec::new();
     for result in results {
         let named = crate::find::named_tools(catalog, &result.query).is_some();
+        let exact = exact_tool(catalog, &wire, result);
         for (rank, m) in result.matches.iter().enumerate() {
-            if seen.contains(&m.name.as_str()) {
+            let Some((at, tool)) = catalog.index_of(&m.name).and_then(|at| Some((at, catalog.tools.get(at)?))) else {
+                continue;
+            };
+            if seen.contains(&at) {
                 continue;
             }
-            seen.push(m.name.as_str());
-            let cost = catalog.get(&m.name).map_or(0, Tool::tokens);
-            let asked = rank == 0 || named;
-            if asked || load_max_tokens.is_none_or(|most| spent + cost <= most) {
-                spent += cost;
-                blocks.push(Value::object([
-                    ("type", Value::str("tool_reference")),
-                    ("tool_name", Value::str(m.name.as_str())),
-                ]));
+            seen.push(at);
+            let name = bindings.and_then(|b| b.reference_name(at)).unwrap_or_else(|| wire.of_index(at, &tool.name));
+            if exact.is_some_and(|e| e != at) {
+                continue;
+            }
+            if loading.admits(tool, rank, named || exact.is_some(), loaded.binary_search(&at).is_ok()) {
+                blocks.push(Value::object([("type", Value::str("tool_reference")), ("tool_name", Value::str(name))]));
             } else {
-                unloaded.push(m);
+                unloaded.push((name, m.description.as_str()));
             }
         }
     }
     let mut notes: Vec<String> = results.iter().filter_map(|r| note(r, results.len() > 1)).collect();
     if !unloaded.is_empty() {
-        notes.push(texts::native_unloaded(unloaded.iter().map(|m| (m.name.as_str(), m.description.as_str()))));
+        notes.push(texts::native_unloaded(unloaded.into_iter()));
     }
     if !notes.is_empty() {
         blocks.push(Value::object([("type", Value::str("text")), ("text", Value::String(notes.join("\n")))]));
@@ -240,54 +308,116 @@ fn note(result: &SearchResult, batched: bool) -> Option<String> {
     Some(if batched { alloc::format!("{}: {text}", result.query) } else { text })
 }
 
-/// Responses' answer to a `tool_search_call`: the matches as functions with their full
-/// parameters, one namespace per server in rank order of its best match; the unknown words of
-/// the queries that found a namespace's tools in its description.
-pub fn search_output(catalog: &Catalog, results: &[SearchResult], call_id: Option<&str>) -> Answer {
-    let namespaces = namespaces_of(catalog, results).into_iter().map(|space| {
+/// Responses' answer to a `tool_search_call`: the loaded matches ([`Loading`]) as functions
+/// with their full parameters, one namespace per server in rank order of its best match, each
+/// under its provider name; the unknown words of the queries that found a namespace's tools in
+/// its description, and the matches left unloaded named in the first namespace's.
+pub fn search_output(
+    catalog: &Catalog,
+    options: &Options,
+    results: &[SearchResult],
+    call_id: Option<&str>,
+    bindings: Option<&Bindings>,
+) -> Answer {
+    let servers = server_names(catalog);
+    let (spaces, unloaded) = namespaces_of(catalog, options, &servers, results, bindings);
+    let namespaces = spaces.iter().enumerate().map(|(n, space)| {
+        let server = catalog.servers.get(space.server);
+        let name = server.map_or("", |s| servers.of_index(space.server, &s.name));
+        let own = server.map(|s| function_names(catalog, s)).unwrap_or_default();
+        let mut description = texts::namespace_description(name, &space.unknown);
+        if n == 0 && !unloaded.is_empty() {
+            description.push(' ');
+            description.push_str(&texts::native_unloaded(unloaded.iter().map(|(n, d)| (n.as_str(), *d))));
+        }
+        let functions = space.tools.iter().filter_map(|&(at, i)| {
+            let tool = catalog.tools.get(i)?;
+            Some(namespace_function(catalog, tool, own.of_index(at, &tool.own_name)))
+        });
         Value::object([
             ("type", Value::str("namespace")),
-            ("name", Value::str(space.server)),
-            ("description", Value::String(texts::namespace_description(space.server, &space.unknown))),
-            ("tools", Value::Array(space.tools.iter().map(|t| namespace_function(catalog, t)).collect())),
+            ("name", Value::str(name)),
+            ("description", Value::String(description)),
+            ("tools", Value::Array(functions.collect())),
         ])
     });
     Answer::Item(output_item(call_id, namespaces.collect()))
 }
 
+/// The provider names of the catalog's servers (namespace names), by server position.
+fn server_names(catalog: &Catalog) -> Names {
+    Names::of(catalog.servers.iter().map(|s| s.name.as_str()), &[])
+}
+
+/// The provider names of a server's tools inside its namespace (their own names), by position
+/// in the server's list.
+fn function_names(catalog: &Catalog, server: &Server) -> Names {
+    Names::of(server.tools.iter().filter_map(|&i| catalog.tools.get(i)).map(|t| t.own_name.as_str()), &[])
+}
+
 /// One server's matches in a `tool_search_output`.
-struct Namespace<'a> {
-    server: &'a str,
-    /// Its matched tools, in rank order.
-    tools: Vec<&'a Tool>,
+struct Namespace {
+    /// The server's position in the catalog's servers.
+    server: usize,
+    /// Its loaded tools in rank order: (position in the server's list, index in the catalog).
+    tools: Vec<(usize, usize)>,
     /// The unknown words of the queries that found them.
     unknown: Vec<String>,
 }
 
-/// The results' matches grouped per server, servers in order of their first match, each tool once.
-/// At most 7 queries of 50 matches: lists are enough to see a tool or a server twice.
-fn namespaces_of<'a>(catalog: &'a Catalog, results: &[SearchResult]) -> Vec<Namespace<'a>> {
-    let mut seen: Vec<&str> = Vec::new();
-    let mut spaces: Vec<Namespace<'a>> = Vec::new();
+/// The results' loaded matches grouped per server, servers in order of their first match, each
+/// tool once; and the matches left unloaded (name to search, description). At most 7 queries of
+/// 50 matches: lists are enough to see a tool or a server twice.
+fn namespaces_of<'a>(
+    catalog: &'a Catalog,
+    options: &Options,
+    servers: &Names,
+    results: &'a [SearchResult],
+    bindings: Option<&Bindings>,
+) -> (Vec<Namespace>, Vec<(String, &'a str)>) {
+    let tools = tool_names(catalog, &options.bridge_names.search);
+    let mut loading = Loading { options, count: 0, spent: 0 };
+    let mut seen: Vec<usize> = Vec::new();
+    let mut spaces: Vec<Namespace> = Vec::new();
+    let mut unloaded = Vec::new();
     for result in results {
-        for tool in result.matches.iter().filter_map(|m| catalog.get(&m.name).filter(|t| t.deferred)) {
-            if seen.contains(&tool.name.as_str()) {
+        let named = crate::find::named_tools(catalog, &result.query).is_some();
+        let exact = exact_tool(catalog, &tools, result);
+        for (rank, m) in result.matches.iter().enumerate() {
+            let Some(at) = catalog.index_of(&m.name) else { continue };
+            let Some(tool) = catalog.tools.get(at).filter(|t| t.deferred) else { continue };
+            if seen.contains(&at) || exact.is_some_and(|e| e != at) {
                 continue;
             }
-            seen.push(tool.name.as_str());
-            let server = tool.server.as_deref().unwrap_or_default();
-            if !spaces.iter().any(|space| space.server == server) {
-                spaces.push(Namespace { server, tools: Vec::new(), unknown: Vec::new() });
+            seen.push(at);
+            let Some((s, server)) = server_of(catalog, tool) else { continue };
+            let position = server.tools.iter().position(|&i| i == at).unwrap_or_default();
+            let space_name = servers.of_index(s, &server.name);
+            let own = function_names(catalog, server);
+            let free = bindings.is_some_and(|b| b.has_spaced(space_name, own.of_index(position, &tool.own_name)));
+            if !loading.admits(tool, rank, named || exact.is_some(), free) {
+                unloaded.push((String::from(tools.of_index(at, &tool.name)), m.description.as_str()));
+                continue;
             }
-            if let Some(space) = spaces.iter_mut().find(|space| space.server == server) {
-                space.tools.push(tool);
+            if !spaces.iter().any(|space| space.server == s) {
+                spaces.push(Namespace { server: s, tools: Vec::new(), unknown: Vec::new() });
+            }
+            if let Some(space) = spaces.iter_mut().find(|space| space.server == s) {
+                space.tools.push((position, at));
                 let words =
                     result.unknown_words.iter().filter(|w| !space.unknown.contains(w)).cloned().collect::<Vec<_>>();
                 space.unknown.extend(words);
             }
         }
     }
-    spaces
+    (spaces, unloaded)
+}
+
+/// A deferred tool's server and its position among the catalog's servers.
+fn server_of<'a>(catalog: &'a Catalog, tool: &Tool) -> Option<(usize, &'a Server)> {
+    let name = tool.server.as_deref()?;
+    let at = catalog.servers.binary_search_by(|s| s.name.as_str().cmp(name)).ok()?;
+    Some((at, catalog.servers.get(at)?))
 }
 
 /// A `tool_search_output` item with `tools` (empty for a reject: the call still needs its output).
@@ -314,12 +444,12 @@ pub fn unread_search_output(call: &Value) -> Option<Value> {
 /// A deferred tool as a function of its namespace: the caller's def under the tool's own name
 /// (the namespace tells servers apart), not deferred again; a def of another format than
 /// Responses' written as a Responses function.
-fn namespace_function(catalog: &Catalog, tool: &Tool) -> Value {
+fn namespace_function(catalog: &Catalog, tool: &Tool, name: &str) -> Value {
     let def = if catalog.format == Format::Responses {
-        catalog.format.renamed(&tool.def(), &tool.own_name)
+        catalog.format.renamed(&tool.def(), name)
     } else {
         let schema = tool.schema(catalog.format).unwrap_or_else(|| Value::object([("type", Value::str("object"))]));
-        Format::Responses.tool(&tool.own_name, &tool.description, schema)
+        Format::Responses.tool(name, &tool.description, schema)
     };
     match def {
         Value::Object(mut members) => {
@@ -330,49 +460,80 @@ fn namespace_function(catalog: &Catalog, tool: &Tool) -> Value {
     }
 }
 
-/// The tool a Responses `function_call` with a `namespace` names: that server's tool of that
-/// own name (or of that qualified name); otherwise the reject's text.
+/// Why a namespaced call names no tool.
+pub enum Miss {
+    /// The conversation loaded or called it, and the toolbox no longer holds it.
+    Unavailable,
+    /// The reject's text: no such namespace, or no such tool in it.
+    Unknown(String),
+}
+
+/// The tool a Responses `function_call` with a `namespace` names: that server's tool (the
+/// namespace its server's name or provider name) of that own name, provider name or qualified
+/// name; otherwise why not.
 pub fn in_namespace<'a>(
     catalog: &'a Catalog,
     options: &Options,
     namespace: &str,
     name: &str,
-) -> Result<&'a Tool, String> {
+    bindings: Option<&Bindings>,
+) -> Result<&'a Tool, Miss> {
     let names = &options.bridge_names;
+    let gone = || bindings.is_some_and(|b| b.has_spaced(namespace, name));
     let Some(server) = server(catalog, namespace.trim()) else {
+        if gone() {
+            return Err(Miss::Unavailable);
+        }
         let servers: Vec<&str> = catalog.servers.iter().map(|s| s.name.as_str()).collect();
-        return Err(texts::unknown_namespace(namespace, &servers, names));
+        return Err(Miss::Unknown(texts::unknown_namespace(namespace, &servers, names)));
     };
     let tools = || server.tools.iter().filter_map(|&i| catalog.tools.get(i));
     if let Some(tool) = tools().find(|t| t.own_name == name || t.name == name) {
         return Ok(tool);
     }
+    let made = function_names(catalog, server).index_of(name);
+    if let Some(tool) = made.and_then(|at| server.tools.get(at)).and_then(|&i| catalog.tools.get(i)) {
+        return Ok(tool);
+    }
+    if gone() {
+        return Err(Miss::Unavailable);
+    }
     let closest: Vec<&str> =
         crate::describe::closest_names(catalog, name).into_iter().filter(|n| tools().any(|t| t.name == *n)).collect();
-    Err(texts::not_in_namespace(name, namespace, &closest, names))
+    Err(Miss::Unknown(texts::not_in_namespace(name, namespace, &closest, names)))
 }
 
-/// The server named `name` (servers are in code-point order of names).
+/// The server a namespace names: by its name, or by its provider name.
 fn server<'a>(catalog: &'a Catalog, name: &str) -> Option<&'a Server> {
-    let at = catalog.servers.binary_search_by(|s| s.name.as_str().cmp(name)).ok()?;
+    let at = match catalog.servers.binary_search_by(|s| s.name.as_str().cmp(name)) {
+        Ok(at) => at,
+        Err(_) => server_names(catalog).index_of(name)?,
+    };
     catalog.servers.get(at)
 }
 
 /// A Responses `tool_search_call` item answered: the `tool_search_output` item of the matches, or
 /// a reject (arguments unreadable, no query) that still carries an output item without tools.
-pub fn search_call(shelf: &dyn Prepared, call: &Value) -> Unwrapped {
+pub fn search_call(shelf: &dyn Prepared, call: &Value, bindings: Option<&Bindings>) -> Unwrapped {
     let text = |key: &str| call.get(key).and_then(Value::as_str);
     let call_id = text("call_id").or_else(|| text("id"));
     let id = call_id.map(String::from);
-    let reject =
-        |content: String| Unwrapped::Reject { content, id: id.clone(), item: Some(output_item(call_id, Vec::new())) };
+    let reject = |content: String| Unwrapped::Reject {
+        content,
+        id: id.clone(),
+        item: Some(output_item(call_id, Vec::new())),
+        code: None,
+    };
     let names = &shelf.options().bridge_names;
     let arguments = match crate::unwrap::arguments_object(call.get("arguments").cloned(), 0) {
         Ok((arguments, _)) => arguments,
         Err(reason) => return reject(texts::search_call_unreadable(&reason, names)),
     };
-    match crate::unwrap::searches(shelf, &arguments) {
-        Ok((results, _)) => Unwrapped::Loaded { answer: search_output(shelf.catalog(), &results, call_id), id },
+    match crate::unwrap::searches(shelf, &arguments, bindings) {
+        Ok((results, _)) => {
+            let answer = search_output(shelf.catalog(), shelf.options(), &results, call_id, bindings);
+            Unwrapped::Loaded { answer, id }
+        }
         Err(content) => reject(content),
     }
 }

@@ -113,7 +113,14 @@ pub struct Options {
     /// `tool_reference` (the top match and tools asked for by exact name always load); the other
     /// matches are named in a text block. `None` (the default, SPEC §11): every match is referenced.
     pub load_max_tokens: Option<u64>,
+    /// Native search answers (both providers): the most tools one answer loads; the other
+    /// matches are named (SPEC §14). Tools the conversation loaded already do not count.
+    pub load_limit: usize,
 }
+
+/// The default of [`Options::load_limit`], chosen by measurement (docs/benchmarks.md,
+/// "Conversations"): a native session then costs no more than the bridge's for the same tasks.
+pub const DEFAULT_LOAD_LIMIT: usize = 1;
 
 impl Default for Options {
     fn default() -> Self {
@@ -134,6 +141,7 @@ impl Default for Options {
             qualify: Switch::Auto,
             mode: Mode::Bridge,
             load_max_tokens: None,
+            load_limit: DEFAULT_LOAD_LIMIT,
         }
     }
 }
@@ -147,7 +155,7 @@ pub struct ParsedOptions {
     pub warnings: Vec<String>,
 }
 
-const KNOWN: [(&str, &str); 16] = [
+const KNOWN: [(&str, &str); 17] = [
     ("contextLength", "context_length"),
     ("enabled", "enabled"),
     ("thresholdPct", "threshold_pct"),
@@ -164,6 +172,7 @@ const KNOWN: [(&str, &str); 16] = [
     ("qualify", "qualify"),
     ("mode", "mode"),
     ("loadMaxTokens", "load_max_tokens"),
+    ("loadLimit", "load_limit"),
 ];
 
 impl Options {
@@ -220,6 +229,7 @@ impl Reader<'_> {
             qualify: self.switch("qualify").unwrap_or(defaults.qualify),
             mode: self.mode().unwrap_or(defaults.mode),
             load_max_tokens: self.integer("loadMaxTokens", 100, 1_000_000),
+            load_limit: self.integer("loadLimit", 1, 50).map_or(defaults.load_limit, |n| n as usize),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use crate::assemble::{layout, Assembly, Layout};
 use crate::catalog::Catalog;
+use crate::conversation::History;
 use crate::describe::Described;
 use crate::error::Error;
 use crate::find::{build_index, SearchResult};
@@ -206,8 +207,8 @@ impl Shelf {
 
     /// As [`Shelf::assemble_with`], borrowing the caller's tool defs (see [`Shelf::layout`]).
     pub fn layout_with(&self, context: &Value) -> Layout<'_> {
-        let loaded = crate::native::Loaded::of(context);
-        layout(&self.catalog, &self.options, &self.warnings, loaded.as_ref())
+        let history = History::read_present(context, &self.options.bridge_names);
+        layout(&self.catalog, &self.options, &self.warnings, history.as_ref())
     }
 
     /// Searches the deferred tools (SPEC §4). `limit` defaults to `searchDefaultLimit` and is
@@ -252,21 +253,38 @@ impl Shelf {
     /// Turns the model's tool call into the real call, a local answer or a reject (SPEC §7).
     /// Only a call that is not an object at all is an error (`invalid_call`).
     pub fn unwrap(&self, call: &Value) -> Result<Unwrapped, Error> {
-        crate::unwrap::unwrap(self, call)
+        crate::unwrap::unwrap(self, call, None)
     }
 
     /// [`Shelf::unwrap`] for a call continuing `context` (`{messages}`, `{input}` or the array of
     /// messages or Responses input items): names route by what the history bound (SPEC §14).
     pub fn unwrap_with(&self, call: &Value, context: &Value) -> Result<Unwrapped, Error> {
-        let _ = context;
-        crate::unwrap::unwrap(self, call)
+        let history = History::read_present(context, &self.options.bridge_names);
+        crate::unwrap::unwrap(self, call, history.as_ref())
+    }
+
+    /// [`Shelf::layout_with`] of a history given as JSON text, read only as deep as it needs
+    /// (SPEC §14: a history nested however deep never fails the conversation).
+    pub fn layout_with_text(&self, context: &str) -> Result<Layout<'_>, Error> {
+        let history = History::read_text(context, &self.options.bridge_names, "context")?;
+        Ok(layout(&self.catalog, &self.options, &self.warnings, history.as_ref()))
+    }
+
+    /// [`Shelf::unwrap_json`] continuing a history given as JSON text (see
+    /// [`Shelf::unwrap_with`]); `None` is no history.
+    pub fn unwrap_json_with(&self, call: &str, context: Option<&str>) -> Result<Unwrapped, Error> {
+        let history = match context {
+            Some(text) => History::read_text(text, &self.options.bridge_names, "context")?,
+            None => None,
+        };
+        crate::unwrap::unwrap_text(self, call, history.as_ref())
     }
 
     /// [`Shelf::unwrap`] of a call given as JSON text; a call nested too deep to parse (its
     /// arguments are) is a reject, as the same arguments sent as JSON text are. Text that is not
     /// JSON is `invalid_call`.
     pub fn unwrap_json(&self, call: &str) -> Result<Unwrapped, Error> {
-        crate::unwrap::unwrap_text(self, call)
+        crate::unwrap::unwrap_text(self, call, None)
     }
 }
 

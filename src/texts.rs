@@ -374,3 +374,53 @@ pub fn native_over_limit(deferred: usize, limit: usize) -> String {
         "mode: native: {deferred} deferred tools are over the API's limit of {limit} a request; using the bridge (assemble with messages to send only the loaded ones)"
     )
 }
+
+/// An assembly's warning: parts of the history given that are not messages or items (skipped).
+pub fn history_parts_skipped(count: usize) -> String {
+    format!("messages: {count} part(s) of the history are not message objects; skipped")
+}
+
+/// An assembly's warning: a `tool_reference` block without a tool name (skipped).
+pub fn history_reference_unreadable() -> String {
+    String::from("messages: a tool_reference block has no tool_name; skipped")
+}
+
+/// An assembly's warning: a `tool_search_output` item without a tools array (skipped).
+pub fn history_output_unreadable() -> String {
+    String::from("messages: a tool_search_output item has no tools array; skipped")
+}
+
+/// An assembly's warning: a name of the history several servers' tools answer to now, bound to
+/// one of them.
+pub fn binding_ambiguous(name: &str, server: &str) -> String {
+    format!(
+        "messages: \"{name}\" is now the name of tools on several servers; the conversation keeps it for the {server} server's (the others go by their qualified names)"
+    )
+}
+
+/// An assembly's warning: tools the history references that the toolbox no longer holds.
+pub fn history_tools_unavailable(names: &[&str]) -> String {
+    format!(
+        "messages: the conversation references {} tool(s) the toolbox no longer holds ({}); sent as unavailable stand-ins, and calls to them are rejected",
+        names.len(),
+        names.join(", ")
+    )
+}
+
+/// The description of a stand-in for a tool the conversation loaded and the toolbox no longer
+/// holds (what the model reads in place of its definition).
+pub fn unavailable_description(names: &BridgeNames) -> String {
+    format!(
+        "No longer available: its server was detached or no longer offers this tool. Do not call it; use {} to find what is available now.",
+        names.search
+    )
+}
+
+/// A reject (code `unavailable_tool`): a call to a tool the conversation knew that the toolbox
+/// no longer holds.
+pub fn unavailable_tool(name: &str, names: &BridgeNames) -> String {
+    format!(
+        "The tool \"{name}\" is no longer available (its server was detached or no longer offers it), so nothing was run. Use {} to find what is available now.",
+        names.search
+    )
+}

@@ -4,6 +4,7 @@
 use crate::bridge::{MAX_BATCH_NAMES, MAX_BATCH_QUERIES};
 use crate::catalog::Catalog;
 use crate::catalog::Tool;
+use crate::conversation::{tool_names, Bindings, History, Target};
 use crate::describe::closest_names;
 use crate::describe::Described;
 use crate::error::{Error, ErrorCode};
@@ -99,6 +100,9 @@ pub enum Unwrapped {
         /// For a Responses `tool_search_call`: the `tool_search_output` item (no tools) the call
         /// still needs after it, `content` going to the model as a message.
         item: Option<Value>,
+        /// For the agent: `unavailable_tool` when the call names a tool the conversation knew
+        /// that the toolbox no longer holds (SPEC §14).
+        code: Option<&'static str>,
     },
     /// A search answered in the provider's native shape (SPEC §11): the `tool_result` content
     /// blocks (Anthropic) or the `tool_search_output` item (Responses).
@@ -144,17 +148,22 @@ impl Unwrapped {
                     members.push(("warnings", Value::strings(&call.warnings)));
                 }
             }
-            Unwrapped::Answer { content, id } | Unwrapped::Reject { content, id, item: None } => {
+            Unwrapped::Answer { content, id } => {
                 members.push(("content", Value::String(content)));
                 if let Some(id) = id {
                     members.push(("id", Value::String(id)));
                 }
             }
-            Unwrapped::Reject { content, id, item: Some(item) } => {
+            Unwrapped::Reject { content, id, item, code } => {
                 members.push(("content", Value::String(content)));
-                members.push(("item", item));
+                if let Some(item) = item {
+                    members.push(("item", item));
+                }
                 if let Some(id) = id {
                     members.push(("id", Value::String(id)));
+                }
+                if let Some(code) = code {
+                    members.push(("code", Value::str(code)));
                 }
             }
             Unwrapped::Loaded { answer, id } => {
@@ -253,9 +262,9 @@ fn out_of_range_number(value: &Value, depth: usize) -> Option<&str> {
 /// (its arguments do: the call itself adds two or three levels) is a reject the model can act on,
 /// like the same arguments sent as JSON text, not an error: its name and id are read from an
 /// outline of its top levels.
-pub fn unwrap_text(shelf: &dyn Prepared, text: &str) -> Result<Unwrapped, Error> {
+pub fn unwrap_text(shelf: &dyn Prepared, text: &str, history: Option<&History>) -> Result<Unwrapped, Error> {
     let error = match json::parse_deeper(text, CALL_LEVELS) {
-        Ok(call) => return unwrap_owned(shelf, call),
+        Ok(call) => return unwrap_owned(shelf, call, history),
         Err(error) => error,
     };
     let outline = match error.too_deep {
@@ -269,28 +278,46 @@ pub fn unwrap_text(shelf: &dyn Prepared, text: &str) -> Result<Unwrapped, Error>
     let name = parts.name.map(str::trim).filter(|n| !n.is_empty()).unwrap_or("the tool");
     let shown = shown_name(name, parts.arguments, &shelf.options().bridge_names);
     let content = texts::bad_arguments(shown, &texts::arguments_too_deep(json::MAX_DEPTH));
-    Ok(Unwrapped::Reject { content, id: parts.id, item: crate::native::unread_search_output(&call) })
+    Ok(Unwrapped::Reject { content, id: parts.id, item: crate::native::unread_search_output(&call), code: None })
 }
 
 /// Levels a call's shape may add around its arguments: the call, `function` or `input`, and
 /// `tool_call`'s own `arguments` (so arguments may nest [`json::MAX_DEPTH`] levels in any shape).
 const CALL_LEVELS: usize = 3;
 
-/// Unwraps one call against the shelf's toolbox.
-pub fn unwrap(shelf: &dyn Prepared, call: &Value) -> Result<Unwrapped, Error> {
-    unwrap_owned(shelf, call.clone())
+/// Unwraps one call against the shelf's toolbox; with the conversation's `history`, names route
+/// by what it bound (SPEC §14).
+pub fn unwrap(shelf: &dyn Prepared, call: &Value, history: Option<&History>) -> Result<Unwrapped, Error> {
+    unwrap_owned(shelf, call.clone(), history)
+}
+
+/// What unwrap knows of the conversation: whether a history was given, and what it binds.
+struct Conversation {
+    history: bool,
+    bindings: Option<Bindings>,
+}
+
+impl Conversation {
+    fn of(shelf: &dyn Prepared, history: Option<&History>) -> Conversation {
+        let bindings = history.map(|history| {
+            let catalog = shelf.catalog();
+            Bindings::of(history, catalog, &tool_names(catalog, &shelf.options().bridge_names.search))
+        });
+        Conversation { history: history.is_some(), bindings }
+    }
 }
 
 /// [`unwrap`], taking the call: its arguments are moved into the result, never copied (a copy of
 /// an array of 600,000 numbers is 600,000 allocations).
-fn unwrap_owned(shelf: &dyn Prepared, mut call: Value) -> Result<Unwrapped, Error> {
+fn unwrap_owned(shelf: &dyn Prepared, mut call: Value, history: Option<&History>) -> Result<Unwrapped, Error> {
     let parts = parts(&call)?;
+    let conversation = Conversation::of(shelf, history);
     if call.get("type").and_then(Value::as_str) == Some("tool_search_call") {
-        return Ok(crate::native::search_call(shelf, &call));
+        return Ok(crate::native::search_call(shelf, &call, conversation.bindings.as_ref()));
     }
     let (id, sent_at) = (parts.id.clone(), parts.sent_at);
     let namespace = call.get("namespace").and_then(Value::as_str).map(String::from);
-    let reject = |content: String| Unwrapped::Reject { content, id: id.clone(), item: None };
+    let reject = |content: String| Unwrapped::Reject { content, id: id.clone(), item: None, code: None };
     let names = &shelf.options().bridge_names;
     let Some(name) = parts.name.map(str::trim).filter(|n| !n.is_empty()).map(String::from) else {
         return Ok(reject(texts::missing_name(names)));
@@ -303,16 +330,16 @@ fn unwrap_owned(shelf: &dyn Prepared, mut call: Value) -> Result<Unwrapped, Erro
         Err(reason) => return Ok(reject(texts::bad_arguments(&shown, &reason))),
     };
     let result = if name == names.search {
-        answer_search(shelf, &arguments.0)
+        answer_search(shelf, &arguments.0, &conversation)
     } else if name == names.describe {
-        answer_describe(shelf, &arguments.0)
+        answer_describe(shelf, &arguments.0, &conversation)
     } else if name == names.call {
-        through_bridge(shelf, arguments.0)
+        through_bridge(shelf, arguments.0, &conversation)
     } else if let Some(namespace) = &namespace {
-        in_namespace(shelf, namespace, &name, arguments.0)
+        in_namespace(shelf, namespace, &name, arguments.0, &conversation)
     } else {
         let (arguments, untouched) = arguments;
-        direct_call(shelf, &name, arguments, sent_at.filter(|_| untouched))
+        direct_call(shelf, &name, arguments, sent_at.filter(|_| untouched), &conversation)
     };
     Ok(match result {
         Outcome::Call(mut call) => {
@@ -320,7 +347,11 @@ fn unwrap_owned(shelf: &dyn Prepared, mut call: Value) -> Result<Unwrapped, Erro
             Unwrapped::Call(call)
         }
         Outcome::Answer(content) => Unwrapped::Answer { content, id },
-        Outcome::Reject(content) => Unwrapped::Reject { content, id, item: None },
+        Outcome::Reject(content) => Unwrapped::Reject { content, id, item: None, code: None },
+        Outcome::Unavailable(name) => {
+            let content = texts::unavailable_tool(&name, names);
+            Unwrapped::Reject { content, id, item: None, code: Some("unavailable_tool") }
+        }
         Outcome::Loaded(answer) => Unwrapped::Loaded { answer, id },
     })
 }
@@ -353,30 +384,70 @@ enum Outcome {
     Call(Call),
     Answer(String),
     Reject(String),
+    /// A call to a tool the conversation knew that the toolbox no longer holds (its name).
+    Unavailable(String),
     Loaded(crate::native::Answer),
 }
 
 /// A Responses `function_call` with a `namespace` (a tool loaded by a `tool_search_output`):
 /// that server's tool, validated as any deferred tool's call.
-fn in_namespace(shelf: &dyn Prepared, namespace: &str, name: &str, arguments: Value) -> Outcome {
-    match crate::native::in_namespace(shelf.catalog(), shelf.options(), namespace, name) {
+fn in_namespace(shelf: &dyn Prepared, namespace: &str, name: &str, arguments: Value, talk: &Conversation) -> Outcome {
+    use crate::native::Miss;
+    match crate::native::in_namespace(shelf.catalog(), shelf.options(), namespace, name, talk.bindings.as_ref()) {
         Ok(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
         Ok(tool) => Outcome::Call(call_of(tool, arguments, false, None)),
-        Err(reject) => Outcome::Reject(reject),
+        Err(Miss::Unavailable) => Outcome::Unavailable(String::from(name)),
+        Err(Miss::Unknown(reject)) => Outcome::Reject(reject),
+    }
+}
+
+/// The tool a call names (SPEC §7 and §14): the tool of that name, or of that provider name, or
+/// the deferred tool whose qualified form it is; with a history, what the history bound the
+/// name to (a name gone is unavailable); else the one deferred tool of that own name.
+enum Named<'a> {
+    Tool(&'a Tool),
+    Unavailable,
+    Unknown,
+}
+
+fn named<'a>(shelf: &'a dyn Prepared, name: &str, talk: &Conversation) -> Named<'a> {
+    let catalog = shelf.catalog();
+    if let Some(tool) = catalog.get(name) {
+        return Named::Tool(tool);
+    }
+    let bound = talk.bindings.as_ref().and_then(|b| b.get(name));
+    let at = match bound {
+        Some(Target::Tool(at)) => Some(at),
+        Some(Target::Gone) => return Named::Unavailable,
+        None => {
+            let wire = tool_names(catalog, &shelf.options().bridge_names.search);
+            wire.index_of(name).or_else(|| crate::conversation::qualified_form(catalog, name))
+        }
+    };
+    match at.and_then(|at| catalog.tools.get(at)).or_else(|| catalog.lookup(name)) {
+        Some(tool) => Named::Tool(tool),
+        None => Named::Unknown,
     }
 }
 
 /// A call by the tool's own name (not through `tool_call`).
-fn direct_call(shelf: &dyn Prepared, name: &str, arguments: Value, untouched: Option<SentAt>) -> Outcome {
-    match shelf.catalog().lookup(name) {
-        Some(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
-        Some(tool) => Outcome::Call(call_of(tool, arguments, false, untouched)),
-        None => unknown(shelf, name),
+fn direct_call(
+    shelf: &dyn Prepared,
+    name: &str,
+    arguments: Value,
+    untouched: Option<SentAt>,
+    talk: &Conversation,
+) -> Outcome {
+    match named(shelf, name, talk) {
+        Named::Tool(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
+        Named::Tool(tool) => Outcome::Call(call_of(tool, arguments, false, untouched)),
+        Named::Unavailable => Outcome::Unavailable(String::from(name)),
+        Named::Unknown => unknown(shelf, name),
     }
 }
 
 /// `tool_call {name, arguments}`. Arguments sent flat beside `name` are accepted too.
-fn through_bridge(shelf: &dyn Prepared, mut outer: Value) -> Outcome {
+fn through_bridge(shelf: &dyn Prepared, mut outer: Value, talk: &Conversation) -> Outcome {
     let names = &shelf.options().bridge_names;
     let Some(inner) = outer.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty()) else {
         return Outcome::Reject(texts::bridge_usage(&names.call, "{\"name\": <tool name>, \"arguments\": {...}}"));
@@ -398,10 +469,11 @@ fn through_bridge(shelf: &dyn Prepared, mut outer: Value) -> Outcome {
         Ok((arguments, _)) => arguments,
         Err(reason) => return Outcome::Reject(texts::bad_arguments(&inner, &reason)),
     };
-    match shelf.catalog().lookup(&inner) {
-        Some(tool) if tool.deferred => checked_call(shelf, tool, arguments, true),
-        Some(_) => Outcome::Reject(texts::direct_through_call(&inner, names)),
-        None => unknown(shelf, &inner),
+    match named(shelf, &inner, talk) {
+        Named::Tool(tool) if tool.deferred => checked_call(shelf, tool, arguments, true),
+        Named::Tool(_) => Outcome::Reject(texts::direct_through_call(&inner, names)),
+        Named::Unavailable => Outcome::Unavailable(inner),
+        Named::Unknown => unknown(shelf, &inner),
     }
 }
 
@@ -461,16 +533,20 @@ fn requested_limit(arguments: &Value) -> Option<usize> {
 
 /// `tool_search {query}` or `{queries: [...]}`, answered locally: as the bridge's JSON, or as
 /// Anthropic's `tool_reference` blocks in native mode (SPEC §11).
-fn answer_search(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
-    let (results, batched) = match searches(shelf, arguments) {
+fn answer_search(shelf: &dyn Prepared, arguments: &Value, talk: &Conversation) -> Outcome {
+    let native = crate::native::Protocol::in_force(shelf.catalog(), shelf.options(), talk.history);
+    let bindings = talk.bindings.as_ref().filter(|_| native.is_some());
+    let (results, batched) = match searches(shelf, arguments, bindings) {
         Ok(searched) => searched,
         Err(reject) => return Outcome::Reject(reject),
     };
-    let native = crate::native::Protocol::in_force(shelf.catalog(), shelf.options());
     match (native, &results[..]) {
-        (Some(crate::native::Protocol::Anthropic), _) => {
-            Outcome::Loaded(crate::native::reference_blocks(shelf.catalog(), &results, shelf.options().load_max_tokens))
-        }
+        (Some(crate::native::Protocol::Anthropic), _) => Outcome::Loaded(crate::native::reference_blocks(
+            shelf.catalog(),
+            shelf.options(),
+            &results,
+            talk.bindings.as_ref(),
+        )),
         (_, [result]) if !batched => Outcome::Answer(result.model_value().to_json()),
         _ => Outcome::Answer(batch_model_value(&results).to_json()),
     }
@@ -479,8 +555,13 @@ fn answer_search(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
 /// The searches `{query, limit?}` or `{queries: [...], limit?}` ask for (at most
 /// [`MAX_BATCH_QUERIES`] queries) and whether they are a batch, or the reject's text when there
 /// is nothing to search.
-pub(crate) fn searches(shelf: &dyn Prepared, arguments: &Value) -> Result<(Vec<SearchResult>, bool), String> {
+pub(crate) fn searches(
+    shelf: &dyn Prepared,
+    arguments: &Value,
+    bindings: Option<&Bindings>,
+) -> Result<(Vec<SearchResult>, bool), String> {
     let limit = requested_limit(arguments);
+    let search = |query: &&str| shelf.search(&sent_name_query(shelf, query, bindings), limit);
     let queries = arguments.get("queries").or_else(|| arguments.get("query").filter(|q| q.as_array().is_some()));
     if let Some(queries) = queries.and_then(Value::as_array) {
         let texts: Vec<&str> = queries.iter().filter_map(Value::as_str).filter(|q| !q.trim().is_empty()).collect();
@@ -489,18 +570,43 @@ pub(crate) fn searches(shelf: &dyn Prepared, arguments: &Value) -> Result<(Vec<S
             return Err(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
         }
         let take = texts.iter().take(MAX_BATCH_QUERIES as usize);
-        return Ok((take.map(|q| shelf.search(q, limit)).collect(), true));
+        return Ok((take.map(search).collect(), true));
     }
     let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
-    let result = shelf.search(query, limit);
+    let result = search(&query);
     match result.error {
         Some(error) => Err(error),
         None => Ok((alloc::vec![result], false)),
     }
 }
 
+/// A native search's query as searched: a name the request sent (a provider name, or the name
+/// the conversation binds) becomes the tool's name, so that searching it loads that tool.
+fn sent_name_query<'q>(
+    shelf: &dyn Prepared,
+    query: &'q str,
+    bindings: Option<&Bindings>,
+) -> alloc::borrow::Cow<'q, str> {
+    use alloc::borrow::Cow;
+    let Some(bindings) = bindings else { return Cow::Borrowed(query) };
+    let catalog = shelf.catalog();
+    let trimmed = query.trim();
+    if trimmed.is_empty() || catalog.get(trimmed).is_some() {
+        return Cow::Borrowed(query);
+    }
+    let at = match bindings.get(trimmed) {
+        Some(Target::Tool(at)) => Some(at),
+        _ => tool_names(catalog, &shelf.options().bridge_names.search).index_of(trimmed),
+    };
+    match at.and_then(|at| catalog.tools.get(at)) {
+        Some(tool) => Cow::Owned(tool.name.clone()),
+        None => Cow::Borrowed(query),
+    }
+}
+
 /// `tool_describe {name}` or `{names: [...]}`, answered locally.
-fn answer_describe(shelf: &dyn Prepared, arguments: &Value) -> Outcome {
+fn answer_describe(shelf: &dyn Prepared, arguments: &Value, talk: &Conversation) -> Outcome {
+    let _ = talk;
     let names = &shelf.options().bridge_names;
     let batch = arguments.get("names").or_else(|| arguments.get("name").filter(|n| n.as_array().is_some()));
     if let Some(list) = batch.and_then(Value::as_array) {

@@ -178,8 +178,7 @@ impl ShelfHandle {
     /// text ([`Shelf::layout_with`]: in native Anthropic mode, only the referenced deferred tools).
     pub fn assemble_with(&self, context: &str) -> Result<String, JsValue> {
         reserve_for(context)?;
-        let context = crate::catalog::parse_input(context, "context", ErrorCode::InvalidToolbox).map_err(js_error)?;
-        Ok(self.shelf.layout_with(&context).plan().to_json())
+        Ok(self.shelf.layout_with_text(context).map_err(js_error)?.plan().to_json())
     }
 
     /// The search result as JSON text (the stateless search's; a `Shelf`'s is
@@ -219,6 +218,14 @@ impl ShelfHandle {
     pub fn unwrap(&self, call: &str) -> Result<String, JsValue> {
         reserve_for(call)?;
         self.shelf.unwrap_json(call).map(unwrapped_json).map_err(js_error)
+    }
+
+    /// The unwrap result as JSON text, for a call continuing `context` (JSON text: `{messages}`,
+    /// `{input}` or the array; SPEC §14).
+    #[wasm_bindgen(js_name = unwrapWith)]
+    pub fn unwrap_with(&self, call: &str, context: &str) -> Result<String, JsValue> {
+        reserve_for(call)?;
+        self.shelf.unwrap_json_with(call, Some(context)).map(unwrapped_json).map_err(js_error)
     }
 
     /// The shelf as a snapshot (SPEC §13), holding the toolbox's text when `hold_toolbox`. With

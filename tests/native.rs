@@ -130,7 +130,8 @@ fn anthropic_tools_array_on_every_catalog() {
 #[test]
 fn anthropic_search_answers_and_loaded_tools_on_every_catalog() {
     for name in catalogs() {
-        let shelf = native_shelf(&toolbox(&name, "anthropic", false), "");
+        // Every match loads (`loadLimit` at its most); the default bound is tests/session_cost.rs'.
+        let shelf = native_shelf(&toolbox(&name, "anthropic", false), r#","loadLimit":50"#);
         let empty = shelf.assemble_with(&options(r#"{"messages":[]}"#));
         assert_eq!(empty.tools.len(), 2, "{name}: no message references a tool yet");
         let prefix = Value::Array(empty.tools.clone()).to_json();
@@ -178,9 +179,11 @@ fn anthropic_search_answers_and_loaded_tools_on_every_catalog() {
             wanted.sort_unstable();
             wanted.dedup();
             assert_eq!(carried, wanted, "{name}: turn {turn}");
+            let whole = Value::Array(a.tools.clone()).to_json();
             assert_eq!(
-                a.facts.context_tokens, empty.facts.context_tokens,
-                "{name}: deferred tools stay out of the context"
+                a.facts.context_tokens,
+                whole.chars().count().div_ceil(4) as u64,
+                "{name}: loaded tools enter the context (SPEC §14)"
             );
         }
     }
@@ -194,7 +197,8 @@ fn anthropic_search_answers_and_loaded_tools_on_every_catalog() {
 fn responses_search_output_on_every_catalog() {
     for name in catalogs() {
         let given = toolbox(&name, "responses", false);
-        let shelf = native_shelf(&given, "");
+        // Every match loads (`loadLimit` at its most); the default bound is tests/session_cost.rs'.
+        let shelf = native_shelf(&given, r#","loadLimit":50"#);
         let a = shelf.assemble();
         assert_eq!(a.tools.len(), 2, "{name}: deferred tools are not sent");
         let search = &a.tools[1];
@@ -303,7 +307,7 @@ fn the_native_cases() {
 fn batched_search_in_both_native_protocols() {
     let name = "github-mcp-server+linear-mcp-official";
     let queries = r#"["github create issue","linear list projects","send a gmail"]"#;
-    let anthropic = native_shelf(&toolbox(name, "anthropic", false), r#","batch":true"#);
+    let anthropic = native_shelf(&toolbox(name, "anthropic", false), r#","batch":true,"loadLimit":50"#);
     let schema = anthropic.assemble().tools[1].get("input_schema").unwrap().to_json();
     assert!(schema.contains(r#""queries""#), "{schema}");
     let call =
@@ -326,7 +330,7 @@ fn batched_search_in_both_native_protocols() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), expected.len(), "each tool once");
-    let responses = native_shelf(&toolbox(name, "responses", false), r#","batch":true"#);
+    let responses = native_shelf(&toolbox(name, "responses", false), r#","batch":true,"loadLimit":50"#);
     let call = json::parse(&format!(
         r#"{{"type":"tool_search_call","call_id":"c","execution":"client","arguments":{{"queries":{queries}}}}}"#
     ))
@@ -472,7 +476,7 @@ fn hostile_native_inputs_grow_no_faster_than_n_log_n() {
 fn load_max_tokens_bounds_what_one_search_loads() {
     for name in catalogs() {
         let box_ = toolbox(&name, "anthropic", false);
-        let bounded = native_shelf(&box_, r#","loadMaxTokens":600"#);
+        let bounded = native_shelf(&box_, r#","loadMaxTokens":600,"loadLimit":50"#);
         for query in queries_for(&name) {
             let result = bounded.search(&query, None);
             let call = Value::object([

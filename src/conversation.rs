@@ -1,0 +1,385 @@
+//! Conversations (SPEC §14; layer: above the catalog and provider names, below native, unwrap
+//! and the shelf): what a history binds. A history (Anthropic `messages`, Responses input items,
+//! OpenAI Chat messages) is read for the names the model has seen or used, skipping everything
+//! else however deep or malformed; each name is then resolved against the catalog as it is now,
+//! so that a name keeps its meaning across attaches and detaches, and a name whose tool is gone
+//! is known as unavailable. Nothing is stored: bindings are made per call from the history given.
+
+use crate::catalog::{qualified_name, Catalog, Tool};
+use crate::error::{Error, ErrorCode};
+use crate::json::{self, Value};
+use crate::options::BridgeNames;
+use crate::wire::Names;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// Levels of a history kept when it is read from text: `{messages}` → message → `content` →
+/// block → `content` → `tool_reference` (and a Responses output's namespace → `tools` →
+/// function). Deeper parts (a tool's input, say) are never read, so they are cut unparsed.
+const HISTORY_LEVELS: usize = 7;
+
+/// What a history shows of tool names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct History {
+    /// Names of `tool_reference` blocks (Anthropic), in the order seen.
+    pub references: Vec<String>,
+    /// Names the model called or asked to describe: `(namespace, name)`, the namespace of a
+    /// Responses `function_call` when it has one.
+    pub calls: Vec<(Option<String>, String)>,
+    /// Functions a Responses `tool_search_output` loaded: `(namespace, name)`.
+    pub loaded: Vec<(String, String)>,
+    /// Parts that could not be read (skipped), for the assembly's warnings.
+    pub warnings: Vec<String>,
+}
+
+impl History {
+    /// Reads a history given as JSON text: `{messages}`, `{input}` or the array itself. Only its
+    /// top levels are parsed (in one pass, whatever its depth); text that is not JSON at all is
+    /// `invalid_call` naming `what`.
+    /// `None` when the context holds no messages or items at all (not a conversation).
+    pub fn read_text(text: &str, names: &BridgeNames, what: &str) -> Result<Option<History>, Error> {
+        let outline = json::shallow_text(text, HISTORY_LEVELS);
+        let value = json::parse(&outline).map_err(|e| {
+            Error::new(ErrorCode::InvalidCall, alloc::format!("{what}: {} at byte {}", e.message, e.offset))
+        })?;
+        Ok(History::read_present(&value, names))
+    }
+
+    /// [`History::read`] of a context that holds messages or items; `None` for any other value.
+    pub fn read_present(context: &Value, names: &BridgeNames) -> Option<History> {
+        items_of(context).map(|_| History::read(context, names))
+    }
+
+    /// Reads a history given as a value (see [`History::read_text`]); a context without
+    /// messages gives an empty history.
+    pub fn read(context: &Value, names: &BridgeNames) -> History {
+        let mut history = History::default();
+        let Some(items) = items_of(context) else { return history };
+        let mut skipped = 0usize;
+        for item in items {
+            if !history.read_item(item, names) {
+                skipped += 1;
+            }
+        }
+        if skipped > 0 {
+            history.warnings.push(crate::texts::history_parts_skipped(skipped));
+        }
+        history
+    }
+
+    /// Reads one message or input item; false when it is not an object (skipped).
+    fn read_item(&mut self, item: &Value, names: &BridgeNames) -> bool {
+        if !item.is_object() {
+            return false;
+        }
+        self.read_call(item, names);
+        if let Some(blocks) = item.get("content").and_then(Value::as_array) {
+            for block in blocks {
+                self.read_block(block, names);
+            }
+        }
+        if let Some(calls) = item.get("tool_calls").and_then(Value::as_array) {
+            calls.iter().for_each(|call| self.read_call(call, names));
+        }
+        if text_of(item, "type") == Some("tool_search_output") {
+            self.read_search_output(item);
+        }
+        true
+    }
+
+    /// A block of a message's content: a `tool_reference`, a `tool_use`, or a `tool_result`
+    /// holding `tool_reference` blocks.
+    fn read_block(&mut self, block: &Value, names: &BridgeNames) {
+        match text_of(block, "type") {
+            Some("tool_reference") => self.read_reference(block),
+            Some("tool_use") => self.read_call(block, names),
+            Some("tool_result") => {
+                for inner in block.get("content").and_then(Value::as_array).into_iter().flatten() {
+                    if text_of(inner, "type") == Some("tool_reference") {
+                        self.read_reference(inner);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn read_reference(&mut self, block: &Value) {
+        match text_of(block, "tool_name") {
+            Some(name) => self.references.push(String::from(name)),
+            None => self.warnings.push(crate::texts::history_reference_unreadable()),
+        }
+    }
+
+    /// A call (Anthropic `tool_use`, Responses `function_call`, a Chat `tool_calls` entry): its
+    /// name and namespace, and for the bridge's call and describe tools the names they name.
+    fn read_call(&mut self, call: &Value, names: &BridgeNames) {
+        let kind = text_of(call, "type");
+        if !matches!(kind, Some("tool_use" | "function_call" | "function")) {
+            return;
+        }
+        let holder = call.get("function").filter(|f| f.is_object()).unwrap_or(call);
+        let Some(name) = text_of(holder, "name") else { return };
+        let namespace = text_of(call, "namespace").map(String::from);
+        self.calls.push((namespace, String::from(name)));
+        if name == names.call || name == names.describe {
+            let arguments = ["input", "arguments"].into_iter().find_map(|key| holder.get(key));
+            self.read_bridge_arguments(arguments);
+        }
+    }
+
+    /// The names inside a bridge call's or describe's arguments (an object, or JSON text of
+    /// which only the top level is read).
+    fn read_bridge_arguments(&mut self, arguments: Option<&Value>) {
+        let parsed;
+        let arguments = match arguments {
+            Some(Value::String(text)) => {
+                parsed = json::parse(&json::shallow_text(text, 2)).ok();
+                parsed.as_ref()
+            }
+            other => other,
+        };
+        let Some(arguments) = arguments else { return };
+        let one = text_of(arguments, "name").map(String::from);
+        let many = arguments.get("names").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
+        let named: Vec<String> = one.into_iter().chain(many.map(String::from)).collect();
+        self.calls.extend(named.into_iter().map(|name| (None, name)));
+    }
+
+    /// A Responses `tool_search_output`: the functions of each namespace it loaded.
+    fn read_search_output(&mut self, item: &Value) {
+        let Some(tools) = item.get("tools").and_then(Value::as_array) else {
+            self.warnings.push(crate::texts::history_output_unreadable());
+            return;
+        };
+        for tool in tools {
+            match text_of(tool, "type") {
+                Some("namespace") => {
+                    let Some(space) = text_of(tool, "name") else { continue };
+                    let inner = tool.get("tools").and_then(Value::as_array).into_iter().flatten();
+                    for name in inner.filter_map(|f| text_of(f, "name")) {
+                        self.loaded.push((String::from(space), String::from(name)));
+                    }
+                }
+                Some("function") => {
+                    if let Some(name) = text_of(tool, "name") {
+                        self.calls.push((None, String::from(name)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// True when nothing was read (no history, or one without tool names).
+    pub fn is_empty(&self) -> bool {
+        self.references.is_empty() && self.calls.is_empty() && self.loaded.is_empty()
+    }
+}
+
+/// The items of a context: `{messages}`, `{input}`, or the array itself.
+fn items_of(context: &Value) -> Option<&[Value]> {
+    match context {
+        Value::Array(items) => Some(items),
+        other => other.get("messages").or_else(|| other.get("input")).and_then(Value::as_array),
+    }
+}
+
+fn text_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+/// What a name the model knows stands for now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The catalog's tool at this index.
+    Tool(usize),
+    /// The history used the name, and no tool of the toolbox answers to it any more.
+    Gone,
+}
+
+/// The provider names of a catalog's tools (one scope: every tool, and the search tool's name).
+pub fn tool_names(catalog: &Catalog, search: &str) -> Names {
+    Names::of(catalog.tools.iter().map(|t| t.name.as_str()), &[search])
+}
+
+/// Every name a history uses, resolved against the catalog.
+#[derive(Clone, Debug, Default)]
+pub struct Bindings {
+    /// `(name, target, referenced)`, sorted by name, each name once: `referenced` when a
+    /// `tool_reference` block names it (its definition must be in the request's tools).
+    names: Vec<(String, Target, bool)>,
+    /// `(namespace, name)` pairs the history loaded or called, sorted.
+    spaced: Vec<(String, String)>,
+    /// Ambiguities settled and parts skipped, for the warnings.
+    pub warnings: Vec<String>,
+}
+
+impl Bindings {
+    /// The bindings of `history` over `catalog`, whose tools have the provider names `wire`.
+    pub fn of(history: &History, catalog: &Catalog, wire: &Names) -> Bindings {
+        let mut names: Vec<(String, bool)> = history.references.iter().map(|n| (n.clone(), true)).collect();
+        names.extend(history.calls.iter().filter(|(space, _)| space.is_none()).map(|(_, n)| (n.clone(), false)));
+        names.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        names.dedup_by(|later, first| later.0 == first.0);
+        let candidates: Vec<Vec<usize>> = names.iter().map(|(n, _)| candidates(catalog, wire, n)).collect();
+        let evidence = server_evidence(catalog, &candidates);
+        let mut warnings = history.warnings.clone();
+        let mut bound = Vec::with_capacity(names.len());
+        for ((name, referenced), found) in names.into_iter().zip(candidates) {
+            let target = match found[..] {
+                [] => Target::Gone,
+                [one] => Target::Tool(one),
+                _ => {
+                    let chosen = choose(catalog, &found, &evidence);
+                    let server = catalog.tools.get(chosen).and_then(|t| t.server.as_deref()).unwrap_or_default();
+                    warnings.push(crate::texts::binding_ambiguous(&name, server));
+                    Target::Tool(chosen)
+                }
+            };
+            bound.push((name, target, referenced));
+        }
+        let mut spaced: Vec<(String, String)> = history.loaded.clone();
+        spaced.extend(history.calls.iter().filter_map(|(s, n)| Some((s.clone()?, n.clone()))));
+        spaced.sort_unstable();
+        spaced.dedup();
+        Bindings { names: bound, spaced, warnings }
+    }
+
+    /// What `name` stands for in this conversation, when the history used it.
+    pub fn get(&self, name: &str) -> Option<Target> {
+        let at = self.names.binary_search_by(|(n, _, _)| n.as_str().cmp(name)).ok()?;
+        self.names.get(at).map(|(_, target, _)| *target)
+    }
+
+    /// The names `tool_reference` blocks use, with what each stands for, in code-point order.
+    pub fn referenced(&self) -> impl Iterator<Item = (&str, Target)> {
+        self.names.iter().filter(|(_, _, r)| *r).map(|(n, t, _)| (n.as_str(), *t))
+    }
+
+    /// The name the history references `tool` by, if any (the first in code-point order).
+    pub fn reference_name(&self, tool: usize) -> Option<&str> {
+        self.referenced().find(|(_, t)| *t == Target::Tool(tool)).map(|(n, _)| n)
+    }
+
+    /// Whether the history loaded or called `name` in `namespace` (Responses).
+    pub fn has_spaced(&self, namespace: &str, name: &str) -> bool {
+        self.spaced.binary_search_by(|(s, n)| (s.as_str(), n.as_str()).cmp(&(namespace, name))).is_ok()
+    }
+
+    /// The tools the history has loaded: referenced and still in the toolbox, each once.
+    pub fn loaded_tools(&self) -> Vec<usize> {
+        let mut tools: Vec<usize> =
+            self.referenced().filter_map(|(_, t)| if let Target::Tool(i) = t { Some(i) } else { None }).collect();
+        tools.sort_unstable();
+        tools.dedup();
+        tools
+    }
+}
+
+/// The tools `name` may stand for now: the tool of that name or provider name, or the deferred
+/// tool whose qualified form it is, or else every deferred tool whose own name it is.
+pub fn candidates(catalog: &Catalog, wire: &Names, name: &str) -> Vec<usize> {
+    if let Some(at) = catalog.index_of(name) {
+        return alloc::vec![at];
+    }
+    if let Some(at) = wire.index_of(name) {
+        return alloc::vec![at];
+    }
+    if let Some(at) = qualified_form(catalog, name) {
+        return alloc::vec![at];
+    }
+    catalog.own_named(name)
+}
+
+/// The deferred tool whose qualified name (`mcp__<server>__<tool>`) is `name`, whatever the
+/// toolbox calls it now: a name the model learned while two servers clashed stays usable.
+pub fn qualified_form(catalog: &Catalog, name: &str) -> Option<usize> {
+    let rest = name.strip_prefix("mcp__")?;
+    for server in &catalog.servers {
+        let mut prefix = String::new();
+        crate::wire::push_safe(&mut prefix, &server.name);
+        let cut = prefix.len().min(crate::wire::MAX_NAME - 9 - 7);
+        if !rest.starts_with(prefix.get(..cut).unwrap_or_default()) {
+            continue;
+        }
+        let found = server.tools.iter().copied().find(|&i| {
+            catalog.tools.get(i).is_some_and(|t| t.deferred && qualified_name(&server.name, &t.own_name) == name)
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// How many of the history's names resolve to one tool of each server: the servers the
+/// conversation has been using, which settle a name several servers' tools answer to.
+fn server_evidence<'a>(catalog: &'a Catalog, candidates: &[Vec<usize>]) -> Vec<(&'a str, usize)> {
+    let mut servers: Vec<&str> = candidates
+        .iter()
+        .filter_map(|found| match found[..] {
+            [one] => catalog.tools.get(one).and_then(|t| t.server.as_deref()),
+            _ => None,
+        })
+        .collect();
+    servers.sort_unstable();
+    let mut counted: Vec<(&str, usize)> = Vec::new();
+    for server in servers {
+        match counted.last_mut() {
+            Some((last, n)) if *last == server => *n += 1,
+            _ => counted.push((server, 1)),
+        }
+    }
+    counted
+}
+
+/// Of several tools one name may stand for, the one whose server the history uses most (ties:
+/// the server first in code-point order).
+fn choose(catalog: &Catalog, found: &[usize], evidence: &[(&str, usize)]) -> usize {
+    let weight = |i: &usize| {
+        let server = catalog.tools.get(*i).and_then(|t: &Tool| t.server.as_deref()).unwrap_or_default();
+        let used = evidence.binary_search_by(|(s, _)| (*s).cmp(server)).ok().and_then(|at| evidence.get(at));
+        (core::cmp::Reverse(used.map_or(0, |(_, n)| *n)), server)
+    };
+    found.iter().copied().min_by(|a, b| weight(a).cmp(&weight(b))).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> History {
+        History::read_text(text, &BridgeNames::default(), "context").unwrap().unwrap_or_default()
+    }
+
+    #[test]
+    fn reads_references_calls_and_outputs_and_skips_the_rest() {
+        let deep = "[".repeat(5000) + &"]".repeat(5000);
+        let text = alloc::format!(
+            r#"{{"messages":[
+              {{"role":"assistant","content":[{{"type":"tool_use","id":"a","name":"tool_search","input":{{"q":{deep}}}}}]}},
+              {{"role":"user","content":[{{"type":"tool_result","tool_use_id":"a","content":[
+                {{"type":"tool_reference","tool_name":"list_issues"}},{{"type":"tool_reference"}}]}}]}},
+              {{"type":"tool_search_output","tools":[{{"type":"namespace","name":"github","tools":[{{"type":"function","name":"get_me"}}]}}]}},
+              {{"type":"function_call","namespace":"github","name":"get_me","arguments":"{{}}"}},
+              {{"role":"assistant","tool_calls":[{{"type":"function","function":{{"name":"tool_call","arguments":"{{\"name\":\"create_issue\",\"arguments\":{deep}}}"}}}}]}},
+              7, "text"
+            ]}}"#
+        );
+        let history = read(&text);
+        assert_eq!(history.references, ["list_issues"]);
+        assert_eq!(history.loaded, [("github".into(), "get_me".into())]);
+        let calls: Vec<&str> = history.calls.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(calls, ["tool_search", "get_me", "tool_call", "create_issue"]);
+        assert_eq!(history.calls[1].0.as_deref(), Some("github"));
+        assert_eq!(history.warnings.len(), 2, "{:?}", history.warnings);
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_an_error() {
+        assert!(History::read_text("{\"messages\": [", &BridgeNames::default(), "context").is_err());
+        assert!(read("{}").is_empty());
+        assert!(read("[]").is_empty());
+    }
+}
