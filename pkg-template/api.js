@@ -131,9 +131,18 @@ export function describe(toolbox, name, options) {
   return once(toolbox, options, (handle) => JSON.parse(handle.describe(coreString(name))));
 }
 
-/** Stateless unwrap: the model's tool call (any provider's shape) → call | answer | reject. */
-export function unwrap(toolbox, toolCall, options) {
-  return once(toolbox, options, (handle) => unwrapped(call(() => handle.unwrap(toJson(toolCall, "call"))), toolCall));
+/** The unwrap result's text: for a call continuing `context` (the conversation), or alone. */
+function unwrapOf(handle, toolCall, context) {
+  const text = toJson(toolCall, "call");
+  return context == null ? handle.unwrap(text) : handle.unwrapWith(text, toJson(context, "context"));
+}
+
+/**
+ * Stateless unwrap: the model's tool call (any provider's shape) → call | answer | reject;
+ * `context` (the conversation so far) as in `Shelf.unwrap`.
+ */
+export function unwrap(toolbox, toolCall, options, context) {
+  return once(toolbox, options, (handle) => unwrapped(call(() => unwrapOf(handle, toolCall, context)), toolCall));
 }
 
 /**
@@ -259,8 +268,9 @@ export class Shelf {
 
   /**
    * The model-visible tools; the same result every call (a fresh object each time). With
-   * `context` (`{ messages }`, native Anthropic mode): only the deferred tools the conversation
-   * has loaded (SPEC §11).
+   * `context` (the conversation so far; native Anthropic mode): only the deferred tools the
+   * conversation has loaded, under the names it knows them by, and stand-ins for those gone
+   * (SPEC §11, §14).
    */
   assemble(context) {
     const handle = this.#live();
@@ -306,10 +316,15 @@ export class Shelf {
     return JSON.parse(call(() => handle.describe(coreString(name))));
   }
 
-  /** The model's tool call (any provider's shape) → call | answer | reject. */
-  unwrap(toolCall) {
+  /**
+   * The model's tool call (any provider's shape) → call | answer | reject. With `context` (the
+   * conversation so far: `{ messages }`, `{ input }` or the array), names route by what the
+   * history bound, and a tool it knew that is gone is a reject with `code: "unavailable_tool"`
+   * (SPEC §14).
+   */
+  unwrap(toolCall, context) {
     const handle = this.#live();
-    return unwrapped(call(() => handle.unwrap(toJson(toolCall, "call"))), toolCall);
+    return unwrapped(call(() => unwrapOf(handle, toolCall, context)), toolCall);
   }
 
   /** What to embed of each deferred tool, in order (SPEC §12): `[{ key, text }]`; `key` is a hash of `text`. */

@@ -106,12 +106,18 @@ export interface Options {
    */
   mode?: Mode;
   /**
-   * Native Anthropic searches: the most tokens of tool definitions one answer loads by
-   * `tool_reference` (100–1000000). The top match and tools named exactly always load; the other
-   * matches are named in a text block, so a search of an exact name loads one. Unset (the
-   * default, SPEC §11): every match is referenced. See docs/options.md for the measured trade.
+   * Native searches (both providers): the most tokens of tool definitions one answer loads
+   * (100–1000000). The top match and tools named exactly always load; the other matches are
+   * named (a text block, or the first namespace's description), so a search of an exact name
+   * loads one. Unset by default. See docs/options.md for the measured trade.
    */
   loadMaxTokens?: number;
+  /**
+   * Native searches (both providers): the most tools one answer loads (1–50, default 1: a native
+   * session then costs no more than the bridge's, docs/benchmarks.md). A query that is a tool's
+   * exact name loads that tool alone; tools the conversation loaded already do not count.
+   */
+  loadLimit?: number;
   [snakeCase: string]: unknown;
 }
 
@@ -155,9 +161,12 @@ export interface Assembly<T extends ToolDef = ToolDef> {
 }
 
 /** A request's conversation so far, for `assemble` in native Anthropic mode (its `tool_reference` blocks). */
-export interface AssembleContext {
-  messages: readonly unknown[];
-}
+/**
+ * The conversation so far (SPEC §14): Anthropic `messages`, Responses `input` items, or the array
+ * itself. Only what names tools is read (references, search outputs, calls); the rest is skipped
+ * whatever its depth.
+ */
+export type AssembleContext = { messages: readonly unknown[] } | { input: readonly unknown[] } | readonly unknown[];
 
 export type ErrorCode =
   | "invalid_toolbox"
@@ -298,7 +307,13 @@ export type Unwrapped<T extends ToolDef = ToolDef, M extends Mode = "bridge"> =
       warnings?: string[];
     }
   | { kind: "answer"; content: AnswerContent<T, M>; id?: string }
-  | { kind: "reject"; content: string; id?: string };
+  | {
+      kind: "reject";
+      content: string;
+      id?: string;
+      /** `unavailable_tool`: the conversation knew the tool, and the toolbox no longer holds it. */
+      code?: "unavailable_tool";
+    };
 
 export interface SearchOptions extends Options {
   /** Hits wanted (default `searchDefaultLimit`, clamped to `maxSearchLimit`). */
@@ -316,9 +331,9 @@ export declare function search(toolbox: Toolbox, query: string, options?: Search
 /** Stateless describe: a deferred tool's whole description and schema, or null. */
 export declare function describe(toolbox: Toolbox, name: string, options?: Options): Described | null;
 /** Stateless unwrap: the model's tool call → the real call, a local answer, or a reject. */
-export declare function unwrap<T extends ToolDef>(toolbox: Toolbox<T>, call: ToolSearchCall, options?: Options): SearchCallUnwrapped;
-export declare function unwrap<T extends ToolDef, M extends Mode = "bridge">(toolbox: Toolbox<T>, call: ToolCall, options?: ModeOptions<M>): Unwrapped<T, M>;
-export declare function unwrap<T extends ToolDef, M extends Mode = "bridge">(toolbox: Toolbox<T>, call: ToolCall | ToolSearchCall, options?: ModeOptions<M>): Unwrapped<T, M> | SearchCallUnwrapped;
+export declare function unwrap<T extends ToolDef>(toolbox: Toolbox<T>, call: ToolSearchCall, options?: Options, context?: AssembleContext): SearchCallUnwrapped;
+export declare function unwrap<T extends ToolDef, M extends Mode = "bridge">(toolbox: Toolbox<T>, call: ToolCall, options?: ModeOptions<M>, context?: AssembleContext): Unwrapped<T, M>;
+export declare function unwrap<T extends ToolDef, M extends Mode = "bridge">(toolbox: Toolbox<T>, call: ToolCall | ToolSearchCall, options?: ModeOptions<M>, context?: AssembleContext): Unwrapped<T, M> | SearchCallUnwrapped;
 
 /** A toolbox prepared once with its options, for agents that keep the same tools across turns. */
 export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge"> {
@@ -331,9 +346,10 @@ export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge
   /** With `vector` (the query's embedding, same model as setEmbeddings'), similarity is fused in (SPEC §12). */
   search(query: string, options?: { limit?: number; vector?: Vector }): SearchResult;
   describe(name: string): Described | null;
-  unwrap(call: ToolSearchCall): SearchCallUnwrapped;
-  unwrap(call: ToolCall): Unwrapped<T, M>;
-  unwrap(call: ToolCall | ToolSearchCall): Unwrapped<T, M> | SearchCallUnwrapped;
+  /** With `context` (the conversation so far), names route by what the history bound (SPEC §14). */
+  unwrap(call: ToolSearchCall, context?: AssembleContext): SearchCallUnwrapped;
+  unwrap(call: ToolCall, context?: AssembleContext): Unwrapped<T, M>;
+  unwrap(call: ToolCall | ToolSearchCall, context?: AssembleContext): Unwrapped<T, M> | SearchCallUnwrapped;
   /** What to embed of each deferred tool, in order; `key` is a hash of `text` (SPEC §12). */
   embeddingTexts(): EmbeddingText[];
   /**

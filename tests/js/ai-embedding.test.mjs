@@ -88,7 +88,8 @@ test("createAnthropicNativeToolshelf: the native search tool's tool_reference an
   const embeddings = await startEmbeddingServer(vectorOf);
   try {
     const provider = createOpenAI({ apiKey: "test", baseURL: `${embeddings.url}/v1` });
-    const native = createAnthropicNativeToolshelf({ servers: servers(), options: { contextLength: 200_000 }, embedding: { model: provider.embedding("all-MiniLM-L6-v2") } });
+    // loadLimit 5: every match loads, so the fused ranking's matches are all references.
+    const native = createAnthropicNativeToolshelf({ servers: servers(), options: { contextLength: 200_000, loadLimit: 5 }, embedding: { model: provider.embedding("all-MiniLM-L6-v2") } });
     const search = Object.entries(native.tools).find(([, t]) => t.type === "provider" || /search/.test(t.id ?? ""))?.[1] ?? native.tools.tool_search;
     const output = await search.execute({ query: QUERY }, { toolCallId: "s1", messages: [] });
     const names = output.filter((b) => b.type === "tool_reference").map((b) => b.tool_name);

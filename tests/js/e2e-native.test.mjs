@@ -462,7 +462,8 @@ test("AI SDK native path with @ai-sdk/openai keeps the tool's own guarantees; cl
   const run = async (script) => {
     const model = await startNativeModelServer(script);
     try {
-      const shelf = createOpenAINativeToolshelf({ toolSearch: openaiProvider.tools.toolSearch, servers, options: { contextLength: 200_000 } });
+      // Every match of a search loads (loadLimit), so that both clashing list_issues are shown.
+      const shelf = createOpenAINativeToolshelf({ toolSearch: openaiProvider.tools.toolSearch, servers, options: { contextLength: 200_000, loadLimit: 5 } });
       const result = await generateText({
         model: createOpenAI({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"),
         prompt: "Do it.", tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(script.length + 1),

@@ -71,11 +71,13 @@ test("assemble({ messages }) carries only the tools a conversation's tool_refere
     const call = { type: "tool_use", id: `s${i}`, name: "tool_search", input: { query } };
     const u = shelf.unwrap(call);
     assert.equal(u.kind, "answer");
-    assert.ok(Array.isArray(u.content) && u.content.every((b) => b.type === "tool_reference"), JSON.stringify(u.content));
+    assert.ok(Array.isArray(u.content) && u.content.every((b) => b.type === "tool_reference" || b.type === "text"), JSON.stringify(u.content));
+    const references = u.content.filter((b) => b.type === "tool_reference");
+    assert.equal(references.length, 1, "loadLimit 1 (the default): the top match loads, the others are named");
     messages.push({ role: "assistant", content: [call] }, { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: u.content }] });
     const a = shelf.assemble({ messages });
     const names = a.tools.slice(2).map((t) => t.name).sort();
-    sent.push(...u.content.map((b) => b.tool_name));
+    sent.push(...references.map((b) => b.tool_name));
     assert.deepEqual(names, [...new Set(sent)].sort());
     assert.equal(JSON.stringify(a.tools.slice(0, 2)), JSON.stringify(shelf.assemble({ messages: [] }).tools), "the prefix never changes");
     assert.ok(a.requestBytes < 100_000, `${a.requestBytes} bytes, against ${shelf.assemble().requestBytes} for every deferred tool`);
@@ -93,7 +95,7 @@ function largestRequest(box, options, queries) {
     const search = { type: "tool_use", id: `s${i}`, name: "tool_search", input: { query } };
     const u = shelf.unwrap(search);
     const note = u.content.find((b) => b.type === "text");
-    if (options.loadMaxTokens && note) assert.match(note.text, /not loaded \(search an exact name to load it\)|No tool/);
+    if (options.loadLimit !== 50 && note) assert.match(note.text, /not loaded \(search an exact name to load it\)|No tool/);
     messages.push({ role: "assistant", content: [search] }, { role: "user", content: [{ type: "tool_result", tool_use_id: search.id, content: u.content }] });
     max = Math.max(max, shelf.assemble({ messages }).requestBytes);
     const use = { type: "tool_use", id: `c${i}`, name: u.content.find((b) => b.type === "tool_reference").tool_name, input: {} };
@@ -109,11 +111,11 @@ test("loadMaxTokens: ten turns on 3,397 REST tools send at most 50 KB of tools a
   const parts = ["cloudflare-api-2024-08", "twilio-api", "stripe-api-2022-04"];
   const labelled = keywordQueries().filter((q) => parts.includes(q.catalog)).map((q) => q.query).slice(0, 5);
   const bounded = largestRequest(box, { loadMaxTokens: 500 }, labelled);
-  const spec = largestRequest(box, {}, labelled);
+  const spec = largestRequest(box, { loadLimit: 50 }, labelled); // every match referenced
   assert.ok(bounded <= 50 * 1024, `${bounded} bytes`);
   assert.ok(bounded < 0.6 * spec, `every match referenced: ${spec} bytes, against ${bounded}`);
   const own = ["refund a charge", "create a customer", "list dns records of a zone", "send an sms", "purge the cache"];
-  const [ownBounded, ownSpec] = [largestRequest(box, { loadMaxTokens: 500 }, own), largestRequest(box, {}, own)];
+  const [ownBounded, ownSpec] = [largestRequest(box, { loadMaxTokens: 500 }, own), largestRequest(box, { loadLimit: 50 }, own)];
   assert.ok(ownBounded < 0.8 * ownSpec, `another conversation: ${ownSpec} bytes, against ${ownBounded}`);
 });
 
