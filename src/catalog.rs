@@ -369,10 +369,7 @@ impl Catalog {
     pub fn own_named(&self, own_name: &str) -> Vec<usize> {
         let own = |i: &usize| self.tools.get(*i).map(|t| t.own_name.as_str());
         let first = self.by_own_name.partition_point(|i| own(i).is_some_and(|o| o < own_name));
-        let mut found: Vec<usize> =
-            self.by_own_name.iter().skip(first).take_while(|i| own(i) == Some(own_name)).copied().collect();
-        found.sort_unstable();
-        found
+        self.by_own_name.iter().skip(first).take_while(|i| own(i) == Some(own_name)).copied().collect()
     }
 
     /// The tool the model knows as `name`, or else the one deferred tool whose own (server-side)

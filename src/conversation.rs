@@ -209,8 +209,8 @@ pub struct Bindings {
     /// `(name, target, referenced)`, sorted by name, each name once: `referenced` when a
     /// `tool_reference` block names it (its definition must be in the request's tools).
     names: Vec<(String, Target, bool)>,
-    /// `(namespace, name)` pairs the history loaded or called, sorted.
-    spaced: Vec<(String, String)>,
+    /// The `(namespace, name)` pairs the history loaded or called, as [`spaced_key`]s, sorted.
+    spaced: Vec<String>,
     /// Ambiguities settled and parts skipped, for the warnings.
     pub warnings: Vec<String>,
 }
@@ -218,32 +218,37 @@ pub struct Bindings {
 impl Bindings {
     /// The bindings of `history` over `catalog`, whose tools have the provider names `wire`.
     pub fn of(history: &History, catalog: &Catalog, wire: &Names) -> Bindings {
-        let mut names: Vec<(String, bool)> = history.references.iter().map(|n| (n.clone(), true)).collect();
-        names.extend(history.calls.iter().filter(|(space, _)| space.is_none()).map(|(_, n)| (n.clone(), false)));
-        names.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-        names.dedup_by(|later, first| later.0 == first.0);
-        let candidates: Vec<Vec<usize>> = names.iter().map(|(n, _)| candidates(catalog, wire, n)).collect();
+        // (name, 0 when a reference names it, 1 for a call), sorted: a referenced name first.
+        let mut seen: Vec<(&str, usize)> = history.references.iter().map(|n| (n.as_str(), 0)).collect();
+        let calls = history.calls.iter().filter(|(space, _)| space.is_none());
+        seen.extend(calls.map(|(_, n)| (n.as_str(), 1)));
+        crate::swar::sort_names(&mut seen);
+        seen.dedup_by(|later, first| later.0 == first.0);
+        let candidates: Vec<Vec<usize>> = seen.iter().map(|(n, _)| candidates(catalog, wire, n)).collect();
         let evidence = server_evidence(catalog, &candidates);
         let mut warnings = history.warnings.clone();
-        let mut bound = Vec::with_capacity(names.len());
-        for ((name, referenced), found) in names.into_iter().zip(candidates) {
+        let mut names = Vec::with_capacity(seen.len());
+        for (&(name, how), found) in seen.iter().zip(candidates) {
             let target = match found[..] {
                 [] => Target::Gone,
                 [one] => Target::Tool(one),
                 _ => {
                     let chosen = choose(catalog, &found, &evidence);
                     let server = catalog.tools.get(chosen).and_then(|t| t.server.as_deref()).unwrap_or_default();
-                    warnings.push(crate::texts::binding_ambiguous(&name, server));
+                    warnings.push(crate::texts::binding_ambiguous(name, server));
                     Target::Tool(chosen)
                 }
             };
-            bound.push((name, target, referenced));
+            names.push((String::from(name), target, how == 0));
         }
-        let mut spaced: Vec<(String, String)> = history.loaded.clone();
-        spaced.extend(history.calls.iter().filter_map(|(s, n)| Some((s.clone()?, n.clone()))));
-        spaced.sort_unstable();
-        spaced.dedup();
-        Bindings { names: bound, spaced, warnings }
+        let namespaced = history.calls.iter().filter_map(|(s, n)| Some((s.as_deref()?, n.as_str())));
+        let keys: Vec<String> =
+            history.loaded.iter().map(|(s, n)| (s.as_str(), n.as_str())).chain(namespaced).map(spaced_key).collect();
+        let mut order: Vec<(&str, usize)> = keys.iter().map(|k| (k.as_str(), 0)).collect();
+        crate::swar::sort_names(&mut order);
+        order.dedup();
+        let spaced = order.into_iter().map(|(k, _)| String::from(k)).collect();
+        Bindings { names, spaced, warnings }
     }
 
     /// What `name` stands for in this conversation, when the history used it.
@@ -264,16 +269,22 @@ impl Bindings {
 
     /// Whether the history loaded or called `name` in `namespace` (Responses).
     pub fn has_spaced(&self, namespace: &str, name: &str) -> bool {
-        self.spaced.binary_search_by(|(s, n)| (s.as_str(), n.as_str()).cmp(&(namespace, name))).is_ok()
+        let key = spaced_key((namespace, name));
+        self.spaced.binary_search_by(|k| crate::swar::compare(k.as_bytes(), key.as_bytes())).is_ok()
     }
 
-    /// The tools the history has loaded: referenced and still in the toolbox, each once.
-    pub fn loaded_tools(&self) -> Vec<usize> {
-        let mut tools: Vec<usize> =
-            self.referenced().filter_map(|(_, t)| if let Target::Tool(i) = t { Some(i) } else { None }).collect();
-        tools.sort_unstable();
-        tools.dedup();
-        tools
+    /// Whether each of the catalog's `tools` tools is one the history has loaded (referenced).
+    pub fn loaded_tools(&self, tools: usize) -> Vec<bool> {
+        let mut loaded = alloc::vec![false; tools];
+        for (_, target) in self.referenced() {
+            if let Some(slot) = match target {
+                Target::Tool(i) => loaded.get_mut(i),
+                Target::Gone => None,
+            } {
+                *slot = true;
+            }
+        }
+        loaded
     }
 }
 
@@ -313,19 +324,24 @@ pub fn qualified_form(catalog: &Catalog, name: &str) -> Option<usize> {
     None
 }
 
+/// A namespace and a name as one key (a NUL between: neither holds one in any sane history).
+fn spaced_key((namespace, name): (&str, &str)) -> String {
+    alloc::format!("{namespace}\u{0}{name}")
+}
+
 /// How many of the history's names resolve to one tool of each server: the servers the
 /// conversation has been using, which settle a name several servers' tools answer to.
 fn server_evidence<'a>(catalog: &'a Catalog, candidates: &[Vec<usize>]) -> Vec<(&'a str, usize)> {
-    let mut servers: Vec<&str> = candidates
+    let mut servers: Vec<(&str, usize)> = candidates
         .iter()
         .filter_map(|found| match found[..] {
-            [one] => catalog.tools.get(one).and_then(|t| t.server.as_deref()),
+            [one] => catalog.tools.get(one).and_then(|t| t.server.as_deref()).map(|s| (s, 0)),
             _ => None,
         })
         .collect();
-    servers.sort_unstable();
+    crate::swar::sort_names(&mut servers);
     let mut counted: Vec<(&str, usize)> = Vec::new();
-    for server in servers {
+    for (server, _) in servers {
         match counted.last_mut() {
             Some((last, n)) if *last == server => *n += 1,
             _ => counted.push((server, 1)),

@@ -120,33 +120,17 @@ fn sorted_deferred(catalog: &Catalog) -> impl Iterator<Item = (usize, &Tool)> {
     catalog.servers.iter().flat_map(|server| server.tools.iter().filter_map(|&i| Some((i, catalog.tools.get(i)?))))
 }
 
-/// The definitions an Anthropic conversation's `tool_reference` blocks need: each referenced
-/// deferred tool under the name the conversation uses, in the order of [`sorted_deferred`], then
-/// a stand-in for each referenced name whose tool is gone, by name. A name no request may carry
-/// (the search tool's, a direct tool's, one outside the provider's pattern) is left out.
+/// The definitions an Anthropic conversation's `tool_reference` blocks need, in code-point order
+/// of the names it references: each referenced deferred tool under that name, or a stand-in
+/// when its tool is gone. A name no request may carry (the search tool's, a direct tool's, one
+/// outside the provider's pattern) is left out.
 fn referenced_defs(catalog: &Catalog, options: &Options, bindings: &Bindings) -> Vec<Value> {
-    let mut rank = alloc::vec![usize::MAX; catalog.tools.len()];
-    for (at, (i, _)) in sorted_deferred(catalog).enumerate() {
-        if let Some(slot) = rank.get_mut(i) {
-            *slot = at;
-        }
-    }
     let sendable = |name: &str| crate::wire::is_valid(name) && name != options.bridge_names.search;
-    let mut carried: Vec<(usize, &str, &Tool)> = Vec::new();
-    let mut gone: Vec<&str> = Vec::new();
-    for (name, target) in bindings.referenced().filter(|(name, _)| sendable(name)) {
-        match target {
-            Target::Tool(i) => {
-                let tool = catalog.tools.get(i).filter(|t| t.deferred);
-                carried.extend(tool.map(|tool| (rank.get(i).copied().unwrap_or(usize::MAX), name, tool)));
-            }
-            Target::Gone => gone.push(name),
-        }
-    }
-    carried.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    let mut defs: Vec<Value> = carried.into_iter().map(|(_, name, tool)| deferred_def(catalog, tool, name)).collect();
-    defs.extend(gone.into_iter().map(|name| stand_in(name, options)));
-    defs
+    let defs = bindings.referenced().filter(|(name, _)| sendable(name)).filter_map(|(name, target)| match target {
+        Target::Tool(i) => catalog.tools.get(i).filter(|t| t.deferred).map(|tool| deferred_def(catalog, tool, name)),
+        Target::Gone => Some(stand_in(name, options)),
+    });
+    defs.collect()
 }
 
 /// The names of the referenced tools the toolbox no longer holds (for the assembly's warning).
@@ -257,7 +241,7 @@ pub fn reference_blocks(
     bindings: Option<&Bindings>,
 ) -> Answer {
     let wire = tool_names(catalog, &options.bridge_names.search);
-    let loaded = bindings.map(Bindings::loaded_tools).unwrap_or_default();
+    let loaded = bindings.map(|b| b.loaded_tools(catalog.tools.len())).unwrap_or_default();
     let mut loading = Loading { options, count: 0, spent: 0 };
     // At most 7 queries of 50 matches: a list is enough to see a tool twice.
     let mut seen: Vec<usize> = Vec::new();
@@ -278,7 +262,7 @@ pub fn reference_blocks(
             if exact.is_some_and(|e| e != at) {
                 continue;
             }
-            if loading.admits(tool, rank, named || exact.is_some(), loaded.binary_search(&at).is_ok()) {
+            if loading.admits(tool, rank, named || exact.is_some(), loaded.get(at).copied().unwrap_or(false)) {
                 blocks.push(Value::object([("type", Value::str("tool_reference")), ("tool_name", Value::str(name))]));
             } else {
                 unloaded.push((name, m.description.as_str()));

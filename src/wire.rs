@@ -4,7 +4,6 @@
 //! namespaces, one namespace's functions) gets a deterministic, collision-free provider name per
 //! name, which maps back.
 
-use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -32,14 +31,13 @@ fn made_name(name: &str, salt: u32) -> String {
     out
 }
 
-/// Provider names of one scope: each valid name is its own; each other name (in code-point
-/// order) gets [`made_name`], stepped past any name already taken, so no two names of the scope
-/// share a provider name. Holds only the names that changed.
+/// Provider names of one scope: each valid name is its own; each other name gets [`made_name`],
+/// made again with a salt while it is taken (by a valid name of the scope, a name in `taken`, or
+/// another made name: the one whose original comes first in code-point order keeps it), so no
+/// two names of the scope share a provider name. Holds only the names that changed.
 #[derive(Clone, Debug, Default)]
 pub struct Names {
-    /// `(provider name, index of the name in the scope)`, sorted by provider name.
-    made: Vec<(String, usize)>,
-    /// `(index in the scope, provider name)`, sorted by index.
+    /// `(index of the name in the scope, provider name)`, in index order.
     by_index: Vec<(usize, String)>,
 }
 
@@ -47,31 +45,31 @@ impl Names {
     /// The provider names of `names` (unique within the scope, as given by index), with `taken`
     /// holding names the scope also uses that are not in `names` (e.g. the search tool's).
     pub fn of<'a>(names: impl Iterator<Item = &'a str>, taken: &[&str]) -> Names {
-        let names: Vec<&str> = names.collect();
-        let mut used: BTreeSet<&str> = names.iter().copied().filter(|n| is_valid(n)).collect();
-        used.extend(taken.iter().copied());
-        let mut invalid: Vec<(&str, usize)> =
-            names.iter().enumerate().filter(|(_, n)| !is_valid(n)).map(|(i, n)| (*n, i)).collect();
-        if invalid.is_empty() {
-            return Names::default();
+        Names::of_slice(&names.collect::<Vec<&str>>(), taken)
+    }
+
+    /// [`Names::of`] of names in a slice (one copy of the code, whatever the iterator).
+    #[inline(never)]
+    fn of_slice(names: &[&str], taken: &[&str]) -> Names {
+        let mut by_index: Vec<(usize, String)> =
+            names.iter().enumerate().filter(|(_, n)| !is_valid(n)).map(|(i, n)| (i, made_name(n, 0))).collect();
+        if by_index.is_empty() {
+            return Names { by_index };
         }
-        invalid.sort_unstable();
-        let mut made_set: BTreeSet<String> = BTreeSet::new();
-        let mut by_index = Vec::with_capacity(invalid.len());
-        for (name, at) in invalid {
-            let mut salt = 0;
-            let mut made = made_name(name, salt);
-            while used.contains(made.as_str()) || made_set.contains(&made) {
-                salt += 1;
-                made = made_name(name, salt);
+        // Names every made one must avoid: the scope's valid names and `taken`.
+        let mut kept: Vec<(&str, usize)> = names.iter().filter(|n| is_valid(n)).map(|n| (*n, 0)).collect();
+        kept.extend(taken.iter().map(|n| (*n, 0)));
+        crate::swar::sort_names(&mut kept);
+        let mut salt = 0u32;
+        while let Some(clashing) = clashes(&by_index, names, &kept) {
+            salt += 1;
+            for at in clashing {
+                if let Some((i, made)) = by_index.get_mut(at) {
+                    *made = made_name(names.get(*i).copied().unwrap_or_default(), salt);
+                }
             }
-            made_set.insert(made.clone());
-            by_index.push((at, made));
         }
-        let mut made: Vec<(String, usize)> = by_index.iter().map(|(i, n)| (n.clone(), *i)).collect();
-        made.sort_unstable();
-        by_index.sort_unstable();
-        Names { made, by_index }
+        Names { by_index }
     }
 
     /// The provider name of the scope's name at `index` (`name` itself when it is valid).
@@ -84,14 +82,33 @@ impl Names {
 
     /// The index of the name whose provider name is `made`, when it is a made one.
     pub fn index_of(&self, made: &str) -> Option<usize> {
-        let at = self.made.binary_search_by(|(n, _)| n.as_str().cmp(made)).ok()?;
-        self.made.get(at).map(|(_, i)| *i)
+        self.by_index.iter().find(|(_, m)| m == made).map(|(i, _)| *i)
     }
+}
 
-    /// True when every name of the scope is its own provider name.
-    pub fn all_valid(&self) -> bool {
-        self.made.is_empty()
+/// The positions in `made` of the made names that are taken: equal to a kept name, or to a made
+/// name of an original earlier in code-point order. `None` when none is.
+fn clashes(made: &[(usize, String)], names: &[&str], kept: &[(&str, usize)]) -> Option<Vec<usize>> {
+    // (made name, position in `made`), sorted; equal made names then in position order, which
+    // for the sort below is the originals' code-point order.
+    let mut order: Vec<(&str, usize)> = made.iter().enumerate().map(|(at, (_, m))| (m.as_str(), at)).collect();
+    crate::swar::sort_names(&mut order);
+    let mut clashing = Vec::new();
+    for (k, &(name, at)) in order.iter().enumerate() {
+        let taken = crate::swar::last_named(kept, name).is_some();
+        let earlier = order.iter().take(k).rev().take_while(|(n, _)| *n == name).any(|&(_, other)| {
+            let original = |p: usize| made.get(p).and_then(|(i, _)| names.get(*i)).copied().unwrap_or_default();
+            original(other) < original(at)
+        });
+        let later_first = order.iter().skip(k + 1).take_while(|(n, _)| *n == name).any(|&(_, other)| {
+            let original = |p: usize| made.get(p).and_then(|(i, _)| names.get(*i)).copied().unwrap_or_default();
+            original(other) < original(at)
+        });
+        if taken || earlier || later_first {
+            clashing.push(at);
+        }
     }
+    (!clashing.is_empty()).then_some(clashing)
 }
 
 /// Pushes `text` with every character but ASCII letters, digits, `-` and `_` written as one `_`:
@@ -142,7 +159,9 @@ mod tests {
         let made: Vec<&str> = scope.iter().enumerate().map(|(i, n)| names.of_index(i, n)).collect();
         assert_eq!(made[0], "list_issues");
         assert!(made.iter().all(|n| is_valid(n)), "{made:?}");
-        let distinct: BTreeSet<&str> = made.iter().copied().collect();
+        let mut distinct = made.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
         assert_eq!(distinct.len(), scope.len());
         assert!(made[1].starts_with("user-profile_update_"));
         for (i, n) in made.iter().enumerate().skip(1) {
