@@ -165,6 +165,8 @@ pub fn anthropic_request(tools: &Value, messages: &Value) -> Result<(), String> 
     // Turns: "Consecutive user or assistant turns in your request will be combined into a single
     // turn." (SDK messages.ts, `messages`).
     let mut turns: Vec<(&str, Vec<&Value>)> = Vec::new();
+    // "Using a string for content is shorthand for an array of one content block of type "text"".
+    let text_block = Value::object([("type", Value::str("text"))]);
     for (m, message) in messages.iter().enumerate() {
         let at = format!("messages[{m}]");
         let role = text(message, "role").ok_or(format!("{at}: no role"))?;
@@ -175,7 +177,7 @@ pub fn anthropic_request(tools: &Value, messages: &Value) -> Result<(), String> 
         // "Each input message content may be either a single string or an array of content blocks,
         // where each block has a specific type." (SDK messages.ts).
         let blocks: Vec<&Value> = match message.get("content") {
-            Some(Value::String(_)) => Vec::new(),
+            Some(Value::String(_)) => vec![&text_block],
             Some(Value::Array(blocks)) => blocks.iter().collect(),
             _ => return Err(format!("{at}: content is neither a string nor an array of blocks")),
         };
