@@ -798,14 +798,17 @@ impl Session {
                 let Some((server, own)) = fresh.get(usize::from(i) % fresh.len().max(1)).cloned() else {
                     return Ok(());
                 };
+                // Names a provider takes as they are (an odd or long name is sent, and so known to
+                // the model, under a provider name of toolshelf's making).
                 let plain = |n: &str| {
-                    !n.is_empty()
+                    (1..=64).contains(&n.len())
                         && !n.contains("__")
                         && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
                 };
                 let unique = self.current().iter().filter(|(_, o)| *o == own).count() == 1;
-                let name = if plain(&server) && plain(&own) {
-                    format!("mcp__{server}__{own}")
+                let qualified = format!("mcp__{server}__{own}");
+                let name = if plain(&server) && plain(&own) && qualified.len() <= 64 {
+                    qualified
                 } else if plain(&own) && unique && own != "read_file" && !self.seen.iter().any(|b| b.name == own) {
                     own.clone()
                 } else {
@@ -901,7 +904,7 @@ impl Session {
         }
         // An exact name loads its tool (SPEC §4, §14) when it is one tool's alone and a name any
         // provider takes as it is (an odd MCP name may be listed under its provider name).
-        let plain = own.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        let plain = own.len() <= 64 && own.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         let unique = all.iter().filter(|(_, o)| o == own).count() == 1 && own != "read_file" && plain;
         (own.clone(), unique.then(|| self.id(server, own)))
     }
