@@ -5,6 +5,7 @@
 use toolshelf::json::{self, Value};
 
 pub mod catalogs;
+pub mod providers;
 
 pub use catalogs::{catalog_text, data_dir};
 
