@@ -192,9 +192,12 @@ pub fn layout<'a>(
 ) -> Layout<'a> {
     let budget = budget_tokens(options);
     let deferred: Vec<&Tool> = catalog.deferred().collect();
-    let bridged = !deferred.is_empty() && options.enabled != Switch::Off;
     let mut warnings = warnings.to_vec();
     let protocol = Protocol::for_assembly(catalog, options, history.is_some(), &mut warnings);
+    // A conversation that loaded tools natively keeps the search tool (and its references their
+    // definitions) even when no deferred tool is left (SPEC §14).
+    let natively_loaded = protocol.is_some() && history.is_some_and(|h| !h.references.is_empty() || h.searched);
+    let bridged = (!deferred.is_empty() || natively_loaded) && options.enabled != Switch::Off;
     let bindings = match (protocol, history) {
         (Some(Protocol::Anthropic), Some(history)) if bridged => {
             let bindings = Bindings::of(history, catalog, &tool_names(catalog, &options.bridge_names.search));

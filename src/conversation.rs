@@ -18,6 +18,10 @@ use alloc::vec::Vec;
 /// function). Deeper parts (a tool's input, say) are never read, so they are cut unparsed.
 const HISTORY_LEVELS: usize = 7;
 
+/// Levels of a bridge answer read for its names and servers: `{matches: [{name, server}]}` or a
+/// batch's `{tools: {name: {server}}}`.
+const ANSWER_LEVELS: usize = 3;
+
 /// What a history shows of tool names.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct History {
@@ -28,6 +32,12 @@ pub struct History {
     pub calls: Vec<(Option<String>, String)>,
     /// Functions a Responses `tool_search_output` loaded: `(namespace, name)`.
     pub loaded: Vec<(String, String)>,
+    /// Names the bridge's answers (search matches, a described tool) showed with their server:
+    /// `(name, server)`, in the order seen.
+    pub servers: Vec<(String, String)>,
+    /// True when a Responses `tool_search_call` item is in the history (the request must then
+    /// still carry the client `tool_search` tool).
+    pub searched: bool,
     /// Parts that could not be read (skipped), for the assembly's warnings.
     pub warnings: Vec<String>,
 }
@@ -81,10 +91,45 @@ impl History {
         if let Some(calls) = item.get("tool_calls").and_then(Value::as_array) {
             calls.iter().for_each(|call| self.read_call(call, names));
         }
-        if text_of(item, "type") == Some("tool_search_output") {
-            self.read_search_output(item);
+        match text_of(item, "type") {
+            Some("tool_search_output") => self.read_search_output(item),
+            Some("tool_search_call") => self.searched = true,
+            Some("function_call_output") => self.read_answer(item.get("output")),
+            _ => {}
+        }
+        if text_of(item, "role") == Some("tool") {
+            self.read_answer(item.get("content"));
         }
         true
+    }
+
+    /// A tool result that may be a bridge answer (JSON text): the names it shows with their
+    /// server. Only its top levels are parsed; any other text is skipped.
+    fn read_answer(&mut self, content: Option<&Value>) {
+        let texts: Vec<&str> = match content {
+            Some(Value::String(text)) => alloc::vec![text.as_str()],
+            Some(Value::Array(blocks)) => blocks.iter().filter_map(|b| text_of(b, "text")).collect(),
+            _ => return,
+        };
+        for line in texts.iter().flat_map(|t| t.lines()) {
+            let Some(loaded) = line.strip_prefix(crate::texts::LOADED_SERVERS) else { continue };
+            let Ok(Value::Object(pairs)) = json::parse(&json::shallow_text(loaded, 1)) else { continue };
+            for (name, server) in pairs {
+                if let Some(server) = server.as_str() {
+                    self.servers.push((name, String::from(server)));
+                }
+            }
+        }
+        for text in texts.into_iter().filter(|t| t.trim_start().starts_with('{')) {
+            let Ok(answer) = json::parse(&json::shallow_text(text, ANSWER_LEVELS)) else { continue };
+            let matches = answer.get("matches").and_then(Value::as_array).into_iter().flatten();
+            let summaries = answer.get("tools").and_then(Value::as_object).into_iter().flatten().map(|(_, v)| v);
+            for shown in matches.chain(summaries).chain(core::iter::once(&answer)) {
+                if let (Some(name), Some(server)) = (text_of(shown, "name"), text_of(shown, "server")) {
+                    self.servers.push((String::from(name), String::from(server)));
+                }
+            }
+        }
     }
 
     /// A block of a message's content: a `tool_reference`, a `tool_use`, or a `tool_result`
@@ -99,6 +144,7 @@ impl History {
                         self.read_reference(inner);
                     }
                 }
+                self.read_answer(block.get("content"));
             }
             _ => {}
         }
@@ -222,9 +268,25 @@ impl Bindings {
         let mut seen: Vec<(&str, usize)> = history.references.iter().map(|n| (n.as_str(), 0)).collect();
         let calls = history.calls.iter().filter(|(space, _)| space.is_none());
         seen.extend(calls.map(|(_, n)| (n.as_str(), 1)));
+        seen.extend(history.servers.iter().map(|(n, _)| (n.as_str(), 1)));
         crate::swar::sort_names(&mut seen);
         seen.dedup_by(|later, first| later.0 == first.0);
-        let candidates: Vec<Vec<usize>> = seen.iter().map(|(n, _)| candidates(catalog, wire, n)).collect();
+        let shown = Shown::of(history);
+        let own_made = OwnMade::of(catalog);
+        let candidates: Vec<Vec<usize>> = seen
+            .iter()
+            .map(|(n, _)| match shown.server_of(n) {
+                Some(server) => on_server(catalog, wire, server, n),
+                None => {
+                    let found = candidates(catalog, wire, n);
+                    if found.is_empty() {
+                        own_made.named(n)
+                    } else {
+                        found
+                    }
+                }
+            })
+            .collect();
         let evidence = server_evidence(catalog, &candidates);
         let mut warnings = history.warnings.clone();
         let mut names = Vec::with_capacity(seen.len());
@@ -249,6 +311,26 @@ impl Bindings {
         order.dedup();
         let spaced = order.into_iter().map(|(k, _)| String::from(k)).collect();
         Bindings { names, spaced, warnings }
+    }
+
+    /// The name `tool` goes by in this conversation, given its `natural` name (what the request
+    /// would call it without a history): the name the history already uses for it; else, when
+    /// the history uses `natural` for another tool (or one gone), its qualified name, so the
+    /// newcomer never takes a name the conversation gave another tool; else `natural`.
+    pub fn name_for<'a>(&'a self, catalog: &Catalog, tool: usize, natural: &'a str) -> alloc::borrow::Cow<'a, str> {
+        use alloc::borrow::Cow;
+        let used = self.names.iter().find(|(_, t, r)| *r && *t == Target::Tool(tool));
+        let used = used.or_else(|| self.names.iter().find(|(_, t, _)| *t == Target::Tool(tool)));
+        if let Some((name, _, _)) = used {
+            return Cow::Borrowed(name.as_str());
+        }
+        match (self.get(natural), catalog.tools.get(tool)) {
+            (Some(other), Some(t)) if other != Target::Tool(tool) => match t.server.as_deref() {
+                Some(server) => Cow::Owned(qualified_name(server, &t.own_name)),
+                None => Cow::Borrowed(natural),
+            },
+            _ => Cow::Borrowed(natural),
+        }
     }
 
     /// What `name` stands for in this conversation, when the history used it.
@@ -285,6 +367,70 @@ impl Bindings {
             }
         }
         loaded
+    }
+}
+
+/// The server each name of the history's bridge answers was last shown with.
+struct Shown<'h> {
+    /// `(name, position in the history's list)`, sorted.
+    order: Vec<(&'h str, usize)>,
+    servers: &'h [(String, String)],
+}
+
+impl<'h> Shown<'h> {
+    fn of(history: &'h History) -> Shown<'h> {
+        let mut order: Vec<(&str, usize)> =
+            history.servers.iter().enumerate().map(|(at, (name, _))| (name.as_str(), at)).collect();
+        crate::swar::sort_names(&mut order);
+        Shown { order, servers: &history.servers }
+    }
+
+    fn server_of(&self, name: &str) -> Option<&'h str> {
+        let at = crate::swar::last_named(&self.order, name)?;
+        self.servers.get(at).map(|(_, server)| server.as_str())
+    }
+}
+
+/// The tool of `server` that `name` names (its name, own name, provider name or qualified form):
+/// what a name the history showed with its server stands for, nothing when that server or tool
+/// is gone (even if another server now offers a tool of that name).
+fn on_server(catalog: &Catalog, wire: &Names, server: &str, name: &str) -> Vec<usize> {
+    let Ok(at) = catalog.servers.binary_search_by(|s| s.name.as_str().cmp(server)) else { return Vec::new() };
+    let Some(server) = catalog.servers.get(at) else { return Vec::new() };
+    let found = server.tools.iter().copied().find(|&i| {
+        catalog.tools.get(i).is_some_and(|t| {
+            t.name == name
+                || t.own_name == name
+                || wire.of_index(i, &t.name) == name
+                || (name.starts_with("mcp__") && qualified_name(&server.name, &t.own_name) == name)
+                || (!crate::wire::is_valid(&t.own_name) && crate::wire::made(&t.own_name) == name)
+        })
+    });
+    found.into_iter().collect()
+}
+
+/// The deferred tools whose own name is outside the providers' pattern, by the provider name
+/// made of it alone: a name the conversation learned before a clash qualified the tool.
+struct OwnMade {
+    made: Vec<String>,
+    order: Vec<(usize, usize)>,
+}
+
+impl OwnMade {
+    fn of(catalog: &Catalog) -> OwnMade {
+        let odd = catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred && !crate::wire::is_valid(&t.own_name));
+        let made: Vec<(String, usize)> = odd.map(|(i, t)| (crate::wire::made(&t.own_name), i)).collect();
+        let mut order: Vec<(&str, usize)> = made.iter().enumerate().map(|(k, (m, _))| (m.as_str(), k)).collect();
+        crate::swar::sort_names(&mut order);
+        let order = order.into_iter().map(|(_, k)| (k, made.get(k).map_or(0, |(_, i)| *i))).collect();
+        OwnMade { made: made.into_iter().map(|(m, _)| m).collect(), order }
+    }
+
+    /// The tools whose own name's provider name is `name`.
+    fn named(&self, name: &str) -> Vec<usize> {
+        let key = |&(k, _): &(usize, usize)| self.made.get(k).map_or("", String::as_str);
+        let first = self.order.partition_point(|e| crate::swar::compare(key(e).as_bytes(), name.as_bytes()).is_lt());
+        self.order.iter().skip(first).take_while(|e| key(e) == name).map(|&(_, i)| i).collect()
     }
 }
 

@@ -218,22 +218,26 @@ impl Loading<'_> {
     }
 }
 
-/// The tool a query names exactly (its name, own name or provider name, case aside): a search
-/// for it loads that tool alone.
-fn exact_tool(catalog: &Catalog, wire: &Names, result: &SearchResult) -> Option<usize> {
+/// The tools a query names exactly (its name, own name or provider name, case aside; several
+/// when servers share the own name): a search for it loads those tools alone.
+fn exact_tools(catalog: &Catalog, wire: &Names, result: &SearchResult) -> Vec<usize> {
     let query = result.query.trim();
-    let top = result.matches.first()?;
-    let at = catalog.index_of(&top.name)?;
-    let tool = catalog.tools.get(at)?;
     let same = |name: &str| name.eq_ignore_ascii_case(query);
-    (same(&tool.name) || same(&tool.own_name) || wire.of_index(at, &tool.name) == query).then_some(at)
+    let exact = result.matches.iter().filter_map(|m| {
+        let at = catalog.index_of(&m.name)?;
+        let tool = catalog.tools.get(at)?;
+        (same(&tool.name) || same(&tool.own_name) || wire.of_index(at, &tool.name) == query).then_some(at)
+    });
+    exact.collect()
 }
 
 /// Anthropic's answer to a search (one result, or one per batched query): a `tool_reference`
 /// block per loaded match in rank order (each tool once, under the name the conversation
-/// knows it by, or its provider name), then one text block only when a query has unknown words
-/// or no match, or when matches were left unloaded ([`Loading`]): those are named, with their
-/// descriptions cut short, so one more search of an exact name loads the one the model wants.
+/// knows it by, or its provider name), then one text block: the unknown-words and no-match
+/// hints, the matches left unloaded ([`Loading`]), named with their descriptions cut short so
+/// one more search of an exact name loads the one the model wants, and the server of each tool
+/// loaded under a name that does not say it ([`texts::LOADED_SERVERS`]), which later requests
+/// read back to keep the name's meaning when a server with a tool of that name is attached.
 pub fn reference_blocks(
     catalog: &Catalog,
     options: &Options,
@@ -246,10 +250,11 @@ pub fn reference_blocks(
     // At most 7 queries of 50 matches: a list is enough to see a tool twice.
     let mut seen: Vec<usize> = Vec::new();
     let mut blocks = Vec::new();
-    let mut unloaded: Vec<(&str, &str)> = Vec::new();
+    let mut unloaded: Vec<(alloc::borrow::Cow<'_, str>, &str)> = Vec::new();
+    let mut servers: Vec<(String, &str)> = Vec::new();
     for result in results {
         let named = crate::find::named_tools(catalog, &result.query).is_some();
-        let exact = exact_tool(catalog, &wire, result);
+        let exact = exact_tools(catalog, &wire, result);
         for (rank, m) in result.matches.iter().enumerate() {
             let Some((at, tool)) = catalog.index_of(&m.name).and_then(|at| Some((at, catalog.tools.get(at)?))) else {
                 continue;
@@ -258,12 +263,20 @@ pub fn reference_blocks(
                 continue;
             }
             seen.push(at);
-            let name = bindings.and_then(|b| b.reference_name(at)).unwrap_or_else(|| wire.of_index(at, &tool.name));
-            if exact.is_some_and(|e| e != at) {
+            let natural = wire.of_index(at, &tool.name);
+            let name = match bindings {
+                Some(b) => b.name_for(catalog, at, natural),
+                None => alloc::borrow::Cow::Borrowed(natural),
+            };
+            if !exact.is_empty() && !exact.contains(&at) {
                 continue;
             }
-            if loading.admits(tool, rank, named || exact.is_some(), loaded.get(at).copied().unwrap_or(false)) {
-                blocks.push(Value::object([("type", Value::str("tool_reference")), ("tool_name", Value::str(name))]));
+            if loading.admits(tool, rank, named || !exact.is_empty(), loaded.get(at).copied().unwrap_or(false)) {
+                if let Some(server) = tool.server.as_deref().filter(|_| !name.starts_with("mcp__")) {
+                    servers.push((String::from(&*name), server));
+                }
+                let name = Value::String(name.into_owned());
+                blocks.push(Value::object([("type", Value::str("tool_reference")), ("tool_name", name)]));
             } else {
                 unloaded.push((name, m.description.as_str()));
             }
@@ -271,7 +284,10 @@ pub fn reference_blocks(
     }
     let mut notes: Vec<String> = results.iter().filter_map(|r| note(r, results.len() > 1)).collect();
     if !unloaded.is_empty() {
-        notes.push(texts::native_unloaded(unloaded.into_iter()));
+        notes.push(texts::native_unloaded(unloaded.iter().map(|(n, d)| (&**n, *d))));
+    }
+    if !servers.is_empty() {
+        notes.push(texts::loaded_servers(servers.iter().map(|(n, s)| (n.as_str(), *s))));
     }
     if !notes.is_empty() {
         blocks.push(Value::object([("type", Value::str("text")), ("text", Value::String(notes.join("\n")))]));
@@ -366,11 +382,11 @@ fn namespaces_of<'a>(
     let mut unloaded = Vec::new();
     for result in results {
         let named = crate::find::named_tools(catalog, &result.query).is_some();
-        let exact = exact_tool(catalog, &tools, result);
+        let exact = exact_tools(catalog, &tools, result);
         for (rank, m) in result.matches.iter().enumerate() {
             let Some(at) = catalog.index_of(&m.name) else { continue };
             let Some(tool) = catalog.tools.get(at).filter(|t| t.deferred) else { continue };
-            if seen.contains(&at) || exact.is_some_and(|e| e != at) {
+            if seen.contains(&at) || (!exact.is_empty() && !exact.contains(&at)) {
                 continue;
             }
             seen.push(at);
@@ -379,7 +395,7 @@ fn namespaces_of<'a>(
             let space_name = servers.of_index(s, &server.name);
             let own = function_names(catalog, server);
             let free = bindings.is_some_and(|b| b.has_spaced(space_name, own.of_index(position, &tool.own_name)));
-            if !loading.admits(tool, rank, named || exact.is_some(), free) {
+            if !loading.admits(tool, rank, named || !exact.is_empty(), free) {
                 unloaded.push((String::from(tools.of_index(at, &tool.name)), m.description.as_str()));
                 continue;
             }

@@ -424,3 +424,14 @@ pub fn unavailable_tool(name: &str, names: &BridgeNames) -> String {
         names.search
     )
 }
+
+/// How a native Anthropic search answer's text block starts its line naming the server of each
+/// tool it loaded, as a JSON object (`{"list_issues":"linear"}`): what a later request reads back
+/// to know which server's tool a name meant, should another server with that name be attached.
+pub const LOADED_SERVERS: &str = "Loaded (tool: server): ";
+
+/// The text line of [`LOADED_SERVERS`].
+pub fn loaded_servers<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    let members = pairs.map(|(name, server)| (name, crate::json::Value::str(server)));
+    format!("{LOADED_SERVERS}{}", crate::json::Value::object(members).to_json())
+}

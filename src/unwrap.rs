@@ -412,10 +412,10 @@ enum Named<'a> {
 
 fn named<'a>(shelf: &'a dyn Prepared, name: &str, talk: &Conversation) -> Named<'a> {
     let catalog = shelf.catalog();
-    if let Some(tool) = catalog.get(name) {
+    let bound = talk.bindings.as_ref().and_then(|b| b.get(name));
+    if let (None, Some(tool)) = (bound, catalog.get(name)) {
         return Named::Tool(tool);
     }
-    let bound = talk.bindings.as_ref().and_then(|b| b.get(name));
     let at = match bound {
         Some(Target::Tool(at)) => Some(at),
         Some(Target::Gone) => return Named::Unavailable,
@@ -547,8 +547,10 @@ fn answer_search(shelf: &dyn Prepared, arguments: &Value, talk: &Conversation) -
             &results,
             talk.bindings.as_ref(),
         )),
-        (_, [result]) if !batched => Outcome::Answer(result.model_value().to_json()),
-        _ => Outcome::Answer(batch_model_value(&results).to_json()),
+        (_, [result]) if !batched => {
+            Outcome::Answer(named_as_bound(shelf, talk, results.clone())[0].model_value().to_json())
+        }
+        _ => Outcome::Answer(batch_model_value(&named_as_bound(shelf, talk, results)).to_json()),
     }
 }
 
@@ -580,6 +582,22 @@ pub(crate) fn searches(
     }
 }
 
+/// A bridge answer's matches under the names the conversation knows them by (SPEC §14): a tool
+/// whose name the history gave another tool is shown by its qualified name.
+fn named_as_bound(shelf: &dyn Prepared, talk: &Conversation, mut results: Vec<SearchResult>) -> Vec<SearchResult> {
+    let Some(bindings) = &talk.bindings else { return results };
+    let catalog = shelf.catalog();
+    for m in results.iter_mut().flat_map(|r| r.matches.iter_mut()) {
+        if let Some(at) = catalog.index_of(&m.name) {
+            let name = bindings.name_for(catalog, at, &m.name);
+            if name != m.name {
+                m.name = name.into_owned();
+            }
+        }
+    }
+    results
+}
+
 /// A native search's query as searched: a name the request sent (a provider name, or the name
 /// the conversation binds) becomes the tool's name, so that searching it loads that tool.
 fn sent_name_query<'q>(
@@ -606,7 +624,6 @@ fn sent_name_query<'q>(
 
 /// `tool_describe {name}` or `{names: [...]}`, answered locally.
 fn answer_describe(shelf: &dyn Prepared, arguments: &Value, talk: &Conversation) -> Outcome {
-    let _ = talk;
     let names = &shelf.options().bridge_names;
     let batch = arguments.get("names").or_else(|| arguments.get("name").filter(|n| n.as_array().is_some()));
     if let Some(list) = batch.and_then(Value::as_array) {
@@ -615,19 +632,39 @@ fn answer_describe(shelf: &dyn Prepared, arguments: &Value, talk: &Conversation)
             let usage = texts::batch_names_usage(MAX_BATCH_NAMES);
             return Outcome::Reject(texts::bridge_usage(&names.describe, &usage));
         }
-        return Outcome::Answer(describe_batch(shelf, &wanted).to_json());
+        return Outcome::Answer(describe_batch(shelf, &wanted, talk).to_json());
     }
     let Some(name) = arguments.get("name").and_then(Value::as_str).map(str::trim).filter(|n| !n.is_empty()) else {
         return Outcome::Reject(texts::bridge_usage(&names.describe, "{\"name\": <exact tool name>}"));
     };
-    match describe_one(shelf, name) {
+    match describe_one(shelf, name, talk) {
         Ok(described) => Outcome::Answer(described.to_json()),
         Err(message) => Outcome::Reject(message),
     }
 }
 
 /// One name's describe: the tool as JSON, or why not.
-fn describe_one(shelf: &dyn Prepared, name: &str) -> Result<Value, String> {
+fn describe_one(shelf: &dyn Prepared, name: &str, talk: &Conversation) -> Result<Value, String> {
+    let names = &shelf.options().bridge_names;
+    let tool = match named(shelf, name, talk) {
+        Named::Tool(tool) if tool.deferred => tool,
+        Named::Unavailable => return Err(texts::unavailable_tool(name, names)),
+        _ => return describe_named(shelf, name),
+    };
+    match shelf.describe(&tool.name) {
+        Some(mut described) => {
+            if let Some(bindings) = &talk.bindings {
+                let at = shelf.catalog().index_of(&tool.name).unwrap_or_default();
+                described.name = bindings.name_for(shelf.catalog(), at, &tool.name).into_owned();
+            }
+            Ok(described.to_value())
+        }
+        None => describe_named(shelf, name),
+    }
+}
+
+/// [`describe_one`] of a name that is no deferred tool's.
+fn describe_named(shelf: &dyn Prepared, name: &str) -> Result<Value, String> {
     if let Some(described) = shelf.describe(name) {
         return Ok(described.to_value());
     }
@@ -639,10 +676,10 @@ fn describe_one(shelf: &dyn Prepared, name: &str) -> Result<Value, String> {
 }
 
 /// `{tools: [...found], not_found: [names], errors: [{name, error}]}`.
-fn describe_batch(shelf: &dyn Prepared, wanted: &[&str]) -> Value {
+fn describe_batch(shelf: &dyn Prepared, wanted: &[&str], talk: &Conversation) -> Value {
     let (mut found, mut not_found, mut errors) = (Vec::new(), Vec::new(), Vec::new());
     for name in wanted {
-        match describe_one(shelf, name.trim()) {
+        match describe_one(shelf, name.trim(), talk) {
             Ok(described) => found.push(described),
             Err(message) => {
                 if shelf.catalog().get(name.trim()).is_none() {

@@ -31,6 +31,12 @@ fn made_name(name: &str, salt: u32) -> String {
     out
 }
 
+/// The provider name made of `name` alone (what [`Names`] gives it when nothing else in its
+/// scope takes that name).
+pub fn made(name: &str) -> String {
+    made_name(name, 0)
+}
+
 /// Provider names of one scope: each valid name is its own; each other name gets [`made_name`],
 /// made again with a salt while it is taken (by a valid name of the scope, a name in `taken`, or
 /// another made name: the one whose original comes first in code-point order keeps it), so no

@@ -156,8 +156,16 @@ fn anthropic_search_answers_and_loaded_tools_on_every_catalog() {
             let ranked: Vec<&str> = result.matches.iter().map(|m| m.name.as_str()).collect();
             assert_eq!(names, ranked, "{name}: {query}: references in rank order");
             let texts: Vec<&Value> = blocks.iter().filter(|b| text(b, "type") == "text").collect();
-            let noted = !result.unknown_words.is_empty() || result.matches.is_empty();
+            // A text block with unknown words, no match, or tools loaded under names that do not
+            // say their server (it names each one's server, SPEC §14).
+            let unqualified = names.iter().any(|n| !n.starts_with("mcp__"));
+            let noted = !result.unknown_words.is_empty() || result.matches.is_empty() || unqualified;
             assert_eq!(texts.len(), usize::from(noted), "{name}: {query}");
+            for loaded in names.iter().filter(|n| !n.starts_with("mcp__")) {
+                let server = &result.matches.iter().find(|m| m.name == *loaded).unwrap().server;
+                let pair = format!("{}:{}", Value::str(*loaded).to_json(), Value::str(server.as_str()).to_json());
+                assert!(text(texts[0], "text").contains(&pair), "{name}: {query}: {pair}");
+            }
             assert_eq!(blocks.len(), names.len() + texts.len());
             if let Some(block) = texts.first() {
                 let note = text(block, "text");
@@ -518,7 +526,9 @@ fn load_max_tokens_bounds_what_one_search_loads() {
     ))
     .unwrap();
     let Unwrapped::Loaded { answer: Answer::Blocks(blocks), .. } = shelf.unwrap(&call).unwrap() else { panic!() };
-    let loaded: Vec<&str> = blocks.as_array().unwrap().iter().map(|b| text(b, "tool_name")).collect();
+    let blocks = blocks.as_array().unwrap();
+    let loaded: Vec<&str> =
+        blocks.iter().filter(|b| text(b, "type") == "tool_reference").map(|b| text(b, "tool_name")).collect();
     assert_eq!(loaded, names, "tools named exactly load whatever the budget");
 }
 
