@@ -264,23 +264,31 @@ pub struct Bindings {
 impl Bindings {
     /// The bindings of `history` over `catalog`, whose tools have the provider names `wire`.
     pub fn of(history: &History, catalog: &Catalog, wire: &Names) -> Bindings {
-        // (name, 0 when a reference names it, 1 for a call), sorted: a referenced name first.
+        // (name, how): 0 when a reference names it, 1 for a call, 2 + k when the history's
+        // k-th shown pair shows it with a server. Sorted: per name, a reference first and the
+        // latest server last.
         let mut seen: Vec<(&str, usize)> = history.references.iter().map(|n| (n.as_str(), 0)).collect();
         let calls = history.calls.iter().filter(|(space, _)| space.is_none());
         seen.extend(calls.map(|(_, n)| (n.as_str(), 1)));
-        seen.extend(history.servers.iter().map(|(n, _)| (n.as_str(), 1)));
+        seen.extend(history.servers.iter().enumerate().map(|(k, (n, _))| (n.as_str(), 2 + k)));
         crate::swar::sort_names(&mut seen);
-        seen.dedup_by(|later, first| later.0 == first.0);
-        let shown = Shown::of(history);
-        let own_made = OwnMade::of(catalog);
-        let candidates: Vec<Vec<usize>> = seen
+        // One entry per name: (name, referenced, the server it was last shown with).
+        let mut unique: Vec<(&str, bool, Option<&str>)> = Vec::new();
+        for &(name, how) in &seen {
+            let server = how.checked_sub(2).and_then(|k| history.servers.get(k)).map(|(_, s)| s.as_str());
+            match unique.last_mut() {
+                Some(last) if last.0 == name => last.2 = server.or(last.2),
+                _ => unique.push((name, how == 0, server)),
+            }
+        }
+        let candidates: Vec<Vec<usize>> = unique
             .iter()
-            .map(|(n, _)| match shown.server_of(n) {
+            .map(|&(n, _, server)| match server {
                 Some(server) => on_server(catalog, wire, server, n),
                 None => {
                     let found = candidates(catalog, wire, n);
                     if found.is_empty() {
-                        own_made.named(n)
+                        own_made(catalog, n)
                     } else {
                         found
                     }
@@ -289,8 +297,8 @@ impl Bindings {
             .collect();
         let evidence = server_evidence(catalog, &candidates);
         let mut warnings = history.warnings.clone();
-        let mut names = Vec::with_capacity(seen.len());
-        for (&(name, how), found) in seen.iter().zip(candidates) {
+        let mut names = Vec::with_capacity(unique.len());
+        for (&(name, referenced, _), found) in unique.iter().zip(candidates) {
             let target = match found[..] {
                 [] => Target::Gone,
                 [one] => Target::Tool(one),
@@ -301,7 +309,7 @@ impl Bindings {
                     Target::Tool(chosen)
                 }
             };
-            names.push((String::from(name), target, how == 0));
+            names.push((String::from(name), target, referenced));
         }
         let namespaced = history.calls.iter().filter_map(|(s, n)| Some((s.as_deref()?, n.as_str())));
         let keys: Vec<String> =
@@ -370,27 +378,6 @@ impl Bindings {
     }
 }
 
-/// The server each name of the history's bridge answers was last shown with.
-struct Shown<'h> {
-    /// `(name, position in the history's list)`, sorted.
-    order: Vec<(&'h str, usize)>,
-    servers: &'h [(String, String)],
-}
-
-impl<'h> Shown<'h> {
-    fn of(history: &'h History) -> Shown<'h> {
-        let mut order: Vec<(&str, usize)> =
-            history.servers.iter().enumerate().map(|(at, (name, _))| (name.as_str(), at)).collect();
-        crate::swar::sort_names(&mut order);
-        Shown { order, servers: &history.servers }
-    }
-
-    fn server_of(&self, name: &str) -> Option<&'h str> {
-        let at = crate::swar::last_named(&self.order, name)?;
-        self.servers.get(at).map(|(_, server)| server.as_str())
-    }
-}
-
 /// The tool of `server` that `name` names (its name, own name, provider name or qualified form):
 /// what a name the history showed with its server stands for, nothing when that server or tool
 /// is gone (even if another server now offers a tool of that name).
@@ -409,29 +396,17 @@ fn on_server(catalog: &Catalog, wire: &Names, server: &str, name: &str) -> Vec<u
     found.into_iter().collect()
 }
 
-/// The deferred tools whose own name is outside the providers' pattern, by the provider name
-/// made of it alone: a name the conversation learned before a clash qualified the tool.
-struct OwnMade {
-    made: Vec<String>,
-    order: Vec<(usize, usize)>,
-}
-
-impl OwnMade {
-    fn of(catalog: &Catalog) -> OwnMade {
-        let odd = catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred && !crate::wire::is_valid(&t.own_name));
-        let made: Vec<(String, usize)> = odd.map(|(i, t)| (crate::wire::made(&t.own_name), i)).collect();
-        let mut order: Vec<(&str, usize)> = made.iter().enumerate().map(|(k, (m, _))| (m.as_str(), k)).collect();
-        crate::swar::sort_names(&mut order);
-        let order = order.into_iter().map(|(_, k)| (k, made.get(k).map_or(0, |(_, i)| *i))).collect();
-        OwnMade { made: made.into_iter().map(|(m, _)| m).collect(), order }
+/// The deferred tools whose own name is outside the providers' pattern and whose provider
+/// name made of it alone is `name`: a name the conversation learned before a clash qualified
+/// the tool. Only a name of the made form (`_` and 8 hex digits last) is looked for.
+fn own_made(catalog: &Catalog, name: &str) -> Vec<usize> {
+    let tail = name.len().checked_sub(9).and_then(|at| name.get(at..)).unwrap_or_default();
+    let made_form = tail.starts_with('_') && tail.bytes().skip(1).all(|b| b.is_ascii_hexdigit());
+    if !made_form {
+        return Vec::new();
     }
-
-    /// The tools whose own name's provider name is `name`.
-    fn named(&self, name: &str) -> Vec<usize> {
-        let key = |&(k, _): &(usize, usize)| self.made.get(k).map_or("", String::as_str);
-        let first = self.order.partition_point(|e| crate::swar::compare(key(e).as_bytes(), name.as_bytes()).is_lt());
-        self.order.iter().skip(first).take_while(|e| key(e) == name).map(|&(_, i)| i).collect()
-    }
+    let odd = catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred && !crate::wire::is_valid(&t.own_name));
+    odd.filter(|(_, t)| crate::wire::made(&t.own_name) == name).map(|(i, _)| i).collect()
 }
 
 /// The tools `name` may stand for now: the tool of that name or provider name, or the deferred
@@ -472,7 +447,11 @@ pub fn qualified_form(catalog: &Catalog, name: &str) -> Option<usize> {
 
 /// A namespace and a name as one key (a NUL between: neither holds one in any sane history).
 fn spaced_key((namespace, name): (&str, &str)) -> String {
-    alloc::format!("{namespace}\u{0}{name}")
+    let mut key = String::with_capacity(namespace.len() + 1 + name.len());
+    key.push_str(namespace);
+    key.push('\0');
+    key.push_str(name);
+    key
 }
 
 /// How many of the history's names resolve to one tool of each server: the servers the

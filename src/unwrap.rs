@@ -547,10 +547,13 @@ fn answer_search(shelf: &dyn Prepared, arguments: &Value, talk: &Conversation) -
             &results,
             talk.bindings.as_ref(),
         )),
-        (_, [result]) if !batched => {
-            Outcome::Answer(named_as_bound(shelf, talk, results.clone())[0].model_value().to_json())
+        _ => {
+            let results = named_as_bound(shelf, talk, results);
+            match &results[..] {
+                [result] if !batched => Outcome::Answer(result.model_value().to_json()),
+                _ => Outcome::Answer(batch_model_value(&results).to_json()),
+            }
         }
-        _ => Outcome::Answer(batch_model_value(&named_as_bound(shelf, talk, results)).to_json()),
     }
 }
 
