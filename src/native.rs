@@ -234,9 +234,9 @@ fn exact_tools(catalog: &Catalog, wire: &Names, result: &SearchResult) -> Vec<us
 /// Anthropic's answer to a search (one result, or one per batched query): a `tool_reference`
 /// block per loaded match in rank order (each tool once, under the name the conversation
 /// knows it by, or its provider name), then one text block: the unknown-words and no-match
-/// hints, the matches left unloaded ([`Loading`]), named with their descriptions cut short so
+/// hints, the matches left unloaded (`loadLimit`, `loadMaxTokens`), named with their descriptions cut short so
 /// one more search of an exact name loads the one the model wants, and the server of each tool
-/// loaded under a name that does not say it ([`texts::LOADED_SERVERS`]), which later requests
+/// loaded under a name that does not say it (a `Loaded (tool: server)` line), which later requests
 /// read back to keep the name's meaning when a server with a tool of that name is attached.
 pub fn reference_blocks(
     catalog: &Catalog,
@@ -308,7 +308,7 @@ fn note(result: &SearchResult, batched: bool) -> Option<String> {
     Some(if batched { alloc::format!("{}: {text}", result.query) } else { text })
 }
 
-/// Responses' answer to a `tool_search_call`: the loaded matches ([`Loading`]) as functions
+/// Responses' answer to a `tool_search_call`: the loaded matches (`loadLimit`, `loadMaxTokens`) as functions
 /// with their full parameters, one namespace per server in rank order of its best match, each
 /// under its provider name; the unknown words of the queries that found a namespace's tools in
 /// its description, and the matches left unloaded named in the first namespace's.

@@ -37,7 +37,7 @@ pub fn made(name: &str) -> String {
     made_name(name, 0)
 }
 
-/// Provider names of one scope: each valid name is its own; each other name gets [`made_name`],
+/// Provider names of one scope: each valid name is its own; each other name gets one made of it ([`made`]),
 /// made again with a salt while it is taken (by a valid name of the scope, a name in `taken`, or
 /// another made name: the one whose original comes first in code-point order keeps it), so no
 /// two names of the scope share a provider name. Holds only the names that changed.

@@ -347,6 +347,8 @@ import { catalog as __catalog } from "./support.mjs";
 const __github = __catalog("github-mcp-server").map((e) => e.tool.function);
 const coreAnthropicTools = [${JSON.stringify(readFile.anthropic)}];
 const githubAnthropicTools = __github.map((f) => ({ name: f.name, description: f.description, input_schema: f.parameters }));
+const linearAnthropicTools = __catalog("linear-mcp-official").map((e) => e.tool.function).map((f) => ({ name: f.name, description: f.description, input_schema: f.parameters }));
+const linearConnected = () => true;
 const coreResponsesTools = [${JSON.stringify(readFile.responses)}];
 const githubResponsesTools = __github.map((f) => ({ type: "function", name: f.name, description: f.description, parameters: f.parameters, strict: false }));
 const record = globalThis.__native = { runs: [] };

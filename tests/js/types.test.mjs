@@ -73,6 +73,8 @@ declare global {
   const coreResponsesTools: import("openai").default.Responses.FunctionTool[];
   const coreAnthropicTools: import("@anthropic-ai/sdk").default.Tool[];
   const githubAnthropicTools: import("@anthropic-ai/sdk").default.Tool[];
+  const linearAnthropicTools: import("@anthropic-ai/sdk").default.Tool[];
+  function linearConnected(): boolean;
   const githubResponsesTools: import("openai").default.Responses.FunctionTool[];
   const anthropic: import("@anthropic-ai/sdk").default;
   const coreToolSet: import("ai").ToolSet;
