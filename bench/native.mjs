@@ -39,7 +39,7 @@ const n = (x) => x.toLocaleString("en-US");
 
 function costs() {
   const rows = [
-    "| catalog | provider | eager: context tokens / KB sent | bridge | native | native + `assemble({ messages })`, 10 turns: largest request (KB) | same, `searchDefaultLimit: 2` |",
+    "| catalog | provider | eager: context tokens / KB sent | bridge | native | native + `assemble({ messages })`, 10 turns: largest request (KB) | same, `loadLimit: 5` (every match loads) |",
     "|---|---|---|---|---|---|---|",
   ];
   for (const [label, names] of CATALOGS) {
@@ -50,11 +50,11 @@ function costs() {
       const native = new Shelf(box, { ...OPTIONS, mode: "native" }).assemble();
       const cell = (a) => `${n(a.contextTokens)} / ${kb(a.requestBytes)}`;
       const turns = (limit) => {
-        const shelf = new Shelf(box, { ...OPTIONS, mode: "native", searchDefaultLimit: limit });
+        const shelf = new Shelf(box, { ...OPTIONS, mode: "native", loadLimit: limit });
         const { max, loaded } = conversation(shelf, names);
         return `${kb(max)} (${loaded} loaded)`;
       };
-      const tail = format === "anthropic" ? `${turns(5)} | ${turns(2)}` : "= native (deferred tools never sent) | =";
+      const tail = format === "anthropic" ? `${turns(1)} | ${turns(5)}` : "= native (deferred tools never sent) | =";
       rows.push(`| ${label} | ${format} | ${cell(eager)} | ${cell(bridge)} | ${cell(native)} | ${tail} |`);
     }
   }
@@ -89,15 +89,15 @@ function conversation(shelf, names) {
 }
 
 const BUDGETS = [
-  ["unset (SPEC)", {}],
-  ["unset, `searchDefaultLimit: 2`", { searchDefaultLimit: 2 }],
-  ["2,000", { loadMaxTokens: 2000 }],
-  ["1,000", { loadMaxTokens: 1000 }],
-  ["500", { loadMaxTokens: 500 }],
+  ["default (`loadLimit: 1`)", {}],
+  ["`loadLimit: 2`", { loadLimit: 2 }],
+  ["`loadLimit: 50` (every match, SPEC §11 alone)", { loadLimit: 50 }],
+  ["`loadLimit: 50`, `loadMaxTokens: 2000`", { loadLimit: 50, loadMaxTokens: 2000 }],
+  ["`loadLimit: 50`, `loadMaxTokens: 500`", { loadLimit: 50, loadMaxTokens: 500 }],
 ];
 
 /**
- * Native Anthropic answers under `loadMaxTokens` (unset: SPEC §11, every match referenced): the
+ * Native Anthropic answers under `loadLimit` and `loadMaxTokens` (`loadLimit: 50`: SPEC §11 alone, every match referenced): the
  * ten-turn conversation's largest request, and over the labelled keyword and model-phrased
  * queries of the catalog, how often one search loads a right tool, how often the answer names
  * one without loading it (one more search of its exact name), and the definition tokens a search
@@ -106,7 +106,7 @@ const BUDGETS = [
 function loadBudgets() {
   const model = JSON.parse(readFileSync(`${dataDir}queries-model.json`, "utf8"));
   const rows = [
-    "| catalog | `loadMaxTokens` | 10 turns: largest request (KB) | loaded by the search | named, not loaded | tokens loaded a search (mean) |",
+    "| catalog | options | 10 turns: largest request (KB) | loaded by the search | named, not loaded | tokens loaded a search (mean) |",
     "|---|---|---|---|---|---|",
   ];
   for (const [label, names] of CATALOGS) {
