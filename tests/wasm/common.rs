@@ -355,7 +355,11 @@ fn native_answers_and_assemble_with_cross_the_binding() {
             .unwrap(r#"{"type":"tool_use","id":"t","name":"tool_search","input":{"query":"create issue"}}"#)
             .unwrap(),
     );
-    assert_eq!(at(&u, "content").to_json(), r#"[{"type":"tool_reference","tool_name":"create_issue"}]"#);
+    // The reference, then the line naming its server (SPEC §14: read back by later requests).
+    assert_eq!(
+        at(&u, "content").to_json(),
+        r#"[{"type":"tool_reference","tool_name":"create_issue"},{"type":"text","text":"Loaded (tool: server): {\"create_issue\":\"linear\"}"}]"#
+    );
     let context = format!(
         r#"{{"messages":[{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":{}}}]}}]}}"#,
         at(&u, "content").to_json()
