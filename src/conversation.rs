@@ -45,12 +45,12 @@ pub struct History {
 impl History {
     /// Reads a history given as JSON text: `{messages}`, `{input}` or the array itself. Only its
     /// top levels are parsed (in one pass, whatever its depth); text that is not JSON at all is
-    /// `invalid_call` naming `what`.
+    /// `invalid_toolbox` (the code a bad context always had) naming `what`.
     /// `None` when the context holds no messages or items at all (not a conversation).
     pub fn read_text(text: &str, names: &BridgeNames, what: &str) -> Result<Option<History>, Error> {
         let outline = json::shallow_text(text, HISTORY_LEVELS);
         let value = json::parse(&outline).map_err(|e| {
-            Error::new(ErrorCode::InvalidCall, alloc::format!("{what}: {} at byte {}", e.message, e.offset))
+            Error::new(ErrorCode::InvalidToolbox, alloc::format!("{what}: {} at byte {}", e.message, e.offset))
         })?;
         Ok(History::read_present(&value, names))
     }

@@ -254,7 +254,11 @@ test("the mode switch: the tools array and a search's answer in bridge, native A
   const first = await page.locator(".hit").first().getAttribute("data-name");
   const blocks = await answer();
   assert.deepEqual(blocks[0], { type: "tool_reference", tool_name: first });
-  assert.ok(blocks.every((b) => b.type === "tool_reference"), "no unknown word: references only");
+  // One reference (loadLimit 1), then one text block: the other matches named and the loaded
+  // tool's server; no unknown-words hint.
+  assert.deepEqual(blocks.map((b) => b.type), ["tool_reference", "text"]);
+  assert.match(blocks[1].text, /Loaded \(tool: server\): \{"[^"]+":"linear"\}/);
+  assert.doesNotMatch(blocks[1].text, /No tool mentions/, "no unknown word");
 
   await page.selectOption("#mode", "responses");
   await settled(page);
