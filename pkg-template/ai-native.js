@@ -17,7 +17,7 @@
 import { NoSuchToolError, asSchema, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
 import {
-  DEFERRED_DIRECT, PROVIDER_NAME, anthropicHistory, calledTools, embeddingSearch, isPromise, loadToolbox, loadedFunctions, own, put,
+  DEFERRED_DIRECT, anthropicHistory, calledTools, embeddingSearch, isPromise, loadToolbox, loadedFunctions, madeName, own, put,
   qualifiedName, refusal, responsesHistory, sameSignature, serversOf, signature, withProperties,
 } from "./ai-shared.js";
 
@@ -457,7 +457,9 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
       if (names.has(key)) continue;
       const alone = source.server === null || (!qualifyAll && uses.get(source.own) === 1);
       const qualified = qualifiedName(source.server ?? DEFERRED_DIRECT, source.own);
-      let name = alone && PROVIDER_NAME.test(source.own) && !reserved(source.own) ? source.own : qualified;
+      // Its own name, else the name the core makes of it (as its search outputs give it), else qualified.
+      const made = madeName(source.own);
+      let name = alone && !reserved(made) ? made : qualified;
       for (let n = 2; reserved(name); n++) name = `${qualified.slice(0, 60)}_${n}`;
       names.set(key, name);
       sources.set(name, source);

@@ -19,18 +19,33 @@ export const put = (object, key, value) => Object.defineProperty(object, key, { 
 /** Whether `value` is a thenable (an async `servers` function's result). */
 export const isPromise = (value) => value != null && typeof value.then === "function";
 
+/** FNV-1a 64 of a text's UTF-8 bytes, its high 32 bits as 8 hex digits (toolshelf's name hashes). */
+function hash8(text) {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(text)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return (hash >> 32n).toString(16).padStart(8, "0");
+}
+
+/** Every character but ASCII letters, digits, `-` and `_` written as `_`. */
+const safeText = (text) => Array.from(text, (c) => (/^[A-Za-z0-9_-]$/.test(c) ? c : "_")).join("");
+
+/**
+ * The provider name the core makes of a name outside the pattern when no other name of its scope
+ * took it first (wire.rs `made_name`, unsalted): the name made safe, cut to 55 characters, `_` and
+ * 8 hex digits of its hash. A valid name is its own.
+ */
+export function madeName(name) {
+  return PROVIDER_NAME.test(name) ? name : `${safeText(name).slice(0, 55)}_${hash8(name)}`;
+}
+
 /**
  * toolshelf's name for `tool` of `server` when it is qualified (catalog.rs `qualified_name`):
  * `mcp__<server>__<tool>`, every character but ASCII letters, digits, `-` and `_` written as `_`,
  * a name over 64 characters cut to 55 and ended with `_` and 8 hex digits of its FNV-1a hash.
  */
 export function qualifiedName(server, tool) {
-  const safe = (text) => Array.from(text, (c) => (/^[A-Za-z0-9_-]$/.test(c) ? c : "_")).join("");
-  const name = `mcp__${safe(server)}__${safe(tool)}`;
-  if (name.length <= 64) return name;
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of new TextEncoder().encode(name)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
-  return `${name.slice(0, 55)}_${(hash >> 32n).toString(16).padStart(8, "0")}`;
+  const name = `mcp__${safeText(server)}__${safeText(tool)}`;
+  return name.length <= 64 ? name : `${name.slice(0, 55)}_${hash8(name)}`;
 }
 
 /** Whether `fn` is an `async function*` (its results are streamed, the last one is the output). */
