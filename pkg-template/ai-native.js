@@ -342,17 +342,24 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
     return made;
   }
 
-  /** Every tool of the toolbox's assembly, and those of the step's (the names its history uses). */
+  /**
+   * Every tool of the toolbox's assembly, and those of the step's (the names its history uses,
+   * stand-ins). A step's names stay in the ToolSet until the toolbox changes, so that one
+   * conversation's step never takes out a name another one's step sends.
+   */
+  let extras = new Map();
   function fill(stepDefs = []) {
     const wanted = new Map();
     for (const def of box.state.assembly.tools) wanted.set(def.name, toolFor(def));
-    for (const def of stepDefs) wanted.set(def.name, toolFor(def));
+    for (const def of stepDefs) extras.set(def.name, toolFor(def));
+    for (const [name, tool] of extras) wanted.set(name, tool);
     syncToolSet(tools, wanted);
   }
   let filled = -1;
   const ready = () => {
     if (filled !== box.state.version) {
       cache.clear();
+      extras = new Map();
       fill();
       filled = box.state.version;
     }
@@ -552,6 +559,7 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
   const ready = () => {
     if (filled !== box.state.version) {
       base = toolbox();
+      extras = new Map();
       filled = box.state.version;
     }
   };
@@ -572,15 +580,21 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
   }
 
   /** The ToolSet for a conversation (`messages`): the toolbox's, plus stand-ins; and its active names. */
+  let extras = new Map(); // stand-ins, kept until the toolbox changes (another conversation may send them)
   function conversation(messages) {
     ready();
     const wanted = new Map(base);
+    for (const [name, tool] of extras) if (!wanted.has(name)) wanted.set(name, tool);
     const active = new Set([searchName, ...sent]);
     for (const name of Object.keys(direct)) if (!deferredDirect.has(name) && wanted.has(name)) active.add(name);
     const used = [...loadedFunctions(messages, searchName), ...calledTools(messages).map(([name, namespace]) => [namespace, name])];
     for (const [namespace, name] of used) {
       if (name === searchName) continue;
-      if (!wanted.has(name)) wanted.set(name, gone(name, namespace));
+      if (!wanted.has(name)) {
+        const made = gone(name, namespace);
+        extras.set(name, made);
+        wanted.set(name, made);
+      }
       active.add(name);
     }
     syncToolSet(tools, wanted);

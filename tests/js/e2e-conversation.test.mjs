@@ -360,3 +360,34 @@ test("createToolshelf: the bridge's tool_call routes by the conversation across 
     await model.close();
   }
 });
+
+// One adapter, two conversations whose steps interleave: a step never takes out a name the other
+// conversation's step sends (a stand-in stays until the toolbox changes).
+test("one adapter, two conversations: a step keeps the names another conversation's step sends", async () => {
+  const set = (list) => Object.fromEntries(list.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema), execute: async () => "ran" })]));
+  const sentry = set(SENTRY);
+  const github = set(GITHUB);
+  const reference = (name) => ({ type: "custom", providerOptions: { anthropic: { type: "tool-reference", toolName: name } } });
+  const anthropicA = [{ role: "user", content: "a" },
+    { role: "assistant", content: [{ type: "tool-call", toolCallId: "s1", toolName: "tool_search", input: { query: "events.search" } }] },
+    { role: "tool", content: [{ type: "tool-result", toolCallId: "s1", toolName: "tool_search", output: { type: "content", value: [reference(SEARCH)] } }] }];
+  const responsesA = [{ role: "user", content: "a" },
+    { role: "assistant", content: [{ type: "tool-call", toolCallId: "s1", toolName: "tool_search", input: { arguments: { query: "events.search" }, call_id: "s1" } }] },
+    { role: "tool", content: [{ type: "tool-result", toolCallId: "s1", toolName: "tool_search", output: { type: "json", value: { tools: [{ type: "namespace", name: "sentry", description: "", tools: [{ type: "function", name: SEARCH, parameters: {} }] }] } } }] }];
+  const fresh = [{ role: "user", content: "b" }];
+  for (const [name, make, conversationA] of [
+    ["anthropic", (servers) => createAnthropicNativeToolshelf({ servers }), anthropicA],
+    ["responses", (servers) => createOpenAINativeToolshelf({ toolSearch: openaiProvider.tools.toolSearch, servers }), responsesA],
+  ]) {
+    let current = { sentry, github };
+    const shelf = make(() => current);
+    current = { github }; // sentry detached
+    const a = await shelf.prepareStep({ messages: conversationA });
+    assert.ok(a.activeTools.includes(SEARCH), `${name}: the gone tool's name is sent: ${a.activeTools}`);
+    const b = await shelf.prepareStep({ messages: fresh });
+    assert.ok(!b.activeTools.includes(SEARCH), name);
+    for (const key of a.activeTools) assert.ok(Object.hasOwn(shelf.tools, key), `${name}: ${key} is still in the ToolSet after the other conversation's step`);
+    const answer = await shelf.tools[SEARCH].execute({ query: "x" }, { toolCallId: "c", messages: conversationA });
+    assert.match(answer, /no longer available/, `${name}: ${answer}`);
+  }
+});
