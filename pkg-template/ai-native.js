@@ -331,7 +331,7 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
         // A server tool the request carries as it is (alwaysLoad; every tool with `enabled: off`).
         made = onCall ? withProperties(real, runsBefore(unwrap, onCall, call, real, null)) : real;
       }
-    } else if (deferred) {
+    } else if (deferred || source) {
       // The core's stand-in for a tool the history references that is gone: its reject.
       made = standIn({ description: def.description, schema: def.input_schema, providerOptions: { anthropic: { deferLoading: true } }, asCall: asCall(def.name), unwrap, realOf: (source) => box.real(source), serverName: (server) => box.serverName(server), onCall });
     } else {

@@ -119,8 +119,9 @@ async function lastOf(iterable) {
 
 /**
  * Direct tools plus deferred tools by server → `{ tools, prepareStep, toolApproval, shelf, assembly,
- * warnings, update }`. `servers` may be a function: `prepareStep` calls it before every step and
- * re-assembles when a server or its tool list changed (the `tools` object is updated in place).
+ * warnings, update }`. `servers` may be a function (sync or async): `prepareStep` calls it before
+ * every step and re-assembles when a server or its tool list changed (the `tools` object is updated
+ * in place). Each call is unwrapped with the step's conversation (SPEC §14).
  */
 export function createToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, toolApproval, embedding } = {}) {
   const semantic = embedding?.model ? embeddingSearch(embedding) : undefined;
