@@ -302,7 +302,7 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
 
   const tools = {};
   const cache = new Map(); // a def's name → { id, tool }: the same tool object while it stands for the same thing
-  let step = { defs: [], active: [] }; // the last step's assembly, for repairToolCall
+  let step = { defs: [] }; // the last step's assembly, for repairToolCall
 
   /** A search (or a reject) answered by the shelf with the conversation: nothing real runs here. */
   const answer = (name) => async (input, execution) => {
