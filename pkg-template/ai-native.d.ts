@@ -1,27 +1,39 @@
-// toolshelf/ai, the native paths for @ai-sdk/anthropic and @ai-sdk/openai (SPEC §11).
-import type { JSONValue, ModelMessage, Tool, ToolSet } from "ai";
+// toolshelf/ai, the native paths for @ai-sdk/anthropic and @ai-sdk/openai (SPEC §11); the
+// factories are declared in ai.d.ts (toolshelf/ai), which adds the bridge fallback.
+import type { JSONValue, ModelMessage, ToolCallRepairFunction, ToolSet } from "ai";
 import type { AnthropicTool, Assembly, ResponsesTool, Shelf } from "./types.js";
-import type { ToolshelfInput } from "./ai.js";
+import type { ServersInput } from "./ai.js";
 
 export interface AnthropicNativeToolshelf {
   /**
    * For generateText/streamText: the direct tools (your objects), the search tool (its answers
-   * go to the model as tool-reference parts) and every deferred tool with
-   * `providerOptions.anthropic.deferLoading`, whose `execute` validates and runs the real tool.
+   * go to the model as tool-reference parts) and every deferred tool under the name the core sends
+   * it by (provider-valid: `events.search` is `events_search_6d31db56`), with
+   * `providerOptions.anthropic.deferLoading`; `prepareStep` adds the names a conversation uses
+   * (their tool, or a stand-in answering `unavailable_tool`). Updated in place.
    */
   readonly tools: ToolSet;
-  /** For generateText/streamText: sends only the deferred tools the conversation loaded (`activeTools`). */
-  prepareStep: (options?: { messages?: readonly unknown[] }) => { activeTools: string[] } | undefined;
-  /** The prepared toolbox. */
+  /**
+   * For generateText/streamText: reads the servers (a function's, maybe async: then a promise),
+   * and sends what `assemble({ messages })` carries for the conversation: `activeTools` is the
+   * direct tools, the search tool and the tools the conversation loaded.
+   */
+  prepareStep: (options?: { messages?: readonly unknown[] }) => { activeTools: string[] } | Promise<{ activeTools: string[] }>;
+  /**
+   * For generateText/streamText's `repairToolCall`: a name the step's tools do not hold is the
+   * tool it stands for (a loaded tool's qualified form), else fails with toolshelf's reject text,
+   * which the model reads instead of the SDK's list of tools.
+   */
+  repairToolCall: ToolCallRepairFunction<ToolSet>;
+  /** Re-assembles with other servers; a failure leaves the adapter as it was (a promise for an async function). */
+  update(servers: ServersInput): void | Promise<void>;
+  /** The prepared toolbox (its defs carry a `toolshelf_source` mark the adapter reads; nothing sends them). */
   readonly shelf: Shelf<AnthropicTool, "native">;
-  /** The assembly's facts (mode, listing, contextTokens, warnings, fingerprint). */
+  /** The toolbox's assembly (every deferred tool; mode, listing, contextTokens, warnings, fingerprint). */
   readonly assembly: Assembly<AnthropicTool>;
+  /** The adapter's own warnings (servers left out or renamed); also first in `assembly.warnings`. */
+  readonly warnings: string[];
 }
-
-/** Direct tools plus deferred tools by server → native Anthropic tool search for the AI SDK. */
-export declare function createAnthropicNativeToolshelf(
-  input?: Omit<ToolshelfInput, "servers"> & { servers?: Record<string, ToolSet> },
-): AnthropicNativeToolshelf;
 
 /** What toolshelf gives the SDK's tool search factory (`openai.tools.toolSearch` of @ai-sdk/openai). */
 export interface OpenAIToolSearchArgs {
@@ -31,30 +43,36 @@ export interface OpenAIToolSearchArgs {
   /** `{ query, limit? }`, or the batched shape. */
   parameters: Record<string, unknown>;
   /** Answers a `tool_search_call` with the matches to load, as per-server namespaces. */
-  execute: (input: { arguments?: unknown; call_id?: string | null }) => Promise<{ tools: Array<{ [key: string]: JSONValue | undefined }> }>;
+  execute: (input: { arguments?: unknown; call_id?: string | null }, options?: { toolCallId?: string; messages?: readonly unknown[] }) => Promise<{ tools: Array<{ [key: string]: JSONValue | undefined }> }>;
 }
 
 export interface OpenAINativeToolshelf {
   /**
    * For generateText/streamText: the direct tools (your objects), the SDK's client `tool_search`
    * answered by toolshelf, and every deferred tool as your own tool with
-   * `providerOptions.openai.omitFromRequestTools` (out of the request until a search loads it;
-   * in a namespace under its name here: its own, or `mcp__<server>__<tool>` where two share it).
+   * `providerOptions.openai.omitFromRequestTools` (out of the request until a search loads it).
+   * In a namespace a function has its name here: its own name, or the core's provider name of
+   * it (`events_search_6d31db56`), or `mcp__<server>__<tool>` where another tool has that name; a
+   * name once given keeps its tool for the adapter's life. Updated in place.
    */
   readonly tools: ToolSet;
-  /** For generateText/streamText: a rejected search's reason follows its result as a system message. */
-  prepareStep: (options?: { messages?: readonly ModelMessage[] }) => { messages: ModelMessage[] } | undefined;
-  /** The prepared toolbox. */
+  /**
+   * For generateText/streamText: reads the servers (a function's, maybe async: then a promise);
+   * `activeTools` is the direct tools, the search tool and the functions the conversation loaded;
+   * a rejected search's reason follows its result as a system message.
+   */
+  prepareStep: (options?: { messages?: readonly ModelMessage[] }) => Step | Promise<Step>;
+  /** For generateText/streamText's `repairToolCall`: as AnthropicNativeToolshelf's. */
+  repairToolCall: ToolCallRepairFunction<ToolSet>;
+  /** Re-assembles with other servers; a failure leaves the adapter as it was (a promise for an async function). */
+  update(servers: ServersInput): void | Promise<void>;
+  /** The prepared toolbox (its defs carry a `toolshelf_source` mark the adapter reads; nothing sends them). */
   readonly shelf: Shelf<ResponsesTool, "native">;
-  /** The assembly's facts (mode, listing, contextTokens, warnings, fingerprint). */
+  /** The toolbox's assembly (mode, listing, contextTokens, warnings, fingerprint). */
   readonly assembly: Assembly<ResponsesTool>;
+  /** The adapter's own warnings (servers left out or renamed); also first in `assembly.warnings`. */
+  readonly warnings: string[];
 }
 
-/** Direct tools plus deferred tools by server → native OpenAI Responses tool search for the AI SDK. */
-export declare function createOpenAINativeToolshelf(
-  input: Omit<ToolshelfInput, "servers" | "toolApproval"> & {
-    /** The SDK's factory: `openai.tools.toolSearch` from @ai-sdk/openai. */
-    toolSearch: (args: OpenAIToolSearchArgs) => Tool<any, any>;
-    servers?: Record<string, ToolSet>;
-  },
-): OpenAINativeToolshelf;
+/** What the OpenAI adapter's prepareStep gives the SDK. */
+type Step = { activeTools: string[]; messages?: ModelMessage[] };

@@ -1,14 +1,33 @@
-// toolshelf/ai, the native path for @ai-sdk/anthropic (SPEC §11): `createAnthropicNativeToolshelf`
-// gives generateText/streamText the direct tools as they are, toolshelf's search tool (never
-// deferred, the listing in its description) whose answer goes to the model as tool-reference parts,
-// and every deferred tool as the caller's own AI SDK tool with `providerOptions.anthropic.deferLoading`
-// added: the model calls it directly, so the SDK itself applies its approval (`needsApproval`,
-// `toolApproval`), its input validation, its context and its output mapping, as for any tool.
-// `prepareStep` keeps only the deferred tools the conversation has loaded in the request
-// (`activeTools`), as `assemble({ messages })` does.
-import { asSchema, jsonSchema, tool as aiTool } from "ai";
+// toolshelf/ai's native paths (SPEC §11), re-exported by ai.js (which adds the bridge fallback):
+// for @ai-sdk/anthropic, the direct tools as they are, toolshelf's search tool (never deferred, the
+// listing in its description) whose answer goes to the model as tool-reference parts, and every
+// deferred tool as the caller's own AI SDK tool with `providerOptions.anthropic.deferLoading`; for
+// @ai-sdk/openai's Responses models, the SDK's own client tool search answered by toolshelf and
+// every deferred tool as the caller's own tool kept out of the request. The model calls a loaded
+// tool directly, so the SDK itself applies its approval, its input validation, its context and its
+// output mapping, as for any tool.
+//
+// A conversation (SPEC §14): `prepareStep` writes the AI SDK's messages as the provider history the
+// core reads, and every answer, validation and reject is the core's for that history. The names
+// the ToolSet holds are the ones the core sends (provider-valid names for MCP names such as
+// `events.search`), the ones the history uses keep their tool after a clashing attach, and a tool
+// the history used that is gone answers with the core's `unavailable_tool` reject. Each step's
+// `activeTools` is the direct tools, the search tool and what the conversation loaded, so a wrong
+// name's error lists those only; `repairToolCall` answers it with the core's reject instead.
+import { NoSuchToolError, asSchema, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
-import { createToolshelf, embeddingSearch } from "./ai.js";
+import {
+  DEFERRED_DIRECT, anthropicHistory, calledTools, embeddingSearch, isPromise, loadToolbox, loadedFunctions, madeName, own, put,
+  qualifiedName, refusal, responsesHistory, sameSignature, serversOf, signature, withProperties,
+} from "./ai-shared.js";
+
+/**
+ * The key of the mark each def given to the core carries: `[server or null, own name]`. The core
+ * keeps a def's other members, so the defs it sends back (renamed, deferred, or under the name a
+ * history uses) say which tool they are. The mark never reaches a provider: the SDK builds the
+ * request from the ToolSet, and toolshelf's search outputs are written without it.
+ */
+const MARK = "toolshelf_source";
 
 /** The JSON Schema of an AI SDK tool's input, else any object (as toolshelf/ai reads it). */
 function inputSchemaOf(tool) {
@@ -25,6 +44,29 @@ function anthropicDef(name, tool) {
   return { name, description: typeof tool?.description === "string" ? tool.description : "", input_schema: inputSchemaOf(tool) };
 }
 
+/** An AI SDK tool as a Responses function (`strict` as the SDK sends one: the tool's own, else false). */
+function responsesDef(name, tool) {
+  const description = typeof tool?.description === "string" ? tool.description : "";
+  return { type: "function", name, description, parameters: inputSchemaOf(tool), strict: tool?.strict ?? false };
+}
+
+/** A def's mark as `{ server, own }` (server null for a direct tool), or undefined (a def the core made). */
+function sourceOf(def) {
+  const mark = def?.[MARK];
+  return Array.isArray(mark) && mark.length === 2 && typeof mark[1] === "string" && (mark[0] === null || typeof mark[0] === "string")
+    ? { server: mark[0], own: mark[1] }
+    : undefined;
+}
+
+/** A def without its mark. */
+function unmarked(def) {
+  if (def === null || typeof def !== "object" || !Object.hasOwn(def, MARK)) return def;
+  const { [MARK]: _, ...rest } = def;
+  return rest;
+}
+
+const sourceKey = (source) => JSON.stringify([source.server, source.own]);
+
 /** A native search answer (tool_reference blocks, a text block) as the AI SDK's tool output. */
 function referenceOutput({ output }) {
   if (!Array.isArray(output)) return { type: "text", value: String(output) }; // a reject's text
@@ -36,67 +78,6 @@ function referenceOutput({ output }) {
   };
 }
 
-/** The names the conversation's tool-reference parts loaded (AI SDK model messages). */
-function loadedNames(messages = []) {
-  const names = new Set();
-  for (const message of messages) {
-    if (message?.role !== "tool" || !Array.isArray(message.content)) continue;
-    for (const part of message.content) {
-      const value = part?.type === "tool-result" && part.output?.type === "content" ? part.output.value : [];
-      for (const item of value) {
-        const reference = item?.type === "custom" ? item.providerOptions?.anthropic : undefined;
-        if (reference?.type === "tool-reference" && typeof reference.toolName === "string") names.add(reference.toolName);
-      }
-    }
-  }
-  return names;
-}
-
-/**
- * toolshelf's name for `tool` of `server` when it is qualified (catalog.rs `qualified_name`):
- * `mcp__<server>__<tool>`, every character but ASCII letters, digits, `-` and `_` written as `_`,
- * a name over 64 characters cut to 55 and ended with `_` and 8 hex digits of its FNV-1a hash.
- */
-export function qualifiedName(server, tool) {
-  const safe = (text) => Array.from(text, (c) => (/^[A-Za-z0-9_-]$/.test(c) ? c : "_")).join("");
-  const name = `mcp__${safe(server)}__${safe(tool)}`;
-  if (name.length <= 64) return name;
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of new TextEncoder().encode(name)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
-  return `${name.slice(0, 55)}_${(hash >> 32n).toString(16).padStart(8, "0")}`;
-}
-
-/** Whether `fn` is an `async function*` (its results are streamed, the last one is the output). */
-export function isAsyncGeneratorFunction(fn) {
-  return typeof fn === "function" && fn[Symbol.toStringTag] === "AsyncGeneratorFunction";
-}
-
-/**
- * `tool` with `execute` calling `before(input, execution)` first: a string declines the call (the
- * model reads it; nothing runs), anything else is the input to run with. Generator functions stay
- * generators, every own property is kept (non-enumerable ones too) and `extra` properties are set:
- * to the SDK it is the same tool.
- */
-export function withProperties(tool, before, extra = {}) {
-  const properties = Object.getOwnPropertyDescriptors(tool);
-  const run = tool.execute;
-  if (before && typeof run === "function") {
-    const execute = isAsyncGeneratorFunction(run)
-      ? async function* (input, execution) {
-        const ready = await before(input, execution);
-        if (typeof ready === "string") yield ready;
-        else yield* run.call(tool, ready, execution);
-      }
-      : async (input, execution) => {
-        const ready = await before(input, execution);
-        return typeof ready === "string" ? ready : run.call(tool, ready, execution);
-      };
-    properties.execute = { value: execute, enumerable: true, writable: true, configurable: true };
-  }
-  for (const [key, value] of Object.entries(extra)) properties[key] = { value, enumerable: true, writable: true, configurable: true };
-  return Object.create(Object.getPrototypeOf(tool), properties);
-}
-
 /** Whether the SDK validates `tool`'s input itself (zod, Standard Schema, `jsonSchema(…, { validate })`). */
 function validatesItself(tool) {
   try {
@@ -106,24 +87,136 @@ function validatesItself(tool) {
   }
 }
 
-/** Direct tools and server ToolSets as a toolbox of `def(name, tool)` defs. */
-function toolboxOf(direct, servers, def) {
+const isAsyncIterable = (value) => value != null && typeof value[Symbol.asyncIterator] === "function";
+
+/**
+ * The toolbox of a native adapter, kept on one `Shelf` updated in place: direct tools and server
+ * ToolSets as marked defs (`write(name, tool)`; each the same object while its tool is, so
+ * `Shelf.update` keeps what it read), a server the core refuses left out with a warning, a real
+ * server named `builtin` renamed. `servers` is an object or a function (sync or async) read before
+ * every step; `update(servers)` re-prepares now.
+ */
+function nativeToolbox({ direct, servers, options, write, onPrepared }) {
+  const defs = new WeakMap(); // tool object → Map(sourceKey → def)
+  let shelf;
+  let state = { version: 0 };
+  let first; // an async `servers` function's first result, for the first step
+
+  function marked(server, name, tool) {
+    const key = JSON.stringify([server, name]);
+    const cache = tool !== null && typeof tool === "object" ? defs.get(tool) ?? new Map() : undefined;
+    if (cache?.has(key)) return cache.get(key);
+    const def = { ...write(name, tool), [MARK]: [server, name] };
+    if (cache) {
+      cache.set(key, def);
+      defs.set(tool, cache);
+    }
+    return def;
+  }
+
+  function prepare(next) {
+    const warnings = [];
+    const directDefs = Object.entries(direct).map(([name, tool]) => marked(null, name, tool));
+    const taken = new Set(Object.keys(next));
+    const routes = new Map(); // the server name the core sees → { server: as given, set }
+    const lists = new Map();
+    for (const [server, set] of Object.entries(next)) {
+      const why = refusal(set);
+      if (why) {
+        warnings.push(`server "${server}" left out: ${why}`);
+        continue;
+      }
+      let seenAs = server;
+      if (server === DEFERRED_DIRECT) {
+        for (let n = 2; ; n++) if (!taken.has(`${server}_${n}`)) { seenAs = `${server}_${n}`; break; }
+        taken.add(seenAs);
+        warnings.push(`server "${server}" is named "${seenAs}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
+      }
+      routes.set(seenAs, { server, set });
+      lists.set(seenAs, Object.entries(set).map(([name, tool]) => marked(seenAs, name, tool)));
+    }
+    const loaded = loadToolbox(shelf, (box) => new Shelf(box, options), directDefs, lists);
+    shelf = loaded.shelf;
+    for (const [name] of loaded.left) routes.delete(name);
+    // Every deferred tool; over 10,000 (Anthropic's limit) the core keeps the bridge without a
+    // conversation, so the tools of an empty one (the direct tools and the search tool) stand in.
+    const whole = shelf.assemble();
+    const assembly = whole.mode === "native" ? whole : shelf.assemble({ messages: [] });
+    state = {
+      version: state.version + 1,
+      routes,
+      directDefs: new Set(directDefs),
+      signature: signature(next),
+      assembly,
+      warnings: [...warnings, ...loaded.left.map(([, warning]) => warning)].map((w) => `toolshelf/ai: ${w}`),
+    };
+    onPrepared?.(state);
+  }
+
+  const refresh = (next) => {
+    if (!sameSignature(signature(next), state.signature)) prepare(next);
+  };
+
   return {
-    tools: Object.entries(direct).map(([name, tool]) => def(name, tool)),
-    servers: Object.fromEntries(Object.entries(servers).map(([server, set]) => [server, Object.entries(set).map(([n, t]) => def(n, t))])),
+    get shelf() { return shelf; },
+    get state() { return state; },
+    /** Prepares the servers given at creation; false when they come from an async function (not read yet). */
+    start() {
+      const value = serversOf(servers);
+      if (isPromise(value)) {
+        first = value;
+        prepare({});
+        return false;
+      }
+      prepare(value);
+      return true;
+    },
+    /** A source as the marks write it: the core's `builtin` (the direct tools in `defer`) is null. */
+    normal(source) {
+      return source.server === DEFERRED_DIRECT && !state.routes.has(DEFERRED_DIRECT) ? { server: null, own: source.own } : source;
+    },
+    /** The caller's tool of a source, or undefined. */
+    real(source) {
+      const { server, own: name } = this.normal(source);
+      if (server === null) return own(direct, name);
+      const route = state.routes.get(server);
+      return route ? own(route.set, name) : undefined;
+    },
+    /** The server as the caller named it (`builtin` for a renamed one), undefined for a direct tool. */
+    serverName(server) {
+      return server === null || (server === DEFERRED_DIRECT && !state.routes.has(server)) ? undefined : state.routes.get(server)?.server ?? server;
+    },
+    /** Reads the servers before a step (then `then()`), re-preparing when they changed. */
+    step(then) {
+      const next = first ?? serversOf(servers);
+      first = undefined;
+      if (isPromise(next)) return next.then((read) => { refresh(read); return then(); });
+      refresh(next);
+      return then();
+    },
+    update(next, then) {
+      const value = serversOf(next);
+      const apply = (read) => {
+        prepare(read);
+        servers = next;
+        first = undefined;
+        then?.();
+      };
+      return isPromise(value) ? value.then(apply) : apply(value);
+    },
   };
 }
 
 /**
- * What runs before a real tool: where the SDK does not validate its input itself and `asCall`
- * is given, toolshelf validates `asCall(args, execution)` (the provider's call shape; a reject's
- * text is the tool's answer, nothing runs); then `onCall`, whose string declines the call.
+ * What runs before a real tool: where the SDK does not validate its input itself and `asCall` is
+ * given, the core reads the call (`asCall(args, execution)`, with the conversation): a reject's text
+ * is the tool's answer and nothing runs; then `onCall`, whose string declines the call.
  */
-function runsBefore(shelf, onCall, call, real, asCall) {
+function runsBefore(unwrap, onCall, call, real, asCall) {
   return async (input, execution) => {
     let args = input ?? {};
     if (asCall && !validatesItself(real)) {
-      const u = shelf.unwrap(asCall(args, execution));
+      const u = unwrap(asCall(args, execution), execution);
       if (u.kind !== "call") return u.content; // the reject: nothing ran
       args = u.arguments; // coerced where the schema asks
     }
@@ -133,215 +226,433 @@ function runsBefore(shelf, onCall, call, real, asCall) {
 }
 
 /**
- * Direct tools plus deferred tools by server (ToolSets) → `{ tools, prepareStep, shelf, assembly }`
- * for @ai-sdk/anthropic. `onCall(call, execution)` sees each real call first, direct tools' too
- * (`server` undefined; return a string to decline it, with that reason for the model).
+ * A name the conversation uses that the ToolSet has no tool for (a tool detached, or bound anew):
+ * the core answers the call with the history (the `unavailable_tool` reject, usually). Where it
+ * routes the call to a tool after all, that tool runs, unless it needs approval (asked only for a
+ * tool called by its own name).
  */
-export function createAnthropicNativeToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, embedding } = {}) {
-  const toolbox = toolboxOf(direct, servers, anthropicDef);
-  const shelf = new Shelf(toolbox, { ...options, format: "anthropic", mode: "native" });
-  const assembly = shelf.assemble();
-  if (assembly.mode !== "native") {
-    // Over 10,000 deferred tools (the API's limit): the bridge, with every guarantee of toolshelf/ai.
-    shelf.free();
-    return createToolshelf({ tools: direct, servers, options: { ...options, mode: "bridge" }, onCall, embedding });
-  }
-  const directDefs = new Set(toolbox.tools);
-  const names = new Set(assembly.tools.map((def) => def.name));
-  /** What runs before a real tool: toolshelf's validation of its `tool_use` (if `checked`), then `onCall`. */
-  const before = (call, real, checked) => runsBefore(shelf, onCall, call, real, checked
-    ? (args, execution) => ({ type: "tool_use", id: execution?.toolCallId ?? "", name: call.name, input: args })
-    : null);
+function standIn({ description, schema, providerOptions, asCall, unwrap, realOf, serverName, onCall }) {
+  return aiTool({
+    description,
+    inputSchema: jsonSchema(schema ?? { type: "object" }),
+    providerOptions,
+    execute: async (input, execution) => {
+      const u = unwrap(asCall(input ?? {}, execution), execution);
+      if (u.kind !== "call") return typeof u.content === "string" ? u.content : JSON.stringify(u.content);
+      const real = realOf({ server: u.server ?? null, own: u.tool ?? u.name });
+      if (typeof real?.execute !== "function") return `${u.name} has no tool here; it was not invoked.`;
+      if (real.needsApproval) return `${u.name} needs approval: call it by its name as a search loads it; it was not run.`;
+      const verdict = onCall ? await onCall({ name: u.name, server: serverName(u.server ?? null), tool: u.tool ?? u.name, arguments: u.arguments }, execution) : undefined;
+      if (typeof verdict === "string") return verdict;
+      let result = await real.execute(u.arguments, execution);
+      if (isAsyncIterable(result)) for await (const value of result) result = value;
+      return result;
+    },
+  });
+}
 
-  /** The deferred tool the model knows as `name`: the caller's tool, its server and own name. */
-  const deferred = new Map();
-  for (const [server, set] of Object.entries(servers)) {
-    for (const [tool, real] of Object.entries(set)) {
-      const qualified = qualifiedName(server, tool);
-      deferred.set(names.has(qualified) && !Object.hasOwn(direct, qualified) ? qualified : tool, { server, tool, real });
+/** Keeps `tools` (the SDK's ToolSet, in place) equal to `wanted` (name → tool). */
+function syncToolSet(tools, wanted) {
+  for (const name of Object.keys(tools)) if (!wanted.has(name)) delete tools[name];
+  for (const [name, tool] of wanted) if (tools[name] !== tool) put(tools, name, tool);
+}
+
+/** `repairToolCall`'s answer to a name the step's tools do not hold: the tool it stands for, or the core's text. */
+function repairer({ unwrap, asCall, keyOf, searchName }) {
+  return async ({ toolCall, tools, error, messages }) => {
+    if (!NoSuchToolError.isInstance(error)) return null; // invalid input: the SDK's own error
+    let input;
+    try {
+      input = toolCall.input?.trim() ? JSON.parse(toolCall.input) : {};
+    } catch {
+      input = {};
     }
-  }
-
-  /** A search (or a describe, or a reject) answered by the shelf: nothing real runs here. */
-  const semantic = embedding?.model ? embeddingSearch(embedding) : undefined;
-  const answer = (name) => async (input, execution) => {
-    const call = { type: "tool_use", id: execution?.toolCallId ?? "", name, input: input ?? {} };
-    return (semantic ? await semantic.unwrap(shelf, call) : shelf.unwrap(call)).content;
+    const u = unwrap(asCall(toolCall, input), { messages });
+    if (u.kind === "call") {
+      const key = keyOf({ server: u.server ?? null, own: u.tool ?? u.name });
+      if (key !== undefined && own(tools, key) !== undefined) return { ...toolCall, toolName: key };
+      throw new Error(`${toolCall.toolName} is not loaded: search for it with ${searchName()} first, then call it by the name the search gives.`);
+    }
+    throw new Error(typeof u.content === "string" ? u.content : `${toolCall.toolName} is not a tool here; search with ${searchName()}.`);
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// @ai-sdk/anthropic: the ToolSet holds every deferred tool under the name the core sends it by
+// (each with `deferLoading`), and each step's `activeTools` are the tools `assemble({ messages })`
+// carries for the conversation: the direct tools, the search tool, the referenced tools under the
+// names the history uses, stand-ins for the gone ones.
+
+/**
+ * Direct tools plus deferred tools by server (ToolSets, or a function of them) → `{ tools,
+ * prepareStep, repairToolCall, update, shelf, assembly, warnings }` for @ai-sdk/anthropic; undefined
+ * where the core keeps the bridge (over 10,000 deferred tools at creation).
+ */
+export function anthropicNative({ tools: direct = {}, servers = {}, options = {}, onCall, embedding } = {}) {
+  const box = nativeToolbox({ direct, servers, options: { ...options, format: "anthropic", mode: "native" }, write: anthropicDef });
+  if (box.start() && box.shelf.assemble().mode !== "native") {
+    // Over 10,000 deferred tools (the API's limit) without a conversation: the bridge, with every guarantee of toolshelf/ai.
+    box.shelf.free();
+    return undefined;
+  }
+  const semantic = embedding?.model ? embeddingSearch(embedding) : undefined;
+  const history = (messages) => anthropicHistory(messages);
+  const unwrap = (call, execution) => box.shelf.unwrap(call, history(execution?.messages));
+  const asCall = (name) => (args, execution) => ({ type: "tool_use", id: execution?.toolCallId ?? "", name, input: args });
 
   const tools = {};
-  const always = [];
-  for (const def of assembly.tools) {
-    const found = deferred.get(def.name);
-    if (directDefs.has(def)) {
-      const real = direct[def.name];
-      tools[def.name] = onCall ? withProperties(real, before({ name: def.name, server: undefined, tool: def.name }, real, false)) : real;
-      always.push(def.name);
-    } else if (def.defer_loading === true && found) {
-      const providerOptions = { ...found.real.providerOptions, anthropic: { ...found.real.providerOptions?.anthropic, deferLoading: true } };
-      const call = { name: def.name, server: found.server, tool: found.tool };
-      tools[def.name] = withProperties(found.real, before(call, found.real, true), { providerOptions });
-    } else if (found) {
-      // A server tool the request carries as it is (alwaysLoad; every tool with `enabled: off`).
-      const call = { name: def.name, server: found.server, tool: found.tool };
-      tools[def.name] = onCall ? withProperties(found.real, before(call, found.real, false)) : found.real;
-      always.push(def.name);
+  const cache = new Map(); // a def's name → { id, tool }: the same tool object while it stands for the same thing
+  let step = { defs: [] }; // the last step's assembly, for repairToolCall
+
+  /** A search (or a reject) answered by the shelf with the conversation: nothing real runs here. */
+  const answer = (name) => async (input, execution) => {
+    const call = { type: "tool_use", id: execution?.toolCallId ?? "", name, input: input ?? {} };
+    const context = history(execution?.messages);
+    return (semantic ? await semantic.unwrap(box.shelf, call, context) : box.shelf.unwrap(call, context)).content;
+  };
+
+  /** The ToolSet's tool for a def of the core's. */
+  function toolFor(def) {
+    const source = sourceOf(def);
+    const real = source ? box.real(source) : undefined;
+    const deferred = def.defer_loading === true;
+    const id = source ? `${sourceKey(source)}${deferred}` : `${deferred}${def.description}\0${JSON.stringify(def.input_schema)}`;
+    const cached = cache.get(def.name);
+    if (cached?.id === id && cached.real === real) return cached.tool;
+    let made;
+    if (source && real !== undefined && box.state.directDefs.has(def)) {
+      made = onCall ? withProperties(real, runsBefore(unwrap, onCall, { name: def.name, server: undefined, tool: def.name }, real, null)) : real;
+    } else if (source && real !== undefined) {
+      const call = { name: def.name, server: box.serverName(source.server), tool: source.own };
+      if (deferred) {
+        const providerOptions = { ...real.providerOptions, anthropic: { ...real.providerOptions?.anthropic, deferLoading: true } };
+        made = withProperties(real, runsBefore(unwrap, onCall, call, real, asCall(def.name)), { providerOptions });
+      } else {
+        // A server tool the request carries as it is (alwaysLoad; every tool with `enabled: off`).
+        made = onCall ? withProperties(real, runsBefore(unwrap, onCall, call, real, null)) : real;
+      }
+    } else if (deferred || source) {
+      // The core's stand-in for a tool the history references that is gone: its reject.
+      made = standIn({ description: def.description, schema: def.input_schema, providerOptions: { anthropic: { deferLoading: true } }, asCall: asCall(def.name), unwrap, realOf: (source) => box.real(source), serverName: (server) => box.serverName(server), onCall });
     } else {
       // toolshelf's own search tool (never deferred): its answer reaches the model as tool-reference parts.
-      tools[def.name] = aiTool({ description: def.description, inputSchema: jsonSchema(def.input_schema), execute: answer(def.name), toModelOutput: referenceOutput });
-      always.push(def.name);
+      made = aiTool({ description: def.description, inputSchema: jsonSchema(def.input_schema), execute: answer(def.name), toModelOutput: referenceOutput });
     }
+    cache.set(def.name, { id, real, tool: made });
+    return made;
   }
+
+  /**
+   * Every tool of the toolbox's assembly, and those of the step's (the names its history uses,
+   * stand-ins). A step's names stay in the ToolSet until the toolbox changes, so that one
+   * conversation's step never takes out a name another one's step sends.
+   */
+  let extras = new Map();
+  function fill(stepDefs = []) {
+    const wanted = new Map();
+    for (const def of box.state.assembly.tools) wanted.set(def.name, toolFor(def));
+    for (const def of stepDefs) extras.set(def.name, toolFor(def));
+    for (const [name, tool] of extras) wanted.set(name, tool);
+    syncToolSet(tools, wanted);
+  }
+  let filled = -1;
+  const ready = () => {
+    if (filled !== box.state.version) {
+      cache.clear();
+      extras = new Map();
+      fill();
+      filled = box.state.version;
+    }
+  };
+  ready();
+
+  const searchName = () => box.state.assembly.tools.find((def) => !sourceOf(def) && def.defer_loading !== true)?.name ?? "tool_search";
+  /** The name the step's assembly gives a tool (for repairToolCall), or undefined. */
+  const keyOf = (source) => {
+    const wanted = box.normal(source);
+    return step.defs.find((def) => {
+      const s = sourceOf(def);
+      return s && s.server === wanted.server && s.own === wanted.own;
+    })?.name;
+  };
+
+  let exposed;
   return {
     tools,
-    shelf,
-    assembly,
-    /** For generateText/streamText: only the deferred tools the conversation loaded are sent. */
+    get shelf() { return box.shelf; },
+    /** The toolbox's assembly (every deferred tool; mode, listing, contextTokens, warnings, fingerprint). */
+    get assembly() {
+      if (exposed?.version !== box.state.version) {
+        const { assembly } = box.state;
+        exposed = { version: box.state.version, assembly: { ...assembly, tools: assembly.tools.map(unmarked), warnings: [...box.state.warnings, ...assembly.warnings] } };
+      }
+      return exposed.assembly;
+    },
+    get warnings() { return box.state.warnings; },
+    /**
+     * For generateText/streamText: the servers read (a function's, sync or async), then the
+     * conversation's tools: `activeTools` is what `assemble({ messages })` carries for it.
+     */
     prepareStep({ messages } = {}) {
-      const loaded = [...loadedNames(messages)].filter((name) => Object.hasOwn(tools, name) && !always.includes(name));
-      return { activeTools: [...always, ...loaded] };
+      return box.step(() => {
+        ready();
+        const assembly = box.shelf.assemble(history(messages));
+        fill(assembly.tools);
+        step = { defs: assembly.tools };
+        return { activeTools: assembly.tools.map((def) => def.name) };
+      });
+    },
+    /** For generateText/streamText's `repairToolCall`: a wrong name is answered with toolshelf's reject, never a listing. */
+    repairToolCall: repairer({ unwrap, asCall: (toolCall, input) => asCall(toolCall.toolName)(input, { toolCallId: toolCall.toolCallId }), keyOf, searchName }),
+    /** Re-assembles with other servers (an object, or a function read before every step); a failure leaves the adapter as it was. */
+    update(next) {
+      return box.update(next, ready);
     },
   };
 }
 
 // ---------------------------------------------------------------------------------------------
-// The native path for @ai-sdk/openai (SPEC §11, OpenAI Responses): `createOpenAINativeToolshelf`
-// gives generateText/streamText the direct tools as they are, the SDK's own client tool search
-// (`openai.tools.toolSearch({ execution: "client", execute })`, the listing in its description),
-// whose `execute` answers with toolshelf's matches as per-server namespaces, and every deferred
-// tool as the caller's own AI SDK tool with `providerOptions.openai.omitFromRequestTools` (kept out
-// of the request, in the ToolSet so that the SDK validates and runs the model's calls of it).
-// The SDK hands a `function_call` to the ToolSet by its `name` alone (the namespace reaches the
-// tool only as providerMetadata), so inside a namespace each function has its ToolSet name: its
-// own name, or `mcp__<server>__<tool>` where two tools share a name.
+// @ai-sdk/openai (Responses): the SDK's client `tool_search` answered by toolshelf with per-server
+// namespaces, and every deferred tool as the caller's tool with `omitFromRequestTools` (out of the
+// request, in the ToolSet, so that the SDK validates and runs the model's calls of it). The SDK
+// hands a `function_call` to the ToolSet by its `name` alone (the namespace reaches the tool only as
+// providerMetadata), so each function has one ToolSet name across namespaces, which is the name
+// the search output gives it: its own name where that fits the provider's pattern and no other tool
+// has it, else `mcp__<server>__<tool>` (made unique). A name once given to a tool stays that tool's
+// for the adapter's life, so a conversation's names keep their meaning across attaches; a name
+// whose tool is gone answers with the core's `unavailable_tool` reject.
 
-/** An AI SDK tool as a Responses function (`strict` as the SDK sends one: the tool's own, else false). */
-function responsesDef(name, tool) {
-  const description = typeof tool?.description === "string" ? tool.description : "";
-  return { type: "function", name, description, parameters: inputSchemaOf(tool), strict: tool?.strict ?? false };
-}
-
-/**
- * The ToolSet name of each server tool (`server` → own name → name): its own name, or its
- * qualified name when another tool has that name (toolshelf's `qualify: auto`) or `qualifyAll`.
- */
-function toolSetNames(direct, servers, qualifyAll) {
-  const uses = new Map();
-  const count = (name) => uses.set(name, (uses.get(name) ?? 0) + 1);
-  Object.keys(direct).forEach(count);
-  for (const set of Object.values(servers)) Object.keys(set).forEach(count);
-  return new Map(Object.entries(servers).map(([server, set]) => [server, new Map(Object.keys(set).map((tool) =>
-    [tool, qualifyAll || uses.get(tool) > 1 ? qualifiedName(server, tool) : tool]))]));
-}
-
-/** A `tool_search_output`'s tools with each namespace's functions under their ToolSet names. */
-function withToolSetNames(tools, names) {
-  return tools.map((space) => (space?.type === "namespace" && Array.isArray(space.tools)
-    ? { ...space, tools: space.tools.map((f) => ({ ...f, name: names.get(space.name)?.get(f.name) ?? f.name })) }
-    : space));
-}
+/** Whether the `qualify` option asks for every deferred tool qualified. */
+const qualifiesAll = (qualify) => [true, "true", "yes", 1, "1"].includes(qualify);
 
 /** Whether a model message part is the result of the search tool `name` that carries a reject's reason. */
 const rejectedSearch = (name) => (part) => part?.type === "tool-result" && part.toolName === name
   && part.output?.type === "json" && typeof part.output.value?.reason === "string";
 
 /**
- * Direct tools plus deferred tools by server (ToolSets) → `{ tools, prepareStep, shelf, assembly }`
- * for @ai-sdk/openai's Responses models. `toolSearch` is `openai.tools.toolSearch` (the SDK's
- * factory of its `tool_search` tool). `onCall(call, execution)` sees each real call first, direct
- * tools' too (`server` undefined; return a string to decline it, with that reason for the model).
+ * Direct tools plus deferred tools by server (ToolSets, or a function of them) → `{ tools,
+ * prepareStep, repairToolCall, update, shelf, assembly, warnings }` for @ai-sdk/openai's Responses
+ * models; undefined where the core keeps the bridge. `toolSearch` is `openai.tools.toolSearch`.
  */
-export function createOpenAINativeToolshelf({ toolSearch, tools: direct = {}, servers = {}, options = {}, onCall } = {}) {
+export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, options = {}, onCall } = {}) {
   if (typeof toolSearch !== "function") {
     throw new TypeError("createOpenAINativeToolshelf: toolSearch must be the SDK's factory, openai.tools.toolSearch from @ai-sdk/openai");
   }
-  const toolbox = toolboxOf(direct, servers, responsesDef);
-  const shelf = new Shelf(toolbox, { ...options, format: "responses", mode: "native" });
-  const assembly = shelf.assemble();
-  if (assembly.mode !== "native") {
-    // No protocol to speak (the bridge was kept, with a warning): createToolshelf's bridge.
-    shelf.free();
-    return createToolshelf({ tools: direct, servers, options: { ...options, mode: "bridge" }, onCall });
-  }
-  // toolshelf's own names: qualified where names clash, or all of them (`qualify: true`, seen by
-  // describing one tool whose name is unique by its own name).
-  let names = toolSetNames(direct, servers, false);
-  const unique = [...names].flatMap(([server, map]) => [...map].filter(([tool, name]) => tool === name).map(([tool]) => [server, tool]))[0];
-  if (unique && shelf.describe(qualifiedName(...unique))) names = toolSetNames(direct, servers, true);
+  const deferredDirect = new Set(Array.isArray(options.defer) ? options.defer : []);
+  const searchName = ["tool_search", "toolshelf_search"].find((name) => !Object.hasOwn(direct, name)) ?? "toolshelf_tool_search";
+  const qualifyAll = qualifiesAll(options.qualify);
 
-  /** What runs before a real tool: toolshelf's validation of its `function_call` (unless `namespace` is null), then `onCall`. */
-  const before = (call, real, namespace) => runsBefore(shelf, onCall, call, real, namespace === null ? null : (args, execution) => {
-    const named = namespace ? { namespace, name: call.tool } : { name: call.name }; // a namespace's tool by its own name
-    return { type: "function_call", call_id: execution?.toolCallId ?? "", ...named, arguments: JSON.stringify(args) };
-  });
-  const wrapped = (real, call, namespace, extra) => (onCall || namespace !== null ? withProperties(real, before(call, real, namespace), extra) : real);
+  // The ToolSet names of deferred tools, for the adapter's life (sourceKey → name, name → source),
+  // and what the core calls each in its outputs (namespace\0name → the core's function name).
+  const names = new Map();
+  const sources = new Map();
+  const coreNames = new Map();
 
-  const tools = {};
-  const put = (name, tool) => Object.defineProperty(tools, name, { value: tool, enumerable: true, writable: true, configurable: true });
-  const sent = new Set(); // the server tools the request carries (alwaysLoad, tier 0)
-  const serverDefs = new Map(); // a server def given to the shelf → [server, own name, the caller's tool]
-  for (const [server, set] of Object.entries(servers)) {
-    Object.entries(set).forEach(([tool, real], i) => serverDefs.set(toolbox.servers[server][i], [server, tool, real]));
-  }
-  const byName = new Map([...serverDefs.values()].map((found) => [names.get(found[0]).get(found[1]), found]));
-  const directDefs = new Set(toolbox.tools);
-  let searchName;
-  for (const def of assembly.tools) {
-    if (directDefs.has(def)) {
-      put(def.name, wrapped(direct[def.name], { name: def.name, server: undefined, tool: def.name }, null));
-    } else if (def.type === "tool_search") {
-      searchName = ["tool_search", "toolshelf_search"].find((name) => !Object.hasOwn(direct, name)) ?? "toolshelf_tool_search";
-      put(searchName, toolSearch({
-        execution: "client",
-        description: def.description,
-        parameters: def.parameters,
-        /** A search answered by the shelf: the matches to load; a reject's reason goes to the model in prepareStep. */
-        execute: async (input, execution) => {
-          const u = shelf.unwrap({ type: "tool_search_call", call_id: input?.call_id ?? execution?.toolCallId ?? null, execution: "client", arguments: input?.arguments });
-          const loaded = withToolSetNames(u.item.tools, names);
-          return u.kind === "reject" ? { tools: loaded, reason: u.content } : { tools: loaded };
-        },
-      }));
-    } else if (serverDefs.has(def) || byName.has(def.name)) {
-      // A server tool the request carries (alwaysLoad; every tool with `enabled: off`), as the
-      // caller's def or, renamed by qualify, by its name.
-      const found = serverDefs.get(def) ?? byName.get(def.name);
-      const [server, tool, real] = found;
-      sent.add(found);
-      put(def.name, wrapped(real, { name: def.name, server, tool }, ""));
+  /** Gives every deferred tool of the toolbox a ToolSet name (those already given are kept). */
+  function nameTools(state) {
+    const all = [];
+    for (const name of Object.keys(direct)) if (deferredDirect.has(name)) all.push({ server: null, own: name });
+    for (const [server, { set }] of [...state.routes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      for (const name of Object.keys(set).sort()) all.push({ server, own: name });
+    }
+    const uses = new Map();
+    for (const name of Object.keys(direct)) uses.set(name, (uses.get(name) ?? 0) + 1);
+    for (const { server, own: name } of all) if (server !== null) uses.set(name, (uses.get(name) ?? 0) + 1);
+    const reserved = (name) => name === searchName || (Object.hasOwn(direct, name) && !deferredDirect.has(name)) || sources.has(name);
+    for (const source of all) {
+      const key = sourceKey(source);
+      if (names.has(key)) continue;
+      const alone = source.server === null || (!qualifyAll && uses.get(source.own) === 1);
+      const qualified = qualifiedName(source.server ?? DEFERRED_DIRECT, source.own);
+      // Its own name, else the name the core makes of it (as its search outputs give it), else qualified.
+      const made = madeName(source.own);
+      let name = alone && !reserved(made) ? made : qualified;
+      for (let n = 2; reserved(name); n++) name = `${qualified.slice(0, 60)}_${n}`;
+      names.set(key, name);
+      sources.set(name, source);
     }
   }
-  /** A deferred tool: the caller's, out of the request (loaded by a search), in the ToolSet. */
-  const deferredTool = (name, namespace, tool, real, server = namespace) => {
-    if (Object.hasOwn(tools, name)) return; // a name the core left out (a bridge tool's)
-    const providerOptions = { ...real?.providerOptions, openai: { ...real?.providerOptions?.openai, omitFromRequestTools: true } };
-    put(name, wrapped(real, { name, server, tool }, namespace, { providerOptions }));
-  };
-  for (const found of serverDefs.values()) if (!sent.has(found)) deferredTool(names.get(found[0]).get(found[1]), ...found);
-  // Direct tools named in `defer`: the core's pseudo-server `builtin`, under their own names.
-  const deferred = Array.isArray(options.defer) ? options.defer : [];
-  for (const name of Object.keys(direct)) {
-    if (!deferred.includes(name) || Object.hasOwn(tools, name)) continue;
-    if (!names.has("builtin")) names.set("builtin", new Map());
-    names.get("builtin").set(name, name);
-    deferredTool(name, "builtin", name, direct[name], undefined);
+
+  const box = nativeToolbox({ direct, servers, options: { ...options, format: "responses", mode: "native" }, write: responsesDef, onPrepared: nameTools });
+  if (box.start() && box.shelf.assemble().mode !== "native") {
+    // No protocol to speak (the bridge was kept, with a warning): createToolshelf's bridge.
+    box.shelf.free();
+    return undefined;
   }
+
+  /** A function's name as the core knows it: its name in the core's output, else its own name. */
+  const coreName = (namespace, name) => coreNames.get(`${namespace}\0${name}`) ?? sources.get(name)?.own ?? name;
+  const history = (messages) => responsesHistory(messages, searchName, coreName);
+  const unwrap = (call, execution) => box.shelf.unwrap(call, history(execution?.messages));
+  const functionCall = (namespace, name) => (args, execution) => ({
+    type: "function_call", call_id: execution?.toolCallId ?? "", name, arguments: JSON.stringify(args ?? {}), ...(namespace === undefined ? {} : { namespace }),
+  });
+
+  /** A search answered by the shelf with the conversation; its functions under their ToolSet names, unmarked. */
+  async function search(input, execution) {
+    const call = { type: "tool_search_call", call_id: input?.call_id ?? execution?.toolCallId ?? null, execution: "client", arguments: input?.arguments };
+    const u = box.shelf.unwrap(call, history(execution?.messages));
+    const loaded = (u.item?.tools ?? []).map((space) => {
+      if (space?.type !== "namespace" || !Array.isArray(space.tools)) return unmarked(space);
+      return { ...space, tools: space.tools.map((f) => {
+        const source = sourceOf(f);
+        const name = source ? names.get(sourceKey(source)) : undefined;
+        if (name === undefined) return unmarked(f);
+        coreNames.set(`${space.name}\0${name}`, f.name);
+        return { ...unmarked(f), name };
+      }) };
+    });
+    return u.kind === "reject" ? { tools: loaded, reason: u.content } : { tools: loaded };
+  }
+
+  const tools = {};
+  const cache = new Map(); // ToolSet name → { id, real, tool }
+  let sent = []; // names of the server tools the request carries (alwaysLoad, tier 0)
+
+  /** A caller's tool: as given, or wrapped so that the core reads its call first and onCall sees it. */
+  function wrapped(name, real, call, asCall, extra) {
+    const id = `${JSON.stringify([call.server ?? null, call.tool])}${asCall ? "checked" : ""}${extra ? "deferred" : ""}`;
+    const cached = cache.get(name);
+    if (cached?.id === id && cached.real === real) return cached.tool;
+    const made = onCall || asCall || extra ? withProperties(real, runsBefore(unwrap, onCall, call, real, asCall), extra) : real;
+    cache.set(name, { id, real, tool: made });
+    return made;
+  }
+
+  /** The ToolSet for the current toolbox: direct tools, the search tool, the tools sent, every deferred tool. */
+  function toolbox() {
+    const wanted = new Map();
+    const { state } = box;
+    const sentSources = new Set();
+    sent = [];
+    for (const def of state.assembly.tools) {
+      const source = sourceOf(def);
+      if (def.type === "tool_search") {
+        const id = `${def.description}\0${JSON.stringify(def.parameters)}`;
+        if (cache.get(searchName)?.id !== id) cache.set(searchName, { id, tool: toolSearch({ execution: "client", description: def.description, parameters: def.parameters, execute: search }) });
+        wanted.set(searchName, cache.get(searchName).tool);
+      } else if (source && state.directDefs.has(def)) {
+        wanted.set(def.name, wrapped(def.name, box.real(source), { name: def.name, server: undefined, tool: def.name }, null));
+      } else if (source && box.real(source) !== undefined) {
+        // A server tool the request carries (alwaysLoad; every tool with `enabled: off`), by the name the core gives it.
+        wanted.set(def.name, wrapped(def.name, box.real(source), { name: def.name, server: box.serverName(source.server), tool: source.own }, functionCall(undefined, def.name)));
+        sent.push(def.name);
+        sentSources.add(sourceKey(source));
+      }
+    }
+    const deferred = [];
+    for (const name of Object.keys(direct)) if (deferredDirect.has(name)) deferred.push({ server: null, own: name });
+    for (const [server, { set }] of state.routes) for (const name of Object.keys(set)) deferred.push({ server, own: name });
+    for (const source of deferred) {
+      const name = names.get(sourceKey(source));
+      if (name === undefined || wanted.has(name) || sentSources.has(sourceKey(source))) continue; // sent, or a name the core keeps
+      const real = box.real(source);
+      const providerOptions = { ...real?.providerOptions, openai: { ...real?.providerOptions?.openai, omitFromRequestTools: true } };
+      const namespace = source.server ?? DEFERRED_DIRECT;
+      wanted.set(name, wrapped(name, real, { name, server: box.serverName(source.server), tool: source.own }, functionCall(namespace, source.own), { providerOptions }));
+    }
+    return wanted;
+  }
+
+  let base = new Map();
+  let filled = -1;
+  const ready = () => {
+    if (filled !== box.state.version) {
+      base = toolbox();
+      extras = new Map();
+      filled = box.state.version;
+    }
+  };
+
+  /** A stand-in for a name the conversation uses that no tool of the toolbox has now. */
+  function gone(name, namespace) {
+    const id = `gone\0${namespace ?? ""}`;
+    const cached = cache.get(name);
+    if (cached?.id === id) return cached.tool;
+    const made = standIn({
+      description: `${name}: no longer available.`,
+      providerOptions: { openai: { omitFromRequestTools: true } },
+      asCall: (args, execution) => functionCall(namespace, namespace === undefined ? name : coreName(namespace, name))(args, execution),
+      unwrap, realOf: (source) => box.real(source), serverName: (server) => box.serverName(server), onCall,
+    });
+    cache.set(name, { id, tool: made });
+    return made;
+  }
+
+  /** The ToolSet for a conversation (`messages`): the toolbox's, plus stand-ins; and its active names. */
+  let extras = new Map(); // stand-ins, kept until the toolbox changes (another conversation may send them)
+  function conversation(messages) {
+    ready();
+    const wanted = new Map(base);
+    for (const [name, tool] of extras) if (!wanted.has(name)) wanted.set(name, tool);
+    const active = new Set([searchName, ...sent]);
+    for (const name of Object.keys(direct)) if (!deferredDirect.has(name) && wanted.has(name)) active.add(name);
+    const used = [...loadedFunctions(messages, searchName), ...calledTools(messages).map(([name, namespace]) => [namespace, name])];
+    for (const [namespace, name] of used) {
+      if (name === searchName) continue;
+      if (!wanted.has(name)) {
+        const made = gone(name, namespace);
+        extras.set(name, made);
+        wanted.set(name, made);
+      }
+      active.add(name);
+    }
+    syncToolSet(tools, wanted);
+    return [...active].filter((name) => wanted.has(name));
+  }
+  conversation([]);
+
+  /** The ToolSet name of a source (for repairToolCall), or undefined. */
+  const keyOf = (source) => {
+    const wanted = box.normal(source);
+    return names.get(sourceKey(wanted)) ?? (wanted.server === null ? wanted.own : undefined);
+  };
+
+  let exposed;
   return {
     tools,
-    shelf,
-    assembly,
+    get shelf() { return box.shelf; },
+    /** The toolbox's assembly (mode, listing, contextTokens, warnings, fingerprint). */
+    get assembly() {
+      if (exposed?.version !== box.state.version) {
+        const { assembly } = box.state;
+        exposed = { version: box.state.version, assembly: { ...assembly, tools: assembly.tools.map(unmarked), warnings: [...box.state.warnings, ...assembly.warnings] } };
+      }
+      return exposed.assembly;
+    },
+    get warnings() { return box.state.warnings; },
     /**
-     * For generateText/streamText: a rejected search's reason (a `tool_search_output` has no text)
-     * follows its result as a system message, as the README's loop sends it.
+     * For generateText/streamText: the servers read (a function's, sync or async); `activeTools`
+     * the direct tools, the search tool and the functions the conversation loaded or called; a
+     * rejected search's reason (a `tool_search_output` has no text) follows its result as a system
+     * message, as the README's loop sends it.
      */
     prepareStep({ messages } = {}) {
-      if (!searchName || !Array.isArray(messages) || !messages.some((m) => m?.role === "tool" && Array.isArray(m.content) && m.content.some(rejectedSearch(searchName)))) return undefined;
-      return {
-        messages: messages.flatMap((m) => {
-          const reasons = m?.role === "tool" && Array.isArray(m.content) ? m.content.filter(rejectedSearch(searchName)).map((p) => p.output.value.reason) : [];
-          return [m, ...reasons.map((reason) => ({ role: "system", content: reason }))];
-        }),
-      };
+      return box.step(() => {
+        const activeTools = conversation(messages);
+        if (!Array.isArray(messages) || !messages.some((m) => m?.role === "tool" && Array.isArray(m.content) && m.content.some(rejectedSearch(searchName)))) return { activeTools };
+        return {
+          activeTools,
+          messages: messages.flatMap((m) => {
+            const reasons = m?.role === "tool" && Array.isArray(m.content) ? m.content.filter(rejectedSearch(searchName)).map((p) => p.output.value.reason) : [];
+            return [m, ...reasons.map((reason) => ({ role: "system", content: reason }))];
+          }),
+        };
+      });
+    },
+    /** For generateText/streamText's `repairToolCall`: a wrong name is answered with toolshelf's reject, never a listing. */
+    repairToolCall: repairer({
+      unwrap,
+      asCall: (toolCall, input) => {
+        const namespace = [toolCall.providerMetadata, toolCall.providerOptions].map((o) => o && Object.values(o).find((v) => typeof v?.namespace === "string")?.namespace).find(Boolean);
+        return functionCall(namespace, namespace === undefined ? toolCall.toolName : coreName(namespace, toolCall.toolName))(input, { toolCallId: toolCall.toolCallId });
+      },
+      keyOf,
+      searchName: () => searchName,
+    }),
+    /** Re-assembles with other servers (an object, or a function read before every step); a failure leaves the adapter as it was. */
+    update(next) {
+      return box.update(next, () => conversation([]));
     },
   };
 }

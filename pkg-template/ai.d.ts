@@ -1,6 +1,7 @@
 // toolshelf/ai: the Vercel AI SDK (`ai` 7, a peer dependency).
-import type { EmbeddingModel, GenericToolApprovalFunction, ToolApprovalConfiguration, ToolExecutionOptions, ToolSet } from "ai";
+import type { EmbeddingModel, GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolExecutionOptions, ToolSet } from "ai";
 import type { Assembly, McpTool, Options, Shelf } from "./types.js";
+import type { AnthropicNativeToolshelf, OpenAINativeToolshelf, OpenAIToolSearchArgs } from "./ai-native.js";
 
 /** A real call about to run: where it goes, under the tool's own name, with validated arguments. */
 export interface RealCall {
@@ -13,11 +14,18 @@ export interface RealCall {
   arguments: Record<string, unknown>;
 }
 
+/**
+ * Deferred tools by server (e.g. `await mcpClient.tools()` from @ai-sdk/mcp), or a function read
+ * before every step, which may be async (then `prepareStep` and `update` return promises): an
+ * attached server is used from the next step on, a detached one's tools answer as unavailable.
+ */
+export type ServersInput = Record<string, ToolSet> | (() => Record<string, ToolSet> | PromiseLike<Record<string, ToolSet>>);
+
 export interface ToolshelfInput {
   /** Direct tools: the model always sees them, as they are. */
   tools?: ToolSet;
-  /** Deferred tools by server (e.g. `await mcpClient.tools()` from @ai-sdk/mcp), or a function read before every step. */
-  servers?: Record<string, ToolSet> | (() => Record<string, ToolSet>);
+  /** Deferred tools by server, or a function read before every step (sync or async). */
+  servers?: ServersInput;
   /** toolshelf's options (contextLength, thresholdPct, qualify, bridgeNames, …); `format` is set for you. */
   options?: Options;
   /**
@@ -43,8 +51,11 @@ export interface ToolshelfInput {
 export interface Toolshelf {
   /** For generateText/streamText: the direct tools (your objects) and the bridge tools. Updated in place. */
   readonly tools: ToolSet;
-  /** For generateText/streamText: re-assembles before a step when `servers` (a function) changed. */
-  prepareStep: (step?: { toolsContext?: unknown; runtimeContext?: unknown }) => undefined;
+  /**
+   * For generateText/streamText: re-assembles before a step when `servers` (a function) changed; a
+   * promise when that function is async. Calls are read with the step's conversation (SPEC §14).
+   */
+  prepareStep: (step?: { toolsContext?: unknown; runtimeContext?: unknown }) => undefined | Promise<undefined>;
   /**
    * For generateText/streamText's `toolApproval`: a bridge call is judged as its real tool (the
    * `toolApproval` given to createToolshelf, else the tool's `needsApproval`), any other tool as the
@@ -57,8 +68,11 @@ export interface Toolshelf {
   readonly shelf: Shelf<McpTool>;
   /** The current assembly's facts (tier, listing, warnings, fingerprint). */
   readonly assembly: Assembly<McpTool>;
-  /** Re-assembles with other servers; when that throws, the adapter is left as it was. */
-  update(servers: Record<string, ToolSet> | (() => Record<string, ToolSet>)): void;
+  /**
+   * Re-assembles with other servers (an object, or a function read now and before every step);
+   * when that throws, the adapter is left as it was. A promise when the function is async.
+   */
+  update(servers: ServersInput): void | Promise<void>;
 }
 
 export declare function createToolshelf(input?: ToolshelfInput): Toolshelf;
@@ -83,4 +97,18 @@ export type ToolSearchCallback = (options: { query: string; tools: Array<{ name:
  * `deferLoading: true`). With `tools` (the ToolSet), parameter names count too.
  */
 export declare function toolshelfSearch(options?: { tools?: ToolSet; limit?: number; server?: string; onWarning?: (warning: string) => void }): ToolSearchCallback;
-export { createAnthropicNativeToolshelf, createOpenAINativeToolshelf, type AnthropicNativeToolshelf, type OpenAINativeToolshelf, type OpenAIToolSearchArgs } from "./ai-native.js";
+export type { AnthropicNativeToolshelf, OpenAINativeToolshelf, OpenAIToolSearchArgs } from "./ai-native.js";
+
+/**
+ * Direct tools plus deferred tools by server → native Anthropic tool search for the AI SDK (SPEC
+ * §11). Over 10,000 deferred tools at creation, createToolshelf's bridge is returned instead.
+ */
+export declare function createAnthropicNativeToolshelf(input?: ToolshelfInput): AnthropicNativeToolshelf;
+
+/** Direct tools plus deferred tools by server → native OpenAI Responses tool search for the AI SDK (SPEC §11). */
+export declare function createOpenAINativeToolshelf(
+  input: Omit<ToolshelfInput, "toolApproval"> & {
+    /** The SDK's factory: `openai.tools.toolSearch` from @ai-sdk/openai. */
+    toolSearch: (args: OpenAIToolSearchArgs) => Tool<any, any>;
+  },
+): OpenAINativeToolshelf;

@@ -4,21 +4,24 @@
 // tool_describe here and, for tool_call, runs the real tool as the SDK runs a tool it was given
 // directly: its own input validation (the transformed value is what `execute` gets), its approval
 // (`needsApproval`, `toolApproval`), its context, `toModelOutput` and a generator `execute`.
+// Every call is read with the conversation so far (SPEC §14), so a name keeps its meaning across
+// attaches and a tool detached answers as unavailable.
 // `toolshelfSearch` is a `search` callback for the AI SDK's own `toolSearch({ search })`.
-import { InvalidToolInputError, TypeValidationError, asSchema, embed, embedMany, jsonSchema, tool as aiTool } from "ai";
+import { InvalidToolInputError, TypeValidationError, asSchema, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
-import { isAsyncGeneratorFunction, withProperties } from "./ai-native.js";
+import { anthropicNative, openaiNative } from "./ai-native.js";
+import {
+  DEFERRED_DIRECT, anthropicHistory, embeddingSearch, freeName, isAsyncGeneratorFunction, isPromise, isToolboxError, loadToolbox, own, put,
+  refusal, sameSignature, serversOf, signature, withProperties,
+} from "./ai-shared.js";
 
-/** The core's pseudo-server of the direct tools named in `defer`; a real server of that name is renamed. */
-const DEFERRED_DIRECT = "builtin";
+export { embeddingSearch };
+
 /** Per-call records (approvals asked, outputs to render) are kept for at most this many calls. */
 const RECORDS = 1024;
 const NOT_APPLICABLE = Object.freeze({ type: "not-applicable" });
 
-const own = (object, key) => (object != null && Object.hasOwn(object, key) ? object[key] : undefined);
 const isAsyncIterable = (value) => value != null && typeof value[Symbol.asyncIterator] === "function";
-/** Sets `object[key]` as an own property even when the key is "__proto__". */
-const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
 /** A Map that forgets its oldest entry past `RECORDS` (records of calls the SDK never completed). */
 function records() {
@@ -114,34 +117,11 @@ async function lastOf(iterable) {
   return last;
 }
 
-/** A cheap identity of the servers: each ToolSet object and its tool names. */
-function signature(servers) {
-  return Object.entries(servers).map(([server, set]) => [server, set, Object.keys(set ?? {}).join("\0")]);
-}
-
-function sameSignature(a, b) {
-  return a.length === b.length && a.every(([server, set, keys], i) => server === b[i][0] && set === b[i][1] && keys === b[i][2]);
-}
-
-/** Why a server's tool list is refused before the core reads it, or undefined. */
-function refusal(set) {
-  if (set === null || typeof set !== "object") return "its tools are not a ToolSet object";
-  for (const name of Object.keys(set)) {
-    if (name === "") return "a tool has an empty name";
-    if (/^mcp__.+__./s.test(name)) return `tool "${name}" has a qualified name (mcp__<server>__<tool> names are toolshelf's)`;
-  }
-  return undefined;
-}
-
-/** A free server name for a real server named like the core's pseudo-server. */
-function freeName(base, taken) {
-  for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
-}
-
 /**
  * Direct tools plus deferred tools by server → `{ tools, prepareStep, toolApproval, shelf, assembly,
- * warnings, update }`. `servers` may be a function: `prepareStep` calls it before every step and
- * re-assembles when a server or its tool list changed (the `tools` object is updated in place).
+ * warnings, update }`. `servers` may be a function (sync or async): `prepareStep` calls it before
+ * every step and re-assembles when a server or its tool list changed (the `tools` object is updated
+ * in place). Each call is unwrapped with the step's conversation (SPEC §14).
  */
 export function createToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, toolApproval, embedding } = {}) {
   const semantic = embedding?.model ? embeddingSearch(embedding) : undefined;
@@ -154,8 +134,6 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   let state; // { shelf, servers, routes, signature, assembly, warnings }
   let shelf;
   let seen = {}; // what the last prepareStep was given: toolsContext, runtimeContext
-
-  const readServers = () => (typeof servers === "function" ? servers() : servers) ?? {};
 
   /** The MCP def of a tool, the same object while the tool and its name are the same. */
   function defOf(name, tool, problems, where, cache = true) {
@@ -198,46 +176,10 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     return { directDefs, routes, lists, warnings };
   }
 
-  /**
-   * Prepares `toolbox` on the shelf (a new one the first time, else `Shelf.update` in place) and
-   * returns the servers left out (`[name, warning]`). When the whole toolbox fails, the servers are
-   * added one at a time, in the order given, and each that fails is left out; a failure of the direct tools alone is the caller's and
-   * throws, with the shelf as it was.
-   */
-  function prepareShelf({ directDefs, lists }) {
-    const toolbox = (names) => {
-      const servers = Object.create(null);
-      for (const name of names) servers[name] = lists.get(name);
-      return { tools: directDefs, servers };
-    };
-    const load = (box) => {
-      if (shelf) shelf.update(box);
-      else shelf = new Shelf(box, { ...options, format: "mcp" });
-    };
-    try {
-      load(toolbox(lists.keys()));
-      return [];
-    } catch (error) {
-      if (!isToolboxError(error)) throw error;
-    }
-    load(toolbox([]));
-    const accepted = [];
-    const left = [];
-    for (const name of lists.keys()) {
-      try {
-        shelf.update(toolbox([...accepted, name]));
-        accepted.push(name);
-      } catch (error) {
-        if (!isToolboxError(error)) throw error;
-        left.push([name, `server "${name}" left out: ${error.message}`]);
-      }
-    }
-    return left;
-  }
-
   function prepare(next) {
     const box = toolboxOf(next);
-    const left = prepareShelf(box);
+    let left;
+    ({ shelf, left } = loadToolbox(shelf, (toolbox) => new Shelf(toolbox, { ...options, format: "mcp" }), box.directDefs, box.lists));
     for (const [name] of left) box.routes.delete(name);
     const warnings = [...box.warnings, ...left.map(([, warning]) => warning)].map((w) => `toolshelf/ai: ${w}`);
     unwraps.clear();
@@ -279,13 +221,25 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
    * and checked by its `contextSchema`. `{ content }` when the core answered or rejected it.
    */
   /** The unwrapped call, unwrapped once per tool call id (approval, then execute). */
-  function unwrapCall(name, input, id) {
+  function unwrapCall(name, input, execution) {
+    const id = execution?.toolCallId;
     const json = JSON.stringify(input ?? {});
     const memo = id === undefined ? undefined : unwraps.get(id);
     if (memo && memo.name === name && memo.json === json) return memo.u;
-    const u = shelf.unwrap({ name, arguments: input ?? {}, id });
+    const u = shelf.unwrap({ name, arguments: input ?? {}, id }, historyOf(execution));
     if (id !== undefined) unwraps.set(id, { name, json, u });
     return u;
+  }
+
+  /**
+   * The conversation the SDK gave this call (`messages`: what the model was sent for the step), as
+   * the history the core reads (SPEC §14): names bound by earlier calls keep their tool, and a tool
+   * the conversation used that is gone is an `unavailable_tool` reject. The bridge's own tools'
+   * inputs are kept (they name the tools called and described); a direct tool's are not read.
+   */
+  function historyOf(execution) {
+    const messages = execution?.messages;
+    return Array.isArray(messages) && messages.length > 0 ? anthropicHistory(messages, (name) => own(direct, name) === undefined) : undefined;
   }
 
   function resolve(name, input, execution) {
@@ -299,9 +253,9 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   }
 
   async function read(name, input, execution) {
-    let u = unwrapCall(name, input, execution?.toolCallId);
+    let u = unwrapCall(name, input, execution);
     // A search answered with the embedding model's vectors fused in (SPEC §12).
-    if (semantic && u.kind === "answer") u = await semantic.unwrap(shelf, { name, arguments: input ?? {}, id: execution?.toolCallId });
+    if (semantic && u.kind === "answer") u = await semantic.unwrap(shelf, { name, arguments: input ?? {}, id: execution?.toolCallId }, historyOf(execution));
     if (u.kind !== "call") return { content: u.content };
     const found = target(u);
     if (!found) return { content: `${u.name} has no tool here; it was not invoked.` };
@@ -376,7 +330,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
    */
   function execute(name) {
     return (input, execution) => {
-      const u = unwrapCall(name, input, execution?.toolCallId);
+      const u = unwrapCall(name, input, execution);
       if (u.kind === "call" && isAsyncGeneratorFunction(target(u)?.tool?.execute)) {
         return (async function* () {
           const admitted = await admit(name, input, execution);
@@ -442,33 +396,50 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     return yes ? { type: "user-approval" } : NOT_APPLICABLE;
   }
 
-  prepare(readServers());
+  // An async `servers` function: the adapter starts with no server, and the first step awaits it.
+  let first = serversOf(servers);
+  if (isPromise(first)) prepare({});
+  else {
+    prepare(first);
+    first = undefined;
+  }
+  /** Re-assembles when the servers read differ from the current ones (by identity and tool names). */
+  const refresh = (next) => {
+    if (!sameSignature(signature(next), state.signature)) prepare(next);
+  };
   return {
     tools: toolSet,
     get shelf() { return shelf; },
     get assembly() { return state.assembly; },
     get warnings() { return state.warnings; },
     toolApproval: sdkToolApproval,
-    /** Re-assembles with these servers; when that fails, the adapter is left as it was. */
+    /**
+     * Re-assembles with these servers (an object, or a function read now and before every step,
+     * which may be async: then so is update); when that fails, the adapter is left as it was.
+     */
     update(next) {
-      const read = () => (typeof next === "function" ? next() : next) ?? {};
-      prepare(read());
-      servers = next;
+      const value = serversOf(next);
+      const apply = (read) => {
+        prepare(read);
+        servers = next;
+        first = undefined;
+      };
+      return isPromise(value) ? value.then(apply) : apply(value);
     },
-    /** For generateText/streamText: re-assembles before a step when the servers changed. */
+    /**
+     * For generateText/streamText: re-assembles before a step when the servers changed (a promise
+     * when `servers` is an async function).
+     */
     prepareStep({ toolsContext, runtimeContext } = {}) {
       seen = { toolsContext, runtimeContext };
       asked.clear(); // what the SDK was told about a call counts for its own step only
-      const next = readServers();
-      if (!sameSignature(signature(next), state.signature)) prepare(next);
+      const next = first ?? serversOf(servers);
+      first = undefined;
+      if (isPromise(next)) return next.then((read) => { refresh(read); return undefined; });
+      refresh(next);
       return undefined;
     },
   };
-}
-
-/** Whether an error is the core's verdict on a toolbox (a server can be left out for it). */
-function isToolboxError(error) {
-  return error?.name === "ToolshelfError" && !["not_initialized", "freed"].includes(error.code);
 }
 
 /**
@@ -520,43 +491,21 @@ export function toolshelfSearch({ tools, limit = 10, server = "deferred", onWarn
     return shelf.search(query, { limit }).matches.map((m) => m.name);
   };
 }
-export { createAnthropicNativeToolshelf, createOpenAINativeToolshelf } from "./ai-native.js";
 
 /**
- * Semantic search with an AI SDK embedding model (`embedding: { model }` of createToolshelf and
- * createAnthropicNativeToolshelf): `unwrap(shelf, call)` is `shelf.unwrapAsync(call, { embed })`,
- * the shelf's tools embedded first with `embedMany` (each text once: vectors are kept by key across
- * updates), a query with `embed`. `name` is the model name given to setEmbeddings (default: the
- * model's `provider:modelId`); `onWarning` hears a failed embedding (the search is then lexical).
+ * Native tool search with @ai-sdk/anthropic (SPEC §11): see ai-native.js. Where the core keeps the
+ * bridge (over 10,000 deferred tools at creation), createToolshelf's bridge.
  */
-export function embeddingSearch({ model, name, onWarning = (w) => console.warn(w), ...settings }) {
-  const modelName = name ?? (typeof model === "string" ? model : `${model.provider ?? "model"}:${model.modelId ?? "embedding"}`);
-  const known = new Map(); // key → vector, across updates
-  const ready = new WeakMap(); // shelf → the texts' keys last set, joined
-  async function prepare(shelf) {
-    const texts = shelf.embeddingTexts();
-    const keys = texts.map((t) => t.key).join();
-    if (ready.get(shelf) === keys) return;
-    const missing = texts.filter((t) => !known.has(t.key));
-    if (missing.length > 0) {
-      const { embeddings } = await embedMany({ model, values: missing.map((t) => t.text), ...settings });
-      missing.forEach((t, i) => known.set(t.key, embeddings[i]));
-    }
-    shelf.setEmbeddings({ model: modelName, vectors: texts.map((t) => known.get(t.key)) });
-    ready.set(shelf, keys);
-  }
-  const embedQuery = async (text) => (await embed({ model, value: text, ...settings })).embedding;
-  return {
-    async unwrap(shelf, call) {
-      try {
-        await prepare(shelf);
-      } catch (error) {
-        onWarning(`toolshelf/ai: embedding the tools failed, searches are lexical: ${error?.message ?? error}`);
-        return shelf.unwrap(call);
-      }
-      const u = await shelf.unwrapAsync(call, { embed: embedQuery });
-      for (const warning of u.warnings ?? []) onWarning(`toolshelf/ai: ${warning}`);
-      return u;
-    },
-  };
+export function createAnthropicNativeToolshelf(input = {}) {
+  const { tools, servers, options, onCall, embedding } = input;
+  return anthropicNative(input) ?? createToolshelf({ tools, servers, options: { ...options, mode: "bridge" }, onCall, embedding });
+}
+
+/**
+ * Native tool search with @ai-sdk/openai's Responses models (SPEC §11): see ai-native.js. Where the
+ * core keeps the bridge, createToolshelf's bridge.
+ */
+export function createOpenAINativeToolshelf(input = {}) {
+  const { tools, servers, options, onCall } = input;
+  return openaiNative(input) ?? createToolshelf({ tools, servers, options: { ...options, mode: "bridge" }, onCall });
 }

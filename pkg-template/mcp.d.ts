@@ -17,6 +17,39 @@ export interface McpClientLike {
   callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: undefined, options?: { signal?: AbortSignal; timeout?: number }): Promise<unknown>;
   /** The server's name from initialize; used when clients are given as a list. */
   getServerVersion?(): { name: string } | undefined;
+  /** Where a client is watched (`onToolsChanged`): its handler of `notifications/tools/list_changed` is set. */
+  setNotificationHandler?(schema: any, handler: (notification: any) => void | Promise<void>): void;
+  removeNotificationHandler?(method: string): void;
+  /** Called when the connection closes; a watched client's server is then left out. */
+  onclose?: (() => void) | undefined;
+}
+
+/** What `onToolsChanged` is told: one server's tools changed, and the servers as they are now. */
+export interface ToolsChange<F extends ToolFormat = "mcp"> {
+  /** The server whose tools changed. */
+  server: string;
+  /**
+   * `list_changed`: it sent `notifications/tools/list_changed` and its tools were listed anew;
+   * `failed`: that listing failed or its tools are unusable (the server is left out, with a
+   * warning); `closed`: its client's connection closed (the server is left out).
+   */
+  reason: "list_changed" | "failed" | "closed";
+  /** Every watched server's tools now, a new object (the other servers' lists the same arrays): give it to `Shelf.update`. */
+  servers: Record<string, ToolOfFormat[F][]>;
+  /** The server's new tools, in the format asked; undefined when it is left out. */
+  tools?: ToolOfFormat[F][];
+}
+
+/** How clients are watched. */
+export interface WatchOptions<F extends ToolFormat = "mcp"> {
+  /** Called after each change of one server's tools (see ToolsChange). */
+  onToolsChanged: (change: ToolsChange<F>) => void;
+  /**
+   * The MCP SDK's `ToolListChangedNotificationSchema` (from "@modelcontextprotocol/sdk/types.js"),
+   * for `setNotificationHandler`; by default toolshelf/mcp's own schema of that method, which the
+   * SDK's 1.x releases read.
+   */
+  notificationSchema?: unknown;
 }
 
 /** Bounds of a listing; a cut-off is reported as a warning. */
@@ -49,8 +82,26 @@ export declare function fromMcpTool<F extends ToolFormat = "mcp">(tool: McpTool,
  */
 export declare function mcpServers<C extends McpClientLike, F extends ToolFormat = "mcp">(
   clients: C[] | Record<string, C>,
-  options?: ListingOptions & { format?: F },
+  options: ListingOptions & { format?: F } & WatchOptions<F>,
+): Promise<{ servers: Record<string, ToolOfFormat[F][]>; clients: Record<string, C>; warnings: string[]; unwatch: () => void }>;
+export declare function mcpServers<C extends McpClientLike, F extends ToolFormat = "mcp">(
+  clients: C[] | Record<string, C>,
+  options?: ListingOptions & { format?: F; onToolsChanged?: undefined },
 ): Promise<{ servers: Record<string, ToolOfFormat[F][]>; clients: Record<string, C>; warnings: string[] }>;
+
+/**
+ * Watches named clients whose tools `servers` holds: on a client's
+ * `notifications/tools/list_changed` its tools are listed anew (every page, within the caps) and
+ * `onToolsChanged` gets the servers with its new list; a failed listing or a closed client leaves
+ * that server out. Notifications during a listing make it read once more (a stale list is not
+ * told). The handler is set with `setNotificationHandler`, calling on the one it replaces; a
+ * client without it is a warning. Returns `unwatch()`, which puts back what it replaced.
+ */
+export declare function watchTools<C extends McpClientLike, F extends ToolFormat = "mcp">(
+  clients: Array<[string, C]> | Record<string, C>,
+  servers: Record<string, ToolOfFormat[F][]>,
+  options: Omit<ListingOptions, "signal"> & { format?: F } & WatchOptions<F>,
+): () => void;
 
 /** An MCP tool result's content as one tool message: text items as they are, other items as JSON. */
 export declare function toolMessage(result: unknown): string;

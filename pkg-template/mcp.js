@@ -1,10 +1,24 @@
 // toolshelf/mcp: the MCP TypeScript SDK's connected `Client`s as a toolbox's servers (every
 // tools/list page, within caps), and an unwrapped call run on the right client under the tool's own
 // name, its failures returned as tool errors. It imports nothing: a client is anything with the SDK
-// Client's listTools/callTool methods.
+// Client's listTools/callTool methods. With `onToolsChanged`, each client's
+// `notifications/tools/list_changed` re-reads that server's tools and the callback gets the servers
+// anew (a closed client's server left out), for `Shelf.update` or an adapter's `update`.
 
 /** The core's pseudo-server of the direct tools named in `defer`: never an MCP client's name. */
 const DEFERRED_DIRECT = "builtin";
+/** The notification a server sends when its tool list changed (MCP, `tools.listChanged`). */
+const TOOLS_CHANGED = "notifications/tools/list_changed";
+/**
+ * What the MCP SDK's `setNotificationHandler` reads of a notification schema, for that method:
+ * its method literal (`shape.method.value`, as a zod 3 literal gives it) and a parse taking any
+ * params. Used unless the caller passes the SDK's own `ToolListChangedNotificationSchema`.
+ */
+const TOOLS_CHANGED_SCHEMA = Object.freeze({
+  shape: Object.freeze({ method: Object.freeze({ value: TOOLS_CHANGED }) }),
+  safeParse: (data) => ({ success: true, data }),
+  parse: (data) => data,
+});
 const MAX_PAGES = 1000;
 const MAX_TOOLS = 10000;
 
@@ -121,9 +135,10 @@ const put = (object, key, value) => Object.defineProperty(object, key, { value, 
  * toolbox, each with its tools in `format`, the clients by the same names, and `warnings`. A client
  * whose listing fails, or whose tools are unusable, is left out with a warning naming it; a server
  * named "builtin" (the `defer` pseudo-server) is renamed "builtin_2". Rejects only when `signal`
- * aborts.
+ * aborts. With `onToolsChanged`, the clients are watched (see `watchTools`) and the result has
+ * `unwatch()`.
  */
-export async function mcpServers(clients, { format = "mcp", signal, maxPages, maxTools, onWarning } = {}) {
+export async function mcpServers(clients, { format = "mcp", signal, maxPages, maxTools, onWarning, onToolsChanged, notificationSchema } = {}) {
   const given = Array.isArray(clients) ? clients.map((c, i) => [serverName(c, i), c]) : Object.entries(clients);
   const warnings = [];
   const warn = (message) => {
@@ -157,7 +172,96 @@ export async function mcpServers(clients, { format = "mcp", signal, maxPages, ma
     put(servers, name, listed.value.map((tool) => fromMcpTool(tool, format)));
     put(byName, name, client);
   });
-  return { servers, clients: byName, warnings };
+  if (typeof onToolsChanged !== "function") return { servers, clients: byName, warnings };
+  const unwatch = watchTools(named, servers, { format, maxPages, maxTools, onWarning: warn, onToolsChanged, notificationSchema });
+  return { servers, clients: byName, warnings, unwatch };
+}
+
+/**
+ * Watches named clients (`[name, client]` pairs, or an object by name) whose tools `servers` holds
+ * (in `format`): on a client's `notifications/tools/list_changed` its tools are listed anew (every
+ * page, within `maxPages`/`maxTools`) and `onToolsChanged({ server, reason: "list_changed",
+ * servers, tools })` gets a new servers object with that server's new tools (the others' lists as
+ * they were: the same arrays); a listing that fails or whose tools are unusable leaves that server
+ * out (`reason: "failed"`, a warning); a client that closes (its `onclose`) leaves its server out
+ * (`reason: "closed"`). Changes of one server are read one at a time, the last notification
+ * winning. The handler is set with `client.setNotificationHandler` (the SDK's own
+ * `ToolListChangedNotificationSchema` if given as `notificationSchema`; by default a schema of that
+ * method for the SDK's 1.x releases), replacing and calling on the one set for that method before
+ * (the Client's `listChanged.tools` option's); a client without `setNotificationHandler` is reported
+ * to `onWarning` and not watched. Returns `unwatch()`, which puts back what it replaced.
+ */
+export function watchTools(clients, servers, { format = "mcp", maxPages, maxTools, onWarning, onToolsChanged, notificationSchema } = {}) {
+  const named = Array.isArray(clients) ? clients : Object.entries(clients);
+  let current = servers;
+  const undo = [];
+  const warn = (message) => onWarning?.(message);
+  const emit = (server, reason, tools) => {
+    const next = {};
+    for (const [name] of named) {
+      if (name === server) {
+        if (tools !== undefined) put(next, name, tools);
+      } else if (Object.hasOwn(current, name)) put(next, name, current[name]);
+    }
+    current = next;
+    onToolsChanged({ server, reason, servers: next, tools });
+  };
+  for (const [name, client] of named) {
+    if (typeof client?.setNotificationHandler !== "function") {
+      warn(`server "${name}": its client has no setNotificationHandler, so its tools/list_changed notifications are not read`);
+      continue;
+    }
+    let reading = null;
+    let again = false;
+    let closed = false;
+    const reread = async () => {
+      do {
+        again = false;
+        let tools;
+        try {
+          tools = await listAllTools(client, { maxPages, maxTools, onWarning: warn, server: name });
+        } catch (error) {
+          if (closed) return;
+          if (again) continue;
+          warn(`server "${name}" left out: tools/list failed after tools/list_changed (${error?.message ?? error})`);
+          emit(name, "failed", undefined);
+          continue;
+        }
+        if (closed) return;
+        if (again) continue;
+        const why = refusal(tools);
+        if (why) {
+          warn(`server "${name}" left out: ${why}`);
+          emit(name, "failed", undefined);
+        } else emit(name, "list_changed", tools.map((tool) => fromMcpTool(tool, format)));
+      } while (again && !closed);
+    };
+    const previous = client._notificationHandlers?.get?.(TOOLS_CHANGED);
+    client.setNotificationHandler(notificationSchema ?? TOOLS_CHANGED_SCHEMA, async (notification) => {
+      if (previous) await previous(notification);
+      if (closed) return;
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = reread().finally(() => { reading = null; });
+      await reading;
+    });
+    const onclose = client.onclose;
+    client.onclose = (...args) => {
+      onclose?.(...args);
+      if (closed) return;
+      closed = true;
+      emit(name, "closed", undefined);
+    };
+    undo.push(() => {
+      closed = true;
+      client.onclose = onclose;
+      if (previous && client._notificationHandlers?.set) client._notificationHandlers.set(TOOLS_CHANGED, previous);
+      else client.removeNotificationHandler?.(TOOLS_CHANGED);
+    });
+  }
+  return () => undo.splice(0).forEach((f) => f());
 }
 
 /** An MCP tool result's content as one tool message: text items as they are, other items as JSON. */

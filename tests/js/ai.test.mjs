@@ -90,6 +90,29 @@ test("servers as a function: prepareStep re-assembles only when a server or its 
   assert.match(shelf.tools.tool_search.description, /\nlinear \(38 tools\)/);
 });
 
+test("servers as an async function: the adapter starts empty, the first step awaits it, update() too; a server read anew only when it changed", async () => {
+  const runs = [];
+  const github = toolSet("github-mcp-server", "github", runs);
+  const linear = toolSet("linear-mcp-official", "linear", runs);
+  let reads = 0;
+  let servers = { github };
+  const shelf = createToolshelf({ servers: async () => { reads++; return servers; } });
+  assert.equal(shelf.assembly.deferredCount, 0, "nothing read yet");
+  const step = shelf.prepareStep();
+  assert.equal(typeof step?.then, "function", "a promise: the SDK awaits it");
+  assert.equal(await step, undefined);
+  assert.equal(reads, 1, "the first step used the call made at creation");
+  assert.equal(shelf.assembly.deferredCount, 117);
+  const first = shelf.assembly;
+  await shelf.prepareStep();
+  assert.equal(shelf.assembly, first, "same servers: not re-assembled");
+  servers = { github, linear };
+  await shelf.prepareStep();
+  assert.equal(shelf.assembly.deferredCount, 117 + 38);
+  await shelf.update(async () => ({ linear }));
+  assert.equal(shelf.assembly.deferredCount, 38, "update with an async function awaits it");
+});
+
 test("toolshelfSearch ranks the candidates the AI SDK passes and returns only their names", () => {
   const runs = [];
   const tools = toolSet("github-mcp-server", "github", runs);

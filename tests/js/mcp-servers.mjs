@@ -98,3 +98,46 @@ export function catalogServer(name, { pageSize = 100, serverName = name } = {}) 
     close: () => Promise.all(open.map((s) => s.close().catch(() => {}))),
   };
 }
+
+/**
+ * An in-process MCP server (the SDK's low-level `Server`, `tools.listChanged` advertised) serving
+ * `tools` (MCP tools/list items), whose list can change and which can die: `setTools(next)`
+ * changes the list and sends `notifications/tools/list_changed` to every connected client; `die()`
+ * closes every connection (each client's `onclose` fires). A call answers `<name> ran with <args>`
+ * for a listed tool, and is recorded in `calls` (server-side names and arguments).
+ */
+export function toolServer(serverName, tools) {
+  let listed = tools;
+  const calls = [];
+  const open = [];
+  async function transport() {
+    const server = new Server({ name: serverName, version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      calls.push(structuredClone(request.params));
+      const known = listed.some((t) => t.name === request.params.name);
+      return known
+        ? { content: [{ type: "text", text: `${request.params.name} ran with ${JSON.stringify(request.params.arguments ?? {})}` }] }
+        : { content: [{ type: "text", text: `unknown tool ${request.params.name}` }], isError: true };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    open.push(server);
+    return clientSide;
+  }
+  return {
+    calls,
+    get tools() { return listed; },
+    transport,
+    async client() {
+      const client = new Client({ name: "toolshelf-e2e", version: "1.0.0" });
+      await client.connect(await transport());
+      return client;
+    },
+    async setTools(next) {
+      listed = next;
+      await Promise.all(open.map((s) => s.sendToolListChanged().catch(() => {})));
+    },
+    die: () => Promise.all(open.splice(0).map((s) => s.close().catch(() => {}))),
+  };
+}

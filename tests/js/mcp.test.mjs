@@ -3,7 +3,9 @@
 // the caller's signal), one failing or unusable server is left out with a warning while the others
 // are listed, repeated tools are kept once, the `defer` pseudo-server name and `__proto__` stay
 // names, and `callMcpTool` returns every failure of a call (JSON-RPC errors, timeouts, calls no
-// client serves) as an `isError` result the loop can send back.
+// client serves) as an `isError` result the loop can send back. With `onToolsChanged`, a server's
+// notifications/tools/list_changed is read (its tools listed anew, the shelf updated from them) and
+// a closed client's server is left out.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
@@ -12,7 +14,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { Shelf, ToolshelfError } from "toolshelf";
-import { callMcpTool, listAllTools, mcpServers } from "toolshelf/mcp";
+import { callMcpTool, listAllTools, mcpServers, watchTools } from "toolshelf/mcp";
+import { toolServer } from "./mcp-servers.mjs";
 import { toolshelfError } from "./support.mjs";
 
 const mcpTool = (name, extra = {}) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object" }, ...extra });
@@ -125,4 +128,88 @@ test("callMcpTool: JSON-RPC errors, timeouts, output-schema violations and unrou
   const gone = await callMcpTool(clients, { kind: "call", name: "x", server: "linear", tool: "x", arguments: {}, viaBridge: true });
   assert.equal(gone.isError, true);
   assert.match(gone.content, /server "linear", which is not connected/);
+});
+
+test("onToolsChanged: a server's tools/list_changed lists its tools anew and the shelf is updated; a closed client's server is left out", async () => {
+  const sentry = toolServer("sentry", [mcpTool("events.search"), mcpTool("list_issues")]);
+  const github = toolServer("github", [mcpTool("get_file")]);
+  const changes = [];
+  let next;
+  const arrived = () => new Promise((resolve) => { next = resolve; });
+  const clients = { sentry: await sentry.client(), github: await github.client() };
+  const listed = await mcpServers(clients, { format: "anthropic", onToolsChanged: (change) => { changes.push(change); next?.(); } });
+  const shelf = new Shelf({ servers: listed.servers }, { format: "anthropic", mode: "native" });
+  assert.deepEqual(shelf.search("events count", { limit: 5 }).matches.map((m) => m.name), ["events.search"]);
+  try {
+    let done = arrived();
+    await sentry.setTools([mcpTool("events.search"), mcpTool("events.count"), mcpTool("list_issues")]);
+    await done;
+    const [change] = changes;
+    assert.equal(change.server, "sentry");
+    assert.equal(change.reason, "list_changed");
+    assert.deepEqual(change.tools.map((t) => t.name), ["events.search", "events.count", "list_issues"]);
+    assert.deepEqual(change.tools[1], { name: "events.count", description: "The events.count tool.", input_schema: { type: "object" } }, "in the format asked");
+    assert.equal(change.servers.github, listed.servers.github, "the other servers' lists are the same arrays");
+    shelf.update({ servers: change.servers });
+    assert.ok(shelf.search("events count", { limit: 5 }).matches.some((m) => m.name === "events.count"), "the new tool is found");
+    // The server dies: its client closes and its server is left out.
+    done = arrived();
+    await sentry.die();
+    await done;
+    assert.deepEqual(changes.map((c) => [c.server, c.reason]), [["sentry", "list_changed"], ["sentry", "closed"]]);
+    assert.deepEqual(Object.keys(changes[1].servers), ["github"]);
+    assert.equal(changes[1].tools, undefined);
+    shelf.update({ servers: changes[1].servers });
+    const call = shelf.unwrap({ type: "tool_use", id: "x", name: "events_search_6d31db56", input: {} }, { messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "s", content: [{ type: "tool_reference", tool_name: "events_search_6d31db56" }] }] }] });
+    assert.equal(call.code, "unavailable_tool", JSON.stringify(call));
+  } finally {
+    listed.unwatch();
+    await clients.github.close();
+    await github.die();
+  }
+});
+
+test("watchTools: notifications arriving during a listing make it read once more (the stale list is not told), the client's own listChanged handler still runs, unwatch puts it back; a client without setNotificationHandler is a warning", async () => {
+  let slow = false;
+  let lists = 0;
+  const tools = [mcpTool("a")];
+  const server = new Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    lists++;
+    if (slow) await new Promise((resolve) => setTimeout(resolve, 50));
+    return { tools: [...tools] };
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const own = [];
+  const client = new Client({ name: "t", version: "1.0.0" }, { listChanged: { tools: { debounceMs: 0, autoRefresh: false, onChanged: () => own.push("own") } } });
+  await client.connect(clientSide);
+  const changes = [];
+  const warnings = [];
+  let settled;
+  const unwatch = watchTools({ s: client, plain: { listTools: async () => ({ tools: [] }) } }, { s: [mcpTool("a")] }, {
+    onWarning: (w) => warnings.push(w),
+    onToolsChanged: (change) => { changes.push(change.tools.map((t) => t.name)); settled(); },
+  });
+  assert.match(warnings.join("\n"), /server "plain": its client has no setNotificationHandler/);
+  const told = new Promise((resolve) => { settled = resolve; });
+  slow = true;
+  tools.push(mcpTool("b"));
+  await server.sendToolListChanged();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  tools.push(mcpTool("c"));
+  await server.sendToolListChanged(); // arrives while the first listing runs: read once more
+  await server.sendToolListChanged(); // coalesced with the one before
+  await told;
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  assert.deepEqual(changes, [["a", "b", "c"]], "one change, with the list as it is after the last notification");
+  assert.equal(lists, 2, "the listing under way, then one more for the notifications during it");
+  assert.deepEqual(own, ["own", "own", "own"], "the Client's own handler saw every notification");
+  unwatch();
+  slow = false;
+  await server.sendToolListChanged();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(changes.length, 1, "unwatched");
+  assert.equal(own.length, 4, "the Client's own handler is back");
+  await client.close();
 });

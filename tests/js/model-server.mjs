@@ -171,9 +171,19 @@ function invalid(provider, message) {
     : { error: { message, type: "invalid_request_error", param: null, code: null } };
 }
 
+/** The pattern both providers require of a tool's, a function's and a namespace's name. */
+const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
 /** Anthropic's rules for a request: its loaded tools, or the error. */
 function anthropicState(body) {
   const tools = body.tools ?? [];
+  for (const [i, t] of tools.entries()) {
+    if (t.type === undefined || t.type === "custom") {
+      if (typeof t.name !== "string" || !NAME_PATTERN.test(t.name)) return { error: `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'` };
+    }
+  }
+  const repeated = tools.map((t) => t.name).find((name, i, all) => all.indexOf(name) !== i);
+  if (repeated !== undefined) return { error: `tools: Tool names must be unique (${repeated}).` };
   const deferred = tools.filter((t) => t.defer_loading === true);
   if (tools.length > 0 && deferred.length === tools.length) return { error: "All tools have defer_loading set. At least one tool must not be deferred." };
   const cached = deferred.find((t) => t.cache_control != null);
@@ -186,19 +196,47 @@ function anthropicState(body) {
   if (missing) return { error: `Tool reference '${missing}' not found in available tools.` };
   const visible = new Set([...tools.filter((t) => t.defer_loading !== true).map((t) => t.name), ...references]);
   const paid = JSON.stringify(tools.filter((t) => t.defer_loading !== true));
-  return { visible, paid, loaded: [...new Set(references)], results: blocks.filter((b) => b.type === "tool_result").length };
+  // Each user turn after the first (a user message with text of its own) moves the script on too.
+  const turns = (body.messages ?? []).filter((m) => m.role === "user" && (typeof m.content === "string" || m.content.some((b) => b.type === "text"))).length;
+  return { visible, paid, loaded: [...new Set(references)], results: blocks.filter((b) => b.type === "tool_result").length + Math.max(0, turns - 1) };
+}
+
+/**
+ * The names a list of Responses tools (a request's `tools`, a tool_search_output's) breaks: a
+ * function or namespace outside the pattern, a name twice in one list. The error, or undefined.
+ */
+function responsesNames(tools, where) {
+  const seen = new Set();
+  for (const [i, t] of (tools ?? []).entries()) {
+    if (t.type !== "function" && t.type !== "namespace") continue;
+    if (typeof t.name !== "string" || !NAME_PATTERN.test(t.name)) {
+      return `Invalid '${where}[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$' (at most 64 characters).`;
+    }
+    if (seen.has(t.name)) return `Invalid '${where}': duplicate tool name '${t.name}'.`;
+    seen.add(t.name);
+    if (t.type === "namespace") {
+      const inner = responsesNames(t.tools, `${where}[${i}].tools`);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
 }
 
 /** Responses' rules for a conversation (its items in order): the callable functions, or the error. */
 function responsesState(tools, items) {
+  const invalid = responsesNames(tools, "tools");
+  if (invalid) return { error: invalid };
   const visible = new Set(tools.filter((t) => t.type === "function").map((t) => t.name));
   const searchTool = tools.find((t) => t.type === "tool_search");
   const calls = new Set();
   let results = 0;
+  let turns = 0;
   for (const item of items) {
     if (item.type === "tool_search_call" && item.execution === "client") calls.add(item.call_id);
     if (item.type === "tool_search_output") {
       if (!calls.has(item.call_id)) return { error: `No tool search call found for tool_search_output with call_id ${item.call_id}.` };
+      const names = responsesNames(item.tools, `input[${items.indexOf(item)}].tools`);
+      if (names) return { error: names };
       calls.delete(item.call_id);
       results += 1;
       for (const t of item.tools ?? []) {
@@ -207,6 +245,7 @@ function responsesState(tools, items) {
       }
     }
     if (item.type === "function_call_output") results += 1;
+    if (item.role === "user" && turns++ > 0) results += 1; // each user turn after the first moves the script on too
   }
   if (calls.size > 0) return { error: `No tool output found for tool search call ${[...calls][0]}.` };
   return { visible, results, searchTool, paid: JSON.stringify(tools) };
@@ -214,7 +253,7 @@ function responsesState(tools, items) {
 
 /** The scripted model's next Anthropic message, or the error when it names a tool it cannot see. */
 function anthropicReply(step, n, model, state) {
-  if (step.tool && !state.visible.has(step.tool)) return { error: `the model cannot call ${step.tool}: it was never loaded` };
+  if (step.tool && !step.unchecked && !state.visible.has(step.tool)) return { error: `the model cannot call ${step.tool}: it was never loaded` };
   return { body: replyBody("anthropic", step, n, model) };
 }
 
@@ -227,7 +266,7 @@ function responsesReply(step, n, model, state) {
   }
   if (step.tool) {
     const key = step.namespace ? `${step.namespace}.${step.tool}` : step.tool;
-    if (!state.visible.has(key)) return { error: `Function ${key} was never loaded: the model cannot call it.` };
+    if (!step.unchecked && !state.visible.has(key)) return { error: `Function ${key} was never loaded: the model cannot call it.` };
     const item = { type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: step.tool, arguments: JSON.stringify(step.arguments ?? {}), status: "completed" };
     if (step.namespace) item.namespace = step.namespace;
     return { item };
@@ -237,8 +276,10 @@ function responsesReply(step, n, model, state) {
 
 /**
  * Starts a native-protocol model server on 127.0.0.1. `script`: steps `{ tool, arguments,
- * namespace? }`, `{ search: {query} }` (Responses: a `tool_search_call`) or `{ text }`; step N
- * answers a request whose conversation carries N tool results. Returns `{ url, requests, close }`;
+ * namespace?, unchecked? }` (`unchecked`: a name the API lets through though the model was never
+ * shown it, as a model's slip), `{ search: {query} }` (Responses: a `tool_search_call`) or
+ * `{ text }`; step N answers a request whose conversation carries N tool results and N user turns
+ * after the first (a user message following the model's answer starts the next turn). Returns `{ url, requests, close }`;
  * each request records `{ provider, tools, paid (the non-deferred tools' JSON), loaded, status }`.
  */
 export async function startNativeModelServer(script) {
@@ -265,7 +306,10 @@ export async function startNativeModelServer(script) {
       const reply = anthropicReply(step, state.results, model, state);
       if (reply.error) return fail(reply.error);
       record.status = 200;
-      return send(200, reply.body);
+      if (body.stream !== true) return send(200, reply.body);
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      for (const [event, data] of streamEvents("anthropic", step, state.results, model)) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      return res.end();
     }
     const given = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input ?? [];
     const input = resolveReferences(given, stored);
