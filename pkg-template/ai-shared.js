@@ -199,12 +199,26 @@ export function anthropicHistory(messages, withInput = () => false) {
       out.push({ role: "assistant", content: [{ type: "tool_use", id: String(part.toolCallId ?? ""), name: part.toolName, input }] });
       continue;
     }
-    const references = referencesOf(part.output);
-    if (references.length > 0) {
-      out.push({ role: "user", content: [{ type: "tool_result", tool_use_id: String(part.toolCallId ?? ""), content: references.map((name) => ({ type: "tool_reference", tool_name: name })) }] });
+    const references = referencesOf(part.output).map((name) => ({ type: "tool_reference", tool_name: name }));
+    const answers = answerTexts(part.output).map((text) => ({ type: "text", text }));
+    if (references.length + answers.length > 0) {
+      out.push({ role: "user", content: [{ type: "tool_result", tool_use_id: String(part.toolCallId ?? ""), content: [...references, ...answers] }] });
     }
   }
   return { messages: out };
+}
+
+/**
+ * The texts of a tool result that are toolshelf's own answers naming tools with their servers: a
+ * bridge search or describe answer (JSON text), or a native search answer's line of the loaded
+ * tools' servers. The core reads them to keep a name's meaning when another server with a tool of
+ * that name is attached; any other output (a real tool's) is left out.
+ */
+function answerTexts(output) {
+  const texts = output?.type === "text" && typeof output.value === "string" ? [output.value]
+    : output?.type === "content" && Array.isArray(output.value) ? output.value.filter((i) => i?.type === "text" && typeof i.text === "string").map((i) => i.text)
+    : [];
+  return texts.filter((t) => /^\{"(query|name|results)"/.test(t) || t.includes("Loaded (tool: server): "));
 }
 
 /** The namespace of a Responses tool-call part (`providerOptions.openai.namespace`, whatever the provider's options name). */

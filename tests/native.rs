@@ -549,3 +549,19 @@ fn a_search_call_too_deep_to_parse_keeps_its_output_item() {
         r#"{"type":"tool_search_output","call_id":"call_deep","execution":"client","status":"completed","tools":[]}"#
     );
 }
+
+/// A namespaced call may name the tool by its qualified form whatever the toolbox calls it now
+/// (a name learned while two servers clashed; SPEC §14).
+#[test]
+fn a_namespaced_call_takes_the_qualified_form() {
+    let shelf = native_shelf(&toolbox("linear-mcp-official", "responses", false), "");
+    let call = json::parse(
+        r#"{"type":"function_call","call_id":"c","namespace":"linear","name":"mcp__linear__list_issues","arguments":"{}"}"#,
+    )
+    .unwrap();
+    match shelf.unwrap(&call).unwrap() {
+        Unwrapped::Call(c) => assert_eq!((c.server.as_deref(), c.tool.as_deref()), (Some("linear"), Some("list_issues"))),
+        Unwrapped::Reject { content, .. } => assert!(content.contains("list_issues was not invoked"), "{content}"),
+        other => panic!("{other:?}"),
+    }
+}
