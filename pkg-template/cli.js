@@ -377,7 +377,8 @@ function readOptions(value) {
  * the toolbox (undefined: stdin when piped). `partial` when MCP servers were left out.
  */
 async function loadInput(flags, file) {
-  const options = flags["--options"] === undefined ? {} : readOptions(flags["--options"]);
+  // No --options: none given to the core (a snapshot records the options text, so `{}` would differ).
+  let options = flags["--options"] === undefined ? undefined : readOptions(flags["--options"]);
   const format = flags["--format"];
   if (format !== undefined && !FORMATS.includes(format)) {
     throw new UsageError(`--format: expected one of ${FORMATS.join(", ")}, got ${JSON.stringify(format)}`);
@@ -389,10 +390,10 @@ async function loadInput(flags, file) {
     const text = config === "-" ? await readStdin("--mcp-config") : readText(config, "--mcp-config");
     const json = parseJson(text, { label: config === "-" ? "--mcp-config stdin" : config, file: true, Kind: InputError });
     const { servers, failed, total } = await mcpToolbox(json, { format: format ?? "mcp", timeout, label: config === "-" ? "stdin" : config });
-    if (format !== undefined) options.format = format;
+    if (format !== undefined) options = { ...options, format };
     return { toolbox: { servers }, options, source: { kind: "mcp-config", path: config, servers: total, failed }, partial: failed.length > 0 };
   }
-  if (format !== undefined) options.format = format;
+  if (format !== undefined) options = { ...options, format };
   const fromStdin = file === undefined || file === "-";
   const label = fromStdin ? "stdin" : file;
   const text = fromStdin ? await readStdin("toolbox") : readText(file, "toolbox");
@@ -481,6 +482,9 @@ const within = (promise, ms) => Promise.race([promise.catch(() => undefined), ne
 async function mcpToolbox(config, { format, timeout, label }) {
   if (config === null || typeof config !== "object" || Array.isArray(config)) throw new InputError(`--mcp-config ${label}: expected a JSON object with "mcpServers"`);
   const entries = config.mcpServers ?? config.servers; // VS Code's .vscode/mcp.json says "servers"
+  if (config.mcpServers === undefined && entries && typeof entries === "object" && Object.values(entries).some(Array.isArray)) {
+    throw new UsageError(`--mcp-config ${label}: this is a toolbox (servers with lists of tools), not an MCP client config: give it without --mcp-config`);
+  }
   if (entries === null || typeof entries !== "object" || Array.isArray(entries)) {
     throw new InputError(`--mcp-config ${label}: no "mcpServers" object (the shape Claude Desktop, Cursor and VS Code write: {"mcpServers": {"name": {"command": ..., "args": [...]}}})`);
   }
@@ -641,7 +645,7 @@ async function inspect({ flags, positionals }) {
   const bridge = assemble(toolbox, { ...options, mode: "bridge" });
   const eager = assemble(toolbox, { ...options, enabled: "off" });
   const searchTool = main.tools.find((t) => !given.has(t));
-  const format = options.format ?? formatOf(bridge.tools.find((t) => !given.has(t))) ?? formatOf(eager.tools[0]);
+  const format = options?.format ?? formatOf(bridge.tools.find((t) => !given.has(t))) ?? formatOf(eager.tools[0]);
   const cost = (a) => ({ contextTokens: a.contextTokens, requestBytes: a.requestBytes });
   const costs = [{ mode: "eager", ...cost(eager) }, { mode: "bridge", ...cost(bridge) }];
   const native = assemble(toolbox, { ...options, mode: "native" });
@@ -688,7 +692,7 @@ function inspectText(r, options) {
   const from = src.kind === "mcp-config"
     ? `${src.servers - src.failed.length} of ${src.servers} MCP servers of ${src.path === "-" ? "stdin" : src.path}${src.failed.length ? ` (left out: ${src.failed.map((f) => f.server).join(", ")})` : ""}`
     : src.path === "-" ? "stdin" : src.path;
-  const context = options.contextLength ?? options.context_length;
+  const context = options?.contextLength ?? options?.context_length;
   out.push(...table([
     ["toolbox", `${from}: ${num(r.directCount)} direct, ${num(r.deferredCount)} deferred tools on ${r.servers.length} server${r.servers.length === 1 ? "" : "s"}`],
     ["format", r.format ?? "unknown (no tools)"],
@@ -743,9 +747,10 @@ function words(text) {
 const root = (w) => (w.length > 3 ? w.replace(/(?:ing|ed|es|s|e)$/, "") : w);
 
 /** The core's English stop words (src/search/tokenize.rs): never listed as found. */
-const STOPWORDS = new Set(["a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for", "from", "how", "i",
-  "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "please", "should", "so", "that",
-  "the", "this", "to", "us", "we", "what", "which", "will", "with", "would", "you"]);
+const STOPWORDS = new Set(
+  ("a about an and are as at be by can could do does for from how i if in into is it " +
+    "its me my of on or our please should so that the this to us we what which will with would you").split(" "),
+);
 
 /**
  * The query's words (stop words and the core's unknown words left out) found in the text the core
@@ -802,7 +807,7 @@ async function search({ flags, positionals }) {
   } finally {
     shelf.free();
   }
-  const max = Number(input.options.maxSearchLimit ?? input.options.max_search_limit ?? 20);
+  const max = Number(input.options?.maxSearchLimit ?? input.options?.max_search_limit ?? 20);
   if (limit !== undefined && limit > max) warn(`--limit ${limit} is above maxSearchLimit (${max}): at most ${max} matches (--options '{"maxSearchLimit":50}' raises it, to 50)`);
   if (result.error) throw new UsageError(`search: ${result.error}`);
   if (flags["--json"]) {
