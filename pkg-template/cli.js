@@ -144,8 +144,10 @@ function parseArgs(command, args) {
     const written = eq === -1 ? arg : arg.slice(0, eq);
     const name = SHORT[written] ?? written;
     if (!(name in known)) {
-      const hint = Object.keys(FLAGS).filter((c) => c !== command && name in FLAGS[c]);
-      throw new UsageError(`unknown flag ${written} for ${command}${hint.length ? ` (a flag of ${hint.join(" and ")})` : ""}; toolshelf ${command} --help lists its flags`);
+      const elsewhere = Object.keys(FLAGS).filter((c) => c !== command && name in FLAGS[c]);
+      const near = Object.keys(known).find((k) => distance(k, name) <= 2);
+      const hint = elsewhere.length ? ` (a flag of ${elsewhere.join(" and ")})` : near ? ` (did you mean ${near}?)` : "";
+      throw new UsageError(`unknown flag ${written} for ${command}${hint}; toolshelf ${command} --help lists its flags`);
     }
     if (name === "--help") return { help: true };
     if (!known[name]) {
@@ -161,6 +163,17 @@ function parseArgs(command, args) {
     }
   }
   return { flags, positionals };
+}
+
+/** Levenshtein distance, for "did you mean" (flags are short). */
+function distance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
 }
 
 /** A flag's value as a positive integer. */
@@ -466,6 +479,7 @@ function reason(e, spec) {
   if (e?.code === "ENOENT" && spec?.stdio) return `command not found: ${spec.stdio.command}`;
   if (e?.code === "EACCES" && spec?.stdio) return `command not executable: ${spec.stdio.command}`;
   if (e?.name === "TimeoutError" || e?.code === -32001) return "timed out";
+  if (spec?.stdio && /Connection closed/.test(e?.message)) return "it exited, or closed its stdout, before listing its tools";
   const cause = e?.cause?.code ?? e?.cause?.message;
   const message = `${e?.message ?? String(e)}${cause && !String(e?.message).includes(cause) ? ` (${cause})` : ""}`;
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;
@@ -557,8 +571,9 @@ async function readServer(sdk, name, spec, { format, timeout }) {
     }
   } catch (e) {
     const why = signal.aborted ? `timed out after ${timeout} ms (--timeout)` : `${spec.http ? `${spec.http.url}: ` : ""}${reason(e, spec)}`;
-    const last = stderrTail.trim().split("\n").at(-1)?.trim();
-    return { error: last ? `${why} (its stderr: ${last.slice(0, 200)})` : why };
+    // The server's last words on stderr (up to three lines: the cause often comes before a hint).
+    const last = stderrTail.split("\n").map((l) => l.trim()).filter(Boolean).slice(-3).join(" / ");
+    return { error: last ? `${why} (its stderr: ${last.length > 300 ? `${last.slice(0, 300)}…` : last})` : why };
   }
 }
 
@@ -694,12 +709,13 @@ function inspectText(r, options) {
     : src.path === "-" ? "stdin" : src.path;
   const context = options?.contextLength ?? options?.context_length;
   out.push(...table([
-    ["toolbox", `${from}: ${num(r.directCount)} direct, ${num(r.deferredCount)} deferred tools on ${r.servers.length} server${r.servers.length === 1 ? "" : "s"}`],
+    ["toolbox", `${from}: ${num(r.directCount)} direct, ${num(r.deferredCount)} deferred tool${r.deferredCount === 1 ? "" : "s"} on ${r.servers.length} server${r.servers.length === 1 ? "" : "s"}`],
     ["format", r.format ?? "unknown (no tools)"],
     ["tier", `${r.tier}: ${TIERS[r.tier]}`],
     ["form", `${r.form}: ${FORMS[r.form] ?? ""}`],
     ["mode", r.mode],
-    ["context", context === undefined ? "not given (--options '{\"contextLength\":200000}')" : `${num(Number(context))} tokens`],
+    ["context", context === undefined ? "not given (--options '{\"contextLength\":200000}')"
+      : Number.isFinite(Number(context)) ? `${num(Number(context))} tokens` : `${JSON.stringify(context)} (not a number: see the warnings)`],
     ["budget", `${num(r.budgetTokens)} tokens for the listing; it takes ${num(r.listingTokens)}`],
     ["deferred", `${num(r.deferredTokens)} tokens of tool definitions kept out of the request`],
     ["fingerprint", r.fingerprint],
@@ -713,7 +729,8 @@ function inspectText(r, options) {
     const label = c.mode === "eager" ? "eager (every schema)" : c.as ? `native, as ${c.as} tools` : c.mode;
     if (c.unavailable) rows.push([label, "-", "-", c.unavailable]);
     else {
-      const note = c.mode === "eager" ? "" : `${((100 * c.contextTokens) / Math.max(1, r.costs[0].contextTokens)).toFixed(1)}% of eager's tokens`;
+      const share = c.contextTokens / Math.max(1, r.costs[0].contextTokens);
+      const note = c.mode === "eager" ? "" : share < 1 ? `${(100 * share).toFixed(1)}% of eager's tokens` : `${share.toFixed(1)}x eager's tokens`;
       rows.push([label, num(c.contextTokens), num(c.requestBytes), note]);
     }
   }
