@@ -34,8 +34,8 @@ class InputError extends Error {}
 
 const INPUT_HELP = `input (one of):
   <toolbox.json>          a toolbox: a JSON list of tools, or {"tools": [...], "servers": {"name": [...]}}
-  -                       the toolbox's JSON from stdin (read without "-" too when stdin is piped
-                          and no file is given)
+  -                       the toolbox's JSON from stdin (inspect and snapshot also read a piped
+                          stdin when no file is given)
   --mcp-config <file>     every server of an MCP client config ({"mcpServers": {...}} as Claude Desktop,
                           Cursor and VS Code write it; "-" for stdin): their tools/list, one server
                           each (needs @modelcontextprotocol/sdk installed)
@@ -43,19 +43,18 @@ const INPUT_HELP = `input (one of):
 
 options:
   --options <json|file>   the options of new Shelf, JSON text or a JSON file: '{"contextLength":200000}'
-  --format <format>       the tool format (${FORMATS.join(", ")}) instead of detecting it; with
-                          --mcp-config, the format the servers' tools are given in (default mcp)
+  --format <format>       the tool format instead of detecting it: ${FORMATS.join(", ")};
+                          with --mcp-config, the format the servers' tools are given in (default mcp)
   -h, --help              this help`;
 
 const HELP = {
   toolshelf: `toolshelf: keep many MCP tools behind a search tool; try a toolbox from the shell
 
 usage:
-  toolshelf inspect  [<toolbox.json> | -] [flags]         what the model sees: tier, listing, cost per request
-  toolshelf search   <toolbox.json | -> <query...> [flags] the deferred tools a query finds, ranked, with why
-  toolshelf search   --mcp-config <mcp.json> <query...>
-  toolshelf snapshot [<toolbox.json> | -] -o <shelf.bin>  the bytes Shelf.fromSnapshot loads, for build steps
-  toolshelf help <command>                                a command's flags (or: toolshelf <command> --help)
+  toolshelf inspect  [<toolbox.json> | -] [flags]           what the model sees: tier, listing, cost per request
+  toolshelf search   <toolbox.json | -> <query...> [flags]  the deferred tools a query finds, ranked, with why
+  toolshelf snapshot [<toolbox.json> | -] -o <shelf.bin>    the bytes Shelf.fromSnapshot loads, for build steps
+  toolshelf help <command>                                  a command's flags (or: toolshelf <command> --help)
   toolshelf --version
 
 ${INPUT_HELP}
@@ -89,9 +88,10 @@ ${INPUT_HELP}`,
 The deferred tools that a tool_search for <query> returns, best first: name, server, the core's
 score, whether the match is partial (it misses a distinctive query word), the description and the
 required parameters. "unknown words" are query words no tool holds (the core's). "in text" lists the
-query words found in the tool's name or description by a plain comparison in the CLI (lowercase,
-common suffixes dropped); the ranking itself also stems, folds synonyms (add → create) and weighs
-names, so it can match on more than "in text" shows.
+query words the CLI finds in the tool's name, server, description or parameters by a plain
+comparison (lowercase, common suffixes dropped): the core's ranking also stems, folds synonyms
+(add → create) and gives a tool a share of its server's best score, so it can rank a tool on more
+than "in text" shows. Words after "--" are query words even when they start with "-".
 
   --limit <n>             how many matches (default: the searchDefaultLimit option, 5; at most
                           maxSearchLimit, 20 unless --options raises it, up to 50)
