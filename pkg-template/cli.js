@@ -220,7 +220,7 @@ function jsonError(text) {
         } else if (e !== undefined && '"\\/bfnrt'.includes(e)) {
           i += 2;
         } else {
-          return { position: i, message: `a bad escape ${JSON.stringify(`\\${e ?? ""}`)} in a string` };
+          return { position: i, message: e === undefined ? "a string not closed (a \" is missing)" : `a bad escape '\\${e}' in a string (JSON has \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)` };
         }
         continue;
       }
@@ -228,21 +228,33 @@ function jsonError(text) {
     }
     return { position: n, message: "a string not closed (a \" is missing)" };
   };
+  const digits = () => {
+    const from = i;
+    while (i < n && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+    return i > from;
+  };
   const scalar = () => {
     const c = text[i];
     if (c === '"') return string();
-    for (const word of ["true", "false", "null"]) {
-      if (text.startsWith(word, i)) {
-        i += word.length;
-        return undefined;
-      }
-    }
-    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (m && m[0] !== "" && m[0] !== "-") {
-      i += m[0].length;
+    const word = { t: "true", f: "false", n: "null" }[c];
+    if (word) {
+      for (let k = 0; k < word.length; k++, i++) if (text[i] !== word[k]) return fail(`"${word}"`);
       return undefined;
     }
-    return fail("a value");
+    if (c !== "-" && !(c >= "0" && c <= "9")) return fail("a value");
+    if (c === "-") i++;
+    if (text[i] === "0") i++;
+    else if (!digits()) return fail("a digit");
+    if (text[i] === ".") {
+      i++;
+      if (!digits()) return fail("a digit after the decimal point");
+    }
+    if (text[i] === "e" || text[i] === "E") {
+      i++;
+      if (text[i] === "+" || text[i] === "-") i++;
+      if (!digits()) return fail("a digit in the exponent");
+    }
+    return undefined;
   };
   const stack = [];
   space();
@@ -922,6 +934,8 @@ async function main(args) {
 
 let code;
 const args = process.argv.slice(2);
+// A reader that stops early (`| head`) ends the output, not with a stack trace.
+process.stdout.on("error", (e) => process.exit(e.code === "EPIPE" ? (code ?? EXIT.ok) : EXIT.input));
 try {
   code = await main(args);
 } catch (e) {
