@@ -735,7 +735,11 @@ impl Session {
                 let victim = tools.remove(usize::from(seed) % tools.len());
                 let mut note = format!("replace {name}: drop {}", victim.own);
                 if seed % 2 == 0 {
-                    let renamed = format!("{}_v2", victim.own);
+                    // A name the server does not hold yet (a tool renamed before may hold `_v2`).
+                    let mut renamed = format!("{}_v2", victim.own);
+                    while tools.iter().any(|t| t.own == renamed) {
+                        renamed += "_v2";
+                    }
                     note += &format!(", add {renamed}");
                     tools.push(ToolSpec { own: renamed, ..victim });
                 }
