@@ -534,22 +534,15 @@ pub fn sessions(data: &[u8]) {
     }
 }
 
-/// Steps of a fuzzed script at most (the property test draws up to 27), and with the huge server:
-/// under the fuzzer's instrumentation a session with 10,001 tools takes about half a second to
-/// start and a third of one a step (a few milliseconds without it), against libFuzzer's 5 s an
-/// input, so its scripts are short and never attach it again (the property test's
-/// `sessions_with_a_huge_server` does).
+/// Steps of a fuzzed script at most (the property test draws up to 27).
 const SESSION_STEPS: usize = 48;
-const HUGE_SESSION_STEPS: usize = 3;
 
 /// Decodes any bytes into a script (missing bytes read as zeros; the script ends with the bytes).
 ///
 /// The first byte: bit 0 the provider (Anthropic, Responses), bit 1 the mode (bridge, native),
 /// bits 2–3 the number of servers attached at the start (modulo 3, each then one byte: a server of
-/// the pool), bits 4–7 all set: a huge server (10,001 to 10,256 tools, the next byte) is attached
-/// too, at the start as in the property test's `sessions_with_a_huge_server`, and the script has
-/// at most [`HUGE_SESSION_STEPS`]. Then steps, each an opcode byte (modulo 29, weighted as the
-/// property test's strategy) and its operands:
+/// the pool); bits 4–7 are unused. Then up to [`SESSION_STEPS`] steps, each an opcode byte
+/// (modulo 29, weighted as the property test's strategy) and its operands:
 ///
 /// | opcode | step | operands |
 /// |---|---|---|
@@ -572,14 +565,9 @@ pub fn session_script(data: &[u8]) -> (session_model::Provider, session_model::M
     let header = b.next();
     let provider = if header & 1 == 0 { Provider::Anthropic } else { Provider::Responses };
     let mode = if header & 2 == 0 { Mode::Bridge } else { Mode::Native };
-    let huge = header >> 4 == 0xF;
-    let mut initial: Vec<(u8, u16)> = (0..(header >> 2 & 3) % 3).map(|_| (session_pick(b.next()), 0)).collect();
-    if huge {
-        initial.push((8, u16::from(b.next())));
-    }
-    let most = if huge { HUGE_SESSION_STEPS } else { SESSION_STEPS };
+    let initial: Vec<(u8, u16)> = (0..(header >> 2 & 3) % 3).map(|_| (session_pick(b.next()), 0)).collect();
     let mut steps = Vec::new();
-    while !b.0.is_empty() && steps.len() < most {
+    while !b.0.is_empty() && steps.len() < SESSION_STEPS {
         let step = match b.next() % 29 {
             0..=3 => Step::Attach(session_pick(b.next()), 0),
             4 | 5 => Step::Detach(b.next()),
@@ -605,7 +593,11 @@ pub fn session_script(data: &[u8]) -> (session_model::Provider, session_model::M
 
 /// A server of the session model's pool from a byte, weighted as the property test's strategy
 /// (16 to 1): mostly the small synthetic servers (0–5: GitHub-like, Linear-like, odd names, an
-/// 80-character name, non-ASCII), now and then the real Linear (6) and GitHub (7) catalogs.
+/// 80-character name, non-ASCII), now and then the real Linear (6) and GitHub (7) catalogs. Never
+/// the huge server of 10,001+ tools (8): under the fuzzer's instrumentation a session with it
+/// takes about half a second to start and as much a step (milliseconds without it), so that even
+/// three steps went over libFuzzer's 5 s an input on a loaded machine; the property test's
+/// `sessions_with_a_huge_server` and regression 5 of `tests/sessions.rs` drive it.
 fn session_pick(byte: u8) -> u8 {
     match byte % 17 {
         16 => 6 + byte / 17 % 2,

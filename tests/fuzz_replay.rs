@@ -56,5 +56,5 @@ fn native_calls_seeds() {
 
 #[test]
 fn sessions_seeds() {
-    replay("sessions", checks::sessions, 26);
+    replay("sessions", checks::sessions, 24);
 }
