@@ -1,5 +1,8 @@
-// toolshelf/ai: the Vercel AI SDK (`ai` 7, a peer dependency).
-import type { EmbeddingModel, GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolExecutionOptions, ToolSet } from "ai";
+// toolshelf/ai: the Vercel AI SDK (`ai` 6 or 7, a peer dependency).
+import type { EmbeddingModel, Tool, ToolExecutionOptions, ToolSet } from "ai";
+// generateText's `toolApproval` is ai 7's: ai 6 exports neither type, and there both are `any`.
+// @ts-ignore -- compiles against ai 6 too (tests/matrix: tsc over ai 6 and ai 7)
+import type { GenericToolApprovalFunction, ToolApprovalConfiguration } from "ai";
 import type { Assembly, McpTool, Options, Shelf } from "./types.js";
 import type { AnthropicNativeToolshelf, OpenAINativeToolshelf, OpenAIToolSearchArgs } from "./ai-native.js";
 
