@@ -361,7 +361,10 @@ const openai = new OpenAI({ apiKey: "test", baseURL: globalThis.__nativeUrl + "/
 `;
 
 test("the READMEs' native loops run as written against the model server", async () => {
-  assert.equal(nativeBlocks.length, 4, "one loop per provider in each README");
+  for (const readme of readmes) {
+    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((c) => c.includes('mode: "native"'));
+    assert.deepEqual(blocks.map((c) => (c.includes("@anthropic-ai/sdk") ? "anthropic" : "openai")).sort(), ["anthropic", "openai"], "one loop per provider in each README");
+  }
   const scripts = {
     anthropic: [{ tool: "tool_search", arguments: { query: "github create issue" } }, { tool: "create_issue", arguments: CREATE }, { text: "Opened #1." }],
     openai: [{ search: { query: "github create issue" } }, { tool: "create_issue", namespace: "github", arguments: CREATE }, { text: "Opened #1." }],
