@@ -1,5 +1,8 @@
-// toolshelf/ai: the Vercel AI SDK (`ai` 7, a peer dependency).
-import type { EmbeddingModel, GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolExecutionOptions, ToolSet } from "ai";
+// toolshelf/ai: the Vercel AI SDK (`ai` 6 or 7, a peer dependency).
+import type { EmbeddingModel, Tool, ToolSet } from "ai";
+// generateText's `toolApproval` is ai 7's: ai 6 exports neither type, and there both are `any`.
+// @ts-ignore -- compiles against ai 6 too (tests/matrix: tsc over ai 6 and ai 7)
+import type { GenericToolApprovalFunction, ToolApprovalConfiguration } from "ai";
 import type { Assembly, McpTool, Options, Shelf } from "./types.js";
 import type { AnthropicNativeToolshelf, OpenAINativeToolshelf, OpenAIToolSearchArgs } from "./ai-native.js";
 
@@ -32,7 +35,7 @@ export interface ToolshelfInput {
    * Called before a real tool runs, with the real tool (never the bridge): hooks, approvals, logs.
    * Return a string to decline: it goes back to the model as the tool result and nothing runs.
    */
-  onCall?: (call: RealCall, execution: ToolExecutionOptions<unknown>) => unknown;
+  onCall?: (call: RealCall, execution: ExecutionOptions) => unknown;
   /**
    * Approval of the real tools, in generateText's `toolApproval` shape, keyed by the name the model
    * knows (else the tool's own name). Applied to calls through the bridge as the SDK applies it to a
@@ -55,7 +58,7 @@ export interface Toolshelf {
    * For generateText/streamText: re-assembles before a step when `servers` (a function) changed; a
    * promise when that function is async. Calls are read with the step's conversation (SPEC §14).
    */
-  prepareStep: (step?: { toolsContext?: unknown; runtimeContext?: unknown }) => undefined | Promise<undefined>;
+  prepareStep: (step?: { toolsContext?: unknown; runtimeContext?: unknown; [option: string]: unknown }) => undefined | Promise<undefined>;
   /**
    * For generateText/streamText's `toolApproval`: a bridge call is judged as its real tool (the
    * `toolApproval` given to createToolshelf, else the tool's `needsApproval`), any other tool as the
@@ -76,6 +79,9 @@ export interface Toolshelf {
 }
 
 export declare function createToolshelf(input?: ToolshelfInput): Toolshelf;
+
+/** What a tool's `execute` is given: the SDK's ToolExecutionOptions (generic in ai 7, not in ai 6). */
+export type ExecutionOptions = Parameters<NonNullable<Tool["execute"]>>[1];
 
 /** The `embedding` option: an AI SDK embedding model and how its vectors are named and reported. */
 export interface EmbeddingOption {

@@ -2,13 +2,19 @@
 // listTools/callTool methods) as a toolbox's servers, and an unwrapped call run on the right client.
 import type { GeminiTool, McpTool, OpenAiTool, ToolFormat, Unwrapped } from "./types.js";
 
-/** The tool def each format gives: what `fromMcpTool` writes (Responses tools with `strict: false`). */
+/**
+ * The tool def each format gives: what `fromMcpTool` writes (Responses tools with `strict: false`),
+ * typed no tighter than each SDK's own tool type (OpenAI's `ChatCompletionFunctionTool` and
+ * Responses `FunctionTool`, Anthropic's `Tool`), so that direct tools typed with the SDK and these
+ * share a toolbox whichever of the two TypeScript infers its tool type from (TypeScript 7 may pick
+ * the servers').
+ */
 export interface ToolOfFormat {
   mcp: McpTool;
-  openai: OpenAiTool & { function: { description: string; parameters: McpTool["inputSchema"] } };
-  responses: { type: "function"; name: string; description: string; parameters: McpTool["inputSchema"]; strict: boolean };
-  anthropic: { name: string; description: string; input_schema: { type: "object"; [key: string]: unknown } };
-  gemini: GeminiTool & { description: string; parameters: McpTool["inputSchema"] };
+  openai: OpenAiTool;
+  responses: { type: "function"; name: string; description?: string | null; parameters: McpTool["inputSchema"] | null; strict: boolean | null };
+  anthropic: { name: string; description?: string; input_schema: { type: "object"; [key: string]: unknown } };
+  gemini: GeminiTool;
 }
 
 /** What toolshelf/mcp uses of an MCP SDK `Client` (a connected one is one of these). */

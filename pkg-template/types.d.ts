@@ -278,10 +278,12 @@ export type SearchCallUnwrapped =
 /**
  * A search answer's content: text, or for Anthropic tools with `mode: "native"` (known as such
  * where the Shelf was made) `tool_reference` blocks, which a `tool_result`'s `content` takes as
- * they are. Text for a toolbox of any other (or unknown) tool type or mode.
+ * they are. Text for a toolbox of any other (or unknown) tool type or mode. Anthropic tools are
+ * known by their `input_schema`: toolshelf's `AnthropicTool` and `@anthropic-ai/sdk`'s `Tool`
+ * alike (its blocks are assignable to the SDK's `ToolResultBlockParam["content"]`).
  */
 export type AnswerContent<T extends ToolDef = ToolDef, M extends Mode = "bridge"> =
-  [M] extends ["native"] ? ([T] extends [AnthropicTool] ? string | ToolResultBlock[] : string) : string;
+  [M] extends ["native"] ? ([T] extends [{ name: string; input_schema: object }] ? string | ToolResultBlock[] : string) : string;
 
 /** The `mode` option's values. */
 export type Mode = "bridge" | "native";

@@ -95,7 +95,28 @@ test("the tarball holds exactly the package's files, README included", () => {
   const licenses = files.filter((f) => /^LICEN[CS]E/i.test(f));
   assert.deepEqual(files.filter((f) => !licenses.includes(f)), expected.sort());
   assert.deepEqual(licenses, ["LICENSE-APACHE", "LICENSE-MIT"], "package.json says MIT OR Apache-2.0");
-  assert.equal(readFileSync(join(pkgDir, "README.md"), "utf8"), readFileSync(join(repoDir, "README.md"), "utf8"));
+  assert.equal(readFileSync(join(pkgDir, "README.md"), "utf8"), readFileSync(join(repoDir, "pkg-template", "README.md"), "utf8"), "the npm page is pkg-template/README.md");
+});
+
+// The npm page is read where the repository is not: every link and image is an absolute URL (none
+// of the tarball's files is linked: npm shows no file of it), on the repository package.json names,
+// and no command is one of the repository's scripts, which a package user does not have.
+test("the packed README links absolutely, into the package's repository, and names no repository script", () => {
+  const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
+  const prose = readme.replace(/```[\s\S]*?```/g, "");
+  const targets = [...prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)[^)]*\)/g)].map((m) => m[1]);
+  targets.push(...[...prose.matchAll(/^\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1]), ...[...readme.matchAll(/<(?:a|img)\b[^>]*(?:href|src)="([^"]+)"/g)].map((m) => m[1]));
+  assert.ok(targets.length >= 10, `the README links the docs: ${targets.join(", ")}`);
+  const local = targets.filter((t) => !/^https:\/\//.test(t) && !t.startsWith("#"));
+  assert.deepEqual(local, [], "no relative link or image");
+  const repository = pkg.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
+  const offsite = targets.filter((t) => t.startsWith("https://") && !t.startsWith(repository) && !t.startsWith(repository.replace("https://github.com/", "https://raw.githubusercontent.com/")));
+  assert.deepEqual(offsite, [], `links go to ${repository}`);
+  assert.ok(targets.includes(`${repository.replace("https://github.com/", "https://raw.githubusercontent.com/")}/main/docs/demo.png`), "the demo picture by absolute URL");
+  const anchors = new Set([...readme.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-")));
+  for (const t of targets.filter((t) => t.startsWith("#"))) assert.ok(anchors.has(t.slice(1)), `${t} is a heading of the README`);
+  assert.doesNotMatch(readme, /(^|[\s`(])(\.\/)?scripts\//m, "no repository script (scripts/…)");
+  assert.doesNotMatch(readme, /\.ci\/|cargo |wasm-pack/, "no repository tooling");
 });
 
 function listFiles(dir) {
@@ -160,7 +181,7 @@ test("the slim entry throws not_initialized from every function until a loader r
 
 test("the core has no runtime dependency: the entries import only the package's own files; `ai` is an optional peer of toolshelf/ai, the MCP SDK of the CLI's --mcp-config", () => {
   assert.equal(pkg.dependencies, undefined);
-  assert.deepEqual(pkg.peerDependencies, { ai: ">=7", "@modelcontextprotocol/sdk": ">=1.10" });
+  assert.deepEqual(pkg.peerDependencies, { ai: "^6.0.0 || ^7.0.0", "@modelcontextprotocol/sdk": ">=1.10" }, "ai 6 and 7: tests/matrix runs the adapter on both");
   assert.deepEqual(pkg.peerDependenciesMeta, { ai: { optional: true }, "@modelcontextprotocol/sdk": { optional: true } });
   const bare = (file) => [...readFileSync(join(pkgDir, file), "utf8").matchAll(/(?:\bfrom|^\s*import)\s*["']([^"'.][^"']*)["']/gm)].map((m) => m[1])
     .filter((specifier) => !specifier.startsWith("node:")); // the runtime's built-ins are no dependency
@@ -170,4 +191,12 @@ test("the core has no runtime dependency: the entries import only the package's 
   assert.deepEqual(bare("ai.js").sort(), ["ai", "toolshelf"], "toolshelf/ai imports the AI SDK and the package itself");
   assert.deepEqual(bare("ai-native.js").sort(), ["ai", "toolshelf"], "its native path too (re-exported by ai.js)");
   assert.deepEqual(bare("ai-shared.js"), ["ai"], "the helpers both share");
+});
+
+test("package.json: the Node versions tested, and where the project lives (Cargo.toml's repository)", () => {
+  assert.deepEqual(pkg.engines, { node: ">=20" }, "Node 20, 22 and 24 run the packed-package tests (scripts/test, scripts/matrix)");
+  const cargo = readFileSync(join(repoDir, "Cargo.toml"), "utf8").match(/^repository = "([^"]+)"/m)[1];
+  assert.deepEqual(pkg.repository, { type: "git", url: `git+${cargo}.git` });
+  assert.equal(pkg.homepage, `${cargo}#readme`);
+  assert.deepEqual(pkg.bugs, { url: `${cargo}/issues` });
 });

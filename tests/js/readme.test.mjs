@@ -1,5 +1,6 @@
 // The documentation's examples run as written (automerge does the same): every ```ts block that
-// imports "toolshelf" in the installed README and in the contract's §0 (docs/SPEC.md) is transpiled
+// imports "toolshelf" in the installed README (the npm page, pkg-template/README.md), the
+// repository's README and the contract's §0 (docs/SPEC.md) is transpiled
 // with TypeScript, given stand-ins for what it leaves undefined (the tool lists, an OpenAI client
 // whose model answers with scripted tool calls, the agent's runTool), and imported as a module.
 // The stand-ins record what the example did, and the test checks that record.
@@ -77,10 +78,12 @@ function checkRequest(record) {
   assert.match(tools[2].function.description, /github \(117 tools\)/);
 }
 
-test("the README's examples run against the installed package", async () => {
-  const blocks = examples(readFileSync(readmePath, "utf8"));
-  assert.ok(blocks.length >= 1, "the README has an example that imports toolshelf");
-  for (const code of blocks) checkRequest(await run(code));
+test("the READMEs' examples run against the installed package: the npm page's and the repository's", async () => {
+  for (const [name, path] of [["the installed README", readmePath], ["the repository's README", join(repoDir, "README.md")]]) {
+    const blocks = examples(readFileSync(path, "utf8"));
+    assert.ok(blocks.length >= 1, `${name} has an example that imports toolshelf`);
+    for (const code of blocks) checkRequest(await run(code));
+  }
 });
 
 test("the contract's §0 agent loop runs: real calls reach runTool, bridge calls are answered", async () => {

@@ -13,7 +13,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Miniflare } from "miniflare";
-import { bin, exec, repoDir, servers, workDir, WRANGLER_ENV } from "./support.mjs";
+import { exec, repoDir, servers, workDir, wrangler, WRANGLER_ENV } from "./support.mjs";
 import { httpMcpServer, mcpTools } from "./mcp-http.mjs";
 
 const dir = join(workDir, "agents");
@@ -41,7 +41,7 @@ test("examples/agents: wrangler's bundle in miniflare, this.mcp tools through to
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(join(repoDir, "examples", "agents"), dir, { recursive: true });
-  const built = await exec(bin("wrangler"), ["deploy", "--dry-run", "--outdir", "out"], { cwd: dir, env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(dir, "logs") } });
+  const built = await exec(wrangler[0], [wrangler[1], "deploy", "--dry-run", "--outdir", "out"], { cwd: dir, env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(dir, "logs") } });
   assert.equal(built.code, 0, built.stdout + built.stderr);
   const outdir = join(dir, "out");
   assert.equal(readdirSync(outdir).filter((f) => f.endsWith(".wasm")).length, 1, "toolshelf's .wasm bundled as a module");

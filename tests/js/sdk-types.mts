@@ -1,0 +1,54 @@
+// What the SDKs' own types make of the package's (types.test.mjs compiles this with the
+// documentation's examples, TypeScript 5.9 and 7): toolboxes typed with each SDK's tool type, the
+// assembled tools given to that SDK's tools parameter, and native Anthropic search answers as the
+// SDK's `tool_result` content blocks. Type-checked only, never run.
+import type Anthropic from "@anthropic-ai/sdk";
+import type OpenAI from "openai";
+import { Shelf, assemble, unwrap } from "toolshelf";
+import { callMcpTool, mcpServers } from "toolshelf/mcp";
+
+declare const anthropicTools: Anthropic.Tool[];
+declare const chatTools: OpenAI.ChatCompletionFunctionTool[];
+declare const responsesTools: OpenAI.Responses.FunctionTool[];
+declare const toolUse: Anthropic.ToolUseBlock;
+declare const client: import("@modelcontextprotocol/sdk/client/index.js").Client;
+
+// Tools arrays: each SDK's tools parameter takes what assemble gives for its own tool type.
+const chat: OpenAI.ChatCompletionTool[] = new Shelf({ tools: chatTools, servers: { s: chatTools } }).assemble().tools;
+const anthropicBridge: Anthropic.ToolUnion[] = assemble({ tools: anthropicTools, servers: { s: anthropicTools } }).tools;
+const anthropicNative: Anthropic.ToolUnion[] = new Shelf({ servers: { s: anthropicTools } }, { mode: "native" }).assemble({ messages: [] }).tools;
+const responses: OpenAI.Responses.Tool[] = new Shelf({ servers: { s: responsesTools } }, { mode: "native" }).assemble().tools;
+
+// Native Anthropic: a search's answer is tool_reference (or text) blocks, typed so, and a
+// tool_result takes it as it is.
+const native = new Shelf({ tools: anthropicTools, servers: { github: anthropicTools } }, { mode: "native" });
+const u = native.unwrap(toolUse, { messages: [] });
+if (u.kind === "answer") {
+  const result: Anthropic.ToolResultBlockParam = { type: "tool_result", tool_use_id: toolUse.id, content: u.content };
+  // @ts-expect-error: not only text: the answer may be blocks
+  const text: string = u.content;
+  void result, text;
+}
+// The stateless unwrap knows the mode from its options.
+const stateless = unwrap({ servers: { github: anthropicTools } }, toolUse, { mode: "native" });
+if (stateless.kind === "answer") {
+  const content: Anthropic.ToolResultBlockParam["content"] = stateless.content;
+  void content;
+}
+// The bridge answers text, whatever the tool type.
+const bridged = new Shelf({ servers: { github: anthropicTools } }).unwrap(toolUse);
+if (bridged.kind === "answer") {
+  const text: string = bridged.content;
+  void text;
+}
+
+// toolshelf/mcp with SDK-typed direct tools: the servers in the SDK's format, routed back.
+const { servers, clients } = await mcpServers({ github: client }, { format: "anthropic" });
+const shelf = new Shelf({ tools: anthropicTools, servers }, { contextLength: 200_000 });
+const call = shelf.unwrap(toolUse);
+const content: string = call.kind === "call" ? (await callMcpTool(clients, call)).content : call.content;
+const { servers: chatServers } = await mcpServers({ github: client }, { format: "openai" });
+const chatShelf = new Shelf({ tools: chatTools, servers: chatServers });
+const chatAssembled: OpenAI.ChatCompletionTool[] = chatShelf.assemble().tools;
+
+export { anthropicBridge, anthropicNative, chat, chatAssembled, content, responses };
