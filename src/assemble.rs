@@ -4,6 +4,7 @@
 use crate::bridge::bridge_tools;
 use crate::catalog::{Catalog, Tool};
 use crate::conversation::{tool_names, Bindings, History};
+pub use crate::dialect::Slot;
 use crate::hash::{fnv1a, push_hex};
 use crate::json::Value;
 use crate::listing::{fit, Form, Level};
@@ -22,33 +23,6 @@ pub fn budget_tokens(options: &Options) -> u64 {
         None => UNKNOWN_CONTEXT_BUDGET,
     };
     percentage_leg.min(options.listing_max_tokens)
-}
-
-/// One tool of the model-visible array: a tool def of the caller's, or one toolshelf made.
-#[derive(Clone, Debug)]
-pub enum Slot<'a> {
-    /// The caller's tool def, passed through untouched (in JS: the very same object).
-    Given(&'a Tool),
-    /// A bridge tool, or a deferred tool shown under its qualified name.
-    Made(Value),
-}
-
-impl Slot<'_> {
-    /// The tool def this slot stands for (the caller's parsed from its compact JSON).
-    pub fn def(&self) -> Value {
-        match self {
-            Slot::Given(tool) => tool.def(),
-            Slot::Made(def) => def.clone(),
-        }
-    }
-
-    /// Pushes the tool def's compact JSON (the caller's as it was given).
-    fn push_json(&self, out: &mut String) {
-        match self {
-            Slot::Given(tool) => out.push_str(&tool.def_json),
-            Slot::Made(def) => out.push_str(&def.to_json()),
-        }
-    }
 }
 
 /// One server's line in [`Facts::servers`].

@@ -35,6 +35,7 @@ mod bridge;
 pub mod catalog;
 pub mod conversation;
 mod describe;
+mod dialect;
 pub mod embed;
 mod error;
 mod find;

@@ -2,15 +2,15 @@
 //! tools loaded by `tool_reference` blocks, and OpenAI Responses' client `tool_search` answered by
 //! a `tool_search_output` item of per-server namespaces. The listing and the ranking stay ours.
 
-use crate::assemble::Slot;
 use crate::catalog::{Catalog, Server, Tool};
 use crate::conversation::{tool_names, Bindings, Target};
+pub use crate::dialect::Answer;
+use crate::dialect::{Prepared, Slot, Unwrapped};
 use crate::find::SearchResult;
 use crate::format::Format;
 use crate::json::Value;
 use crate::options::{Mode, Options};
 use crate::texts;
-use crate::unwrap::{Prepared, Unwrapped};
 use crate::wire::Names;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -167,26 +167,6 @@ fn stand_in(name: &str, options: &Options) -> Value {
             Value::Object(members)
         }
         other => other,
-    }
-}
-
-/// A search answered natively: the tool_result's content blocks (Anthropic) or the input item
-/// to append after the `tool_search_call` (Responses).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Answer {
-    /// `[{"type": "tool_reference", "tool_name"}, ..., {"type": "text", "text"}?]`.
-    Blocks(Value),
-    /// `{"type": "tool_search_output", "call_id", "execution", "status", "tools"}`.
-    Item(Value),
-}
-
-impl Answer {
-    /// The key the JS result holds it under (`content` or `item`), and the value.
-    pub fn member(&self) -> (&'static str, &Value) {
-        match self {
-            Answer::Blocks(blocks) => ("content", blocks),
-            Answer::Item(item) => ("item", item),
-        }
     }
 }
 
@@ -541,11 +521,11 @@ pub fn search_call(shelf: &dyn Prepared, call: &Value, bindings: Option<&Binding
         code: None,
     };
     let names = &shelf.options().bridge_names;
-    let arguments = match crate::unwrap::arguments_object(call.get("arguments").cloned(), 0) {
+    let arguments = match crate::dialect::arguments_object(call.get("arguments").cloned(), 0) {
         Ok((arguments, _)) => arguments,
         Err(reason) => return reject(texts::search_call_unreadable(&reason, names)),
     };
-    match crate::unwrap::searches(shelf, &arguments, bindings) {
+    match crate::dialect::searches(shelf, &arguments, bindings) {
         Ok((results, _)) => {
             let answer = search_output(shelf.catalog(), shelf.options(), &results, call_id, bindings);
             Unwrapped::Loaded { answer, id }
