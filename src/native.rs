@@ -488,7 +488,8 @@ pub fn in_namespace<'a>(
         return Err(Miss::Unknown(texts::unknown_namespace(namespace, &servers, names)));
     };
     let tools = || server.tools.iter().filter_map(|&i| catalog.tools.get(i));
-    let qualified = |t: &Tool| name.starts_with("mcp__") && crate::catalog::qualified_name(&server.name, &t.own_name) == name;
+    let qualified =
+        |t: &Tool| name.starts_with("mcp__") && crate::catalog::qualified_name(&server.name, &t.own_name) == name;
     if let Some(tool) = tools().find(|t| t.own_name == name || t.name == name || qualified(t)) {
         return Ok(tool);
     }

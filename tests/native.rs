@@ -560,7 +560,9 @@ fn a_namespaced_call_takes_the_qualified_form() {
     )
     .unwrap();
     match shelf.unwrap(&call).unwrap() {
-        Unwrapped::Call(c) => assert_eq!((c.server.as_deref(), c.tool.as_deref()), (Some("linear"), Some("list_issues"))),
+        Unwrapped::Call(c) => {
+            assert_eq!((c.server.as_deref(), c.tool.as_deref()), (Some("linear"), Some("list_issues")))
+        }
         Unwrapped::Reject { content, .. } => assert!(content.contains("list_issues was not invoked"), "{content}"),
         other => panic!("{other:?}"),
     }
