@@ -1,7 +1,7 @@
-//! Writes the `snapshot` fuzz target's seeds (fuzz/seeds/snapshot/) in this crate's snapshot
-//! format: run it again after a change of the format (`SNAPSHOT_VERSION`), so that the seeds, which
-//! tests/snapshot_hostile.rs also replays, reach the checks behind the version rather than stop
-//! at it.
+//! Writes the snapshot fuzz targets' seeds (fuzz/seeds/snapshot/ and fuzz/seeds/snapshot_forged/)
+//! in this crate's snapshot format: run it again after a change of the format
+//! (`SNAPSHOT_VERSION`), so that the seeds, which tests/snapshot_hostile.rs and
+//! tests/fuzz_replay.rs also replay, reach the checks behind the version rather than stop at it.
 //!
 //! `cargo run --profile native --example snapshot_seeds`
 
@@ -9,6 +9,7 @@
 mod common;
 
 use std::path::Path;
+use toolshelf::embed::Vectors;
 use toolshelf::Shelf;
 
 /// A server `s` of one MCP tool with a required parameter.
@@ -27,20 +28,38 @@ fn main() {
     let shelf = |toolbox: &str, options: &str| Shelf::from_json_text(toolbox.to_string(), options).unwrap();
     let mut updated = shelf(SMALL, "null");
     updated.update_keeping_text(UPDATED.to_string(), Some(&["s".to_string()])).unwrap();
+    // Vectors for every deferred tool (a hybrid shelf), one a tool without (by key, none given).
+    let mut hybrid = shelf(MIXED, r#"{"qualify":true}"#);
+    let texts = hybrid.embedding_texts();
+    let values: Vec<f32> = (0..texts.len() * 8).map(|i| ((i * 7919) % 23) as f32 - 11.0).collect();
+    hybrid.set_embeddings(Vectors { model: "seed-model", dimensions: 8, values: &values, keys: None }).unwrap();
+    let mut partly = shelf(&linear, "null");
+    let keys: Vec<String> = partly.embedding_texts().into_iter().take(3).map(|(key, _)| key).collect();
+    let three: Vec<f32> = (0..24).map(|i| (i % 5) as f32 - 2.0).collect();
+    partly.set_embeddings(Vectors { model: "m", dimensions: 8, values: &three, keys: Some(&keys) }).unwrap();
+    let from_value =
+        Shelf::new(&toolshelf::json::parse(MIXED).unwrap(), &toolshelf::json::parse("null").unwrap()).unwrap();
     let seeds = [
         ("empty", shelf("[]", "null").snapshot()),
+        ("flat", shelf(r#"[{"name":"a","parameters":{}},{"name":"tool_call","parameters":{}}]"#, "null").snapshot()),
         ("small", shelf(SMALL, r#"{"qualify":true}"#).snapshot()),
         ("mixed", shelf(MIXED, r#"{"qualify":true,"defer":["read_file"]}"#).snapshot()),
         ("updated", updated.snapshot()),
         ("linear-held", shelf(&linear, r#"{"contextLength":100000}"#).snapshot()),
         ("linear-without-toolbox", shelf(&linear, "null").snapshot_without_toolbox()),
+        ("hybrid", hybrid.snapshot()),
+        ("linear-some-vectors", partly.snapshot()),
+        ("from-value", from_value.snapshot()),
     ];
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/snapshot");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
     for (name, bytes) in seeds {
         // Each seed loads (the one without its toolbox, with it).
         let toolbox = (name == "linear-without-toolbox").then(|| linear.clone());
         Shelf::from_snapshot(bytes.clone(), toolbox, None).unwrap_or_else(|e| panic!("{name}: {e}"));
-        std::fs::write(dir.join(name), &bytes).unwrap();
+        for target in ["snapshot", "snapshot_forged"] {
+            std::fs::create_dir_all(root.join(target)).unwrap();
+            std::fs::write(root.join(target).join(name), &bytes).unwrap();
+        }
         println!("{name}: {} bytes", bytes.len());
     }
 }

@@ -37,7 +37,7 @@ pub struct Tool {
     pub def_json: DefText,
     /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]); shared,
     /// so that an update keeps an unchanged tool's without copying it.
-    pub(crate) schema_outline: Outline,
+    pub(crate) schema_outline: Option<Arc<Value>>,
     /// Code points of the def's compact JSON (SPEC §2.1).
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
@@ -338,20 +338,6 @@ impl Catalog {
         Ok(Catalog { format, tools, left_out, servers, warnings, by_name, by_own_name, lists })
     }
 
-    /// A catalog of tools already read and passed over (a snapshot's, `crate::snapshot`): the
-    /// name indexes and servers made from them as [`Catalog::parse`] makes them.
-    pub(crate) fn of_tools(
-        format: Format,
-        tools: Vec<Tool>,
-        warnings: Vec<String>,
-        lists: Vec<(Option<String>, usize)>,
-    ) -> Result<Catalog, Error> {
-        let by_name = index_names(&tools)?;
-        let servers = group_servers(&tools, &by_name);
-        let by_own_name = index_own_names(&tools);
-        Ok(Catalog { format, tools, left_out: Vec::new(), servers, warnings, by_name, by_own_name, lists })
-    }
-
     /// Reads a toolbox from JSON text: what `Catalog::parse` gives for the parsed text (and the
     /// same errors), but each tool def is parsed, read and dropped in turn, so the text and the
     /// tools' compact JSON are all it holds at once.
@@ -431,19 +417,12 @@ impl Catalog {
     /// top-level `properties` (each name holding `null`) and `required` (its names), each when
     /// present; `None` when the tool has no schema.
     pub fn schema_outline<'a>(&self, tool: &'a Tool) -> Option<&'a Value> {
-        match &tool.schema_outline {
-            Outline::Read(outline) => outline.as_deref(),
-            Outline::Loaded(loaded) => loaded.outline.get_or_init(|| outline_of_def(tool).map(Arc::new)).as_deref(),
-        }
+        tool.schema_outline.as_deref()
     }
 
     /// The schema's top-level `required` names (those that are strings), as a search match shows
-    /// them: from the outline, or for a tool loaded from a snapshot, as the snapshot stores them
-    /// (a search hit reads no def text).
+    /// them.
     pub fn required_names(&self, tool: &Tool) -> Vec<String> {
-        if let Outline::Loaded(loaded) = &tool.schema_outline {
-            return loaded.required.clone();
-        }
         let required = self.schema_outline(tool).and_then(|s| s.get("required")).and_then(Value::as_array);
         required.map_or_else(Vec::new, |r| r.iter().filter_map(Value::as_str).map(String::from).collect())
     }
@@ -671,37 +650,6 @@ impl Reading {
             schema_outline: fields.schema.map(schema_outline),
         }
     }
-}
-
-/// A tool's schema outline ([`Catalog::schema_outline`]): kept from reading the tool, or (a tool
-/// loaded from a snapshot, `crate::snapshot`, whose index needs none) read from its def's text the
-/// first time it is asked for.
-#[derive(Clone, Debug)]
-pub(crate) enum Outline {
-    /// Read with the tool.
-    Read(Option<Arc<Value>>),
-    /// Loaded from a snapshot. Boxed: a `Tool` one `Vec` larger moved the heap's layout enough
-    /// that a prepared 3,397-tool shelf's first search grew wasm memory by 0.6 MiB more.
-    Loaded(Box<LoadedOutline>),
-}
-
-/// What a tool loaded from a snapshot holds of its schema.
-#[derive(Clone, Debug)]
-pub(crate) struct LoadedOutline {
-    /// The `required` names a search match shows, as the snapshot stores them (in a fresh Worker,
-    /// a hit's def parsed in code not yet run made each of the first requests 0.1–0.2 ms slower
-    /// than on a shelf built there).
-    pub(crate) required: Vec<String>,
-    /// The outline, read from the def's text when an update first asks for it.
-    pub(crate) outline: crate::shelf::Lazy<Option<Arc<Value>>>,
-}
-
-/// The outline of `tool`'s schema read from its def's text, as reading the tool makes it: the
-/// def's top [`DEF_OUTLINE_LEVELS`] levels, deeper containers skipped (a loaded tool's first
-/// search hit parsed its whole def before: 30 µs more a query at p50, 200 at p95, 3,397 tools).
-fn outline_of_def(tool: &Tool) -> Option<Value> {
-    let (def, _, _) = Reader::new(&tool.def_json).outline_with_text(0, DEF_OUTLINE_LEVELS).ok()?;
-    tool.read_as.fields(&def).schema.map(schema_outline)
 }
 
 /// The top-level `properties` names (each holding `null`) and the `required` names of a schema.
@@ -1017,7 +965,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         description: reading.description,
         size: reading.size,
         def_json: reading.json,
-        schema_outline: Outline::Read(reading.schema_outline.map(Arc::new)),
+        schema_outline: reading.schema_outline.map(Arc::new),
         position: entry.position,
         origin: entry.origin,
         renamed: false,

@@ -375,16 +375,21 @@ fn session(seed: u64, steps: usize) {
         let context = format!("seed {seed}, step {step}, options {options_text}, toolbox {text}");
         let before = answers(&by_value);
         let (js_text, keep) = next.js_update_text(&last);
+        // A shelf loaded from a snapshot of the last toolbox, updated as the JS side updates one
+        // (its lists those of the toolbox the snapshot holds).
+        let mut by_loaded = Shelf::from_snapshot(by_text.snapshot(), None, None).unwrap();
         let results = [
             by_value.update(&value),
             by_js.update_keeping_text(js_text.clone(), Some(&keep)),
             by_text.update_keeping_text(text.clone(), None),
+            by_loaded.update_keeping_text(js_text.clone(), Some(&keep)),
         ];
         match fresh {
             Ok(fresh) => {
                 let expected = answers(&fresh);
-                for (way, (result, shelf)) in
-                    ["value", "js", "text"].iter().zip(results.iter().zip([&by_value, &by_js, &by_text]))
+                for (way, (result, shelf)) in ["value", "js", "text", "loaded, then js"]
+                    .iter()
+                    .zip(results.iter().zip([&by_value, &by_js, &by_text, &by_loaded]))
                 {
                     assert!(result.is_ok(), "{way}: {:?}; sent {js_text} keeping {keep:?}; {context}", result);
                     same(&answers(shelf), &expected, &format!("{way}: {context}"));
@@ -401,7 +406,7 @@ fn session(seed: u64, steps: usize) {
                 last = next;
             }
             Err(error) => {
-                for (way, result) in ["value", "js", "text"].iter().zip(&results) {
+                for (way, result) in ["value", "js", "text", "loaded, then js"].iter().zip(&results) {
                     assert_eq!(result.as_ref().err(), Some(&error), "{way}: {context}");
                 }
                 same(&answers(&by_value), &before, &format!("a failed update changed the shelf: {context}"));
