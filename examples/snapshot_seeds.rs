@@ -5,6 +5,8 @@
 //!
 //! `cargo run --profile native --example snapshot_seeds`
 
+#[path = "../fuzz/checks.rs"]
+mod checks;
 #[path = "../tests/common/mod.rs"]
 mod common;
 
@@ -56,10 +58,32 @@ fn main() {
         // Each seed loads (the one without its toolbox, with it).
         let toolbox = (name == "linear-without-toolbox").then(|| linear.clone());
         Shelf::from_snapshot(bytes.clone(), toolbox, None).unwrap_or_else(|e| panic!("{name}: {e}"));
-        for target in ["snapshot", "snapshot_forged"] {
-            std::fs::create_dir_all(root.join(target)).unwrap();
-            std::fs::write(root.join(target).join(name), &bytes).unwrap();
-        }
+        std::fs::write(root.join("snapshot").join(name), &bytes).unwrap();
         println!("{name}: {} bytes", bytes.len());
     }
+    // `snapshot_forged`'s inputs are changes to its own snapshots (fuzz/checks.rs): of inputs made
+    // by a seeded generator, the first that load and the first that are refused, for each of its
+    // snapshots.
+    let dir = root.join("snapshot_forged");
+    std::fs::create_dir_all(&dir).unwrap();
+    for old in std::fs::read_dir(&dir).unwrap() {
+        std::fs::remove_file(old.unwrap().path()).unwrap();
+    }
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut kept = std::collections::BTreeSet::new();
+    for i in 0..20_000u32 {
+        let mut data = vec![(i % 8) as u8];
+        for _ in 0..1 + i % 40 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            data.push((x >> 24) as u8);
+        }
+        let loads = checks::snapshot_forged_loads(&data);
+        if kept.insert((data[0], loads)) {
+            let name = format!("{}-{}", data[0], if loads { "loads" } else { "refused" });
+            std::fs::write(dir.join(&name), &data).unwrap();
+        }
+    }
+    println!("snapshot_forged: {} seeds", kept.len());
 }

@@ -53,3 +53,8 @@ fn schema_shapes_seeds() {
 fn native_calls_seeds() {
     replay("native_calls", checks::native_calls, 12);
 }
+
+#[test]
+fn snapshot_forged_seeds() {
+    replay("snapshot_forged", checks::snapshot_forged, 10);
+}
