@@ -299,7 +299,8 @@ export function embeddingSearch({ model, name, onWarning = (w) => console.warn(w
     shelf.setEmbeddings({ model: modelName, vectors: texts.map((t) => known.get(t.key)) });
     ready.set(shelf, keys);
   }
-  const embedQuery = async (text) => (await embed({ model, value: text, ...settings })).embedding;
+  // unwrapAsync's signal aborts when it stops waiting (its timeoutMs): the request stops too.
+  const embedQuery = async (text, { signal } = {}) => (await embed({ model, value: text, abortSignal: signal, ...settings })).embedding;
   return {
     async unwrap(shelf, call, context) {
       try {

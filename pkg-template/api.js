@@ -334,46 +334,101 @@ export class Shelf {
 
   /**
    * The deferred tools' vectors: `{ model, vectors }`, `vectors` one per embeddingTexts entry in
-   * order (Float32Array or number arrays), or `{ [key]: vector }` (added to those held, of the same
-   * model). `null` drops them. `invalid_embeddings` for vectors that do not fit.
+   * order (Float32Array or number arrays; they replace any held), or by key, a Map or a plain
+   * object `{ [key]: vector }` (added to those held, of the same model and dimension; a key no
+   * deferred tool has is ignored and listed in `unknownKeys`). `null` drops them. Returns what the
+   * shelf then holds: `{ stored, missing, unknownKeys }`. Every input is checked first (SPEC §15):
+   * `invalid_embeddings`, naming the first bad vector (`vector 3` or `vector <key>`) and why, and
+   * the shelf unchanged.
    */
   setEmbeddings(embeddings) {
     const handle = this.#live();
-    if (embeddings == null) return void handle.setEmbeddings("", 0, new Float32Array(0), "null");
+    if (embeddings === null || embeddings === undefined) return JSON.parse(handle.clearEmbeddings());
+    if (typeof embeddings !== "object" || Array.isArray(embeddings)) {
+      throw invalidEmbeddings(`setEmbeddings: expected { model, vectors } or null, got ${kindOf(embeddings)}`);
+    }
     const { model, vectors } = embeddings;
-    const keyed = vectors !== null && typeof vectors === "object" && !Array.isArray(vectors);
-    const keys = keyed ? Object.keys(vectors) : null;
-    const list = keyed ? Object.values(vectors) : vectors;
-    if (!Array.isArray(list)) throw new ToolshelfError("invalid_embeddings", "setEmbeddings: `vectors` must be an array or an object of vectors by key");
-    if (typeof model !== "string") throw new ToolshelfError("invalid_embeddings", "setEmbeddings: `model` must be the embedding model's name (a string)");
-    const [values, dimensions] = flatVectors(list);
-    call(() => handle.setEmbeddings(model, dimensions, values, JSON.stringify(keys)));
+    if (typeof model !== "string") throw invalidEmbeddings(`setEmbeddings: \`model\` must be the embedding model's name (a string), got ${kindOf(model)}`);
+    let keys = null;
+    let list = vectors;
+    if (vectors instanceof Map) {
+      keys = [];
+      list = [];
+      for (const [key, vector] of vectors) {
+        if (typeof key !== "string") throw invalidEmbeddings(`setEmbeddings: a key of the Map is ${kindOf(key)}, not a string (embeddingTexts() keys are)`);
+        keys.push(key);
+        list.push(vector);
+      }
+    } else if (vectors !== null && typeof vectors === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(vectors))) {
+      keys = Object.keys(vectors);
+      list = keys.map((key) => vectors[key]);
+    } else if (!Array.isArray(vectors)) {
+      throw invalidEmbeddings(`setEmbeddings: \`vectors\` must be an array (embeddingTexts order), a Map or an object of vectors by key, got ${kindOf(vectors)}`);
+    }
+    const [values, dimensions] = flatVectors(list, (i) => `vector ${keys === null ? i : keys[i]}`);
+    return JSON.parse(call(() => handle.setEmbeddings(model, dimensions, values, JSON.stringify(keys))));
   }
 
   /**
    * `unwrap`, with a `tool_search` call's queries embedded by `options.embed` (text →
-   * Float32Array | number[], or a promise of one; one call per distinct query) and fused into the
-   * search (SPEC §12). Any other call, or a shelf without embeddings, is `unwrap`'s answer. A
-   * failing `embed` gives the lexical answer with `warnings`, never a rejection.
+   * Float32Array | number[], or a promise of one; called once per distinct query, with
+   * `{ signal }` as its second argument) and fused into the search (SPEC §12, §15). Any other
+   * call is `unwrap`'s answer. Never waits past `options.timeoutMs` (default 10,000; `Infinity`:
+   * no time bound) nor past `options.signal`'s abort; a query whose vector is late, unusable
+   * (not finite in float32, all zero, empty, of another length, not numbers) or whose `embed`
+   * failed is searched lexically, with a line in `warnings`; never a rejection, but for a freed
+   * shelf or a call that is not an object (as `unwrap`).
    */
   async unwrapAsync(toolCall, options) {
     const embed = options?.embed;
     const text = toJson(toolCall, "call");
     const handle = this.#live();
-    const none = new Float32Array(0);
-    const queries = typeof embed === "function" ? JSON.parse(call(() => handle.unwrapWithVectors(text, "null", none))) : [];
+    if (embed === undefined || embed === null) return this.unwrap(toolCall);
+    const { queries, dimensions } = JSON.parse(call(() => handle.unwrapWithVectors(text, "null", NO_VALUES)));
     if (queries.length === 0) return this.unwrap(toolCall);
+    const warnings = [];
+    const lexical = (...more) => {
+      const result = this.unwrap(toolCall);
+      result.warnings = [...(result.warnings ?? []), ...warnings, ...more];
+      return result;
+    };
+    if (typeof embed !== "function") return lexical(`embed is not a function (got ${kindOf(embed)}): the search was lexical`);
+    if (dimensions === 0) return lexical("the shelf has no vectors (setEmbeddings first): the search was lexical");
+    let timeoutMs = options.timeoutMs ?? EMBED_TIMEOUT_MS;
+    if (typeof timeoutMs !== "number" || !(timeoutMs >= 0)) {
+      warnings.push(`timeoutMs: expected a number of milliseconds ≥ 0 (or Infinity), got ${kindOf(timeoutMs)}; waited the default ${EMBED_TIMEOUT_MS} ms`);
+      timeoutMs = EMBED_TIMEOUT_MS;
+    }
+    let signal = options.signal ?? undefined;
+    if (signal !== undefined && (typeof signal?.aborted !== "boolean" || typeof signal.addEventListener !== "function")) {
+      warnings.push(`signal: expected an AbortSignal, got ${kindOf(signal)}; ignored`);
+      signal = undefined;
+    }
+    if (signal?.aborted) return lexical(`aborted before embedding (${reasonOf(signal.reason)}): the search was lexical`);
     const distinct = [...new Set(queries)];
+    const outcomes = await embedAll(embed, distinct, dimensions, timeoutMs, signal);
+    const sent = [];
+    const rows = [];
+    distinct.forEach((query, i) => {
+      const outcome = outcomes[i];
+      if (typeof outcome === "string") warnings.push(outcome);
+      else {
+        sent.push(query);
+        rows.push(outcome);
+      }
+    });
+    if (sent.length === 0) return lexical();
+    const values = new Float32Array(sent.length * dimensions);
+    rows.forEach((row, i) => values.set(row, i * dimensions));
+    let result;
     try {
-      const vectors = await Promise.all(distinct.map(async (q) => floats(await embed(q), "embed's vector")));
-      const [values] = flatVectors(vectors);
-      return unwrapped(call(() => this.#live().unwrapWithVectors(text, JSON.stringify(distinct), values)), toolCall);
+      result = unwrapped(call(() => this.#live().unwrapWithVectors(text, JSON.stringify(sent), values)), toolCall);
     } catch (e) {
       if (e?.code === "freed") throw e;
-      const result = this.unwrap(toolCall);
-      result.warnings = [...(result.warnings ?? []), `embed failed, the search was lexical: ${e?.message ?? e}`];
-      return result;
+      return lexical(`the search with vectors failed (${reasonOf(e)}): the search was lexical`);
     }
+    if (warnings.length > 0) result.warnings = [...warnings, ...(result.warnings ?? [])];
+    return result;
   }
 
   /** Releases the wasm memory now rather than at garbage collection; later calls throw `freed`. */
@@ -403,23 +458,142 @@ function snapshotBytes(bytes) {
   throw new ToolshelfError("invalid_snapshot", "snapshot: expected a Uint8Array or an ArrayBuffer, got " + (bytes === null ? "null" : typeof bytes));
 }
 
-// Semantic retrieval (SPEC §12): vectors cross into wasm as one Float32Array.
+// Semantic retrieval (SPEC §12, §15): vectors cross into wasm as one Float32Array; what JS alone can
+// see (a vector's type, a number beyond float32) is checked here, the rest (NaN, infinite, all
+// zero, the dimension) by the core.
 
-/** A vector as a Float32Array: one already, or an array of numbers. */
-function floats(vector, what) {
-  if (vector instanceof Float32Array) return vector;
-  if (Array.isArray(vector) || ArrayBuffer.isView(vector)) return Float32Array.from(vector, Number);
-  throw new ToolshelfError("invalid_embeddings", `${what}: expected a Float32Array or an array of numbers, got ${vector === null ? "null" : typeof vector}`);
+/** How long unwrapAsync waits for `embed` by default: a hosted model answers a query in well under a second. */
+const EMBED_TIMEOUT_MS = 10_000;
+/** setTimeout's longest delay (a longer one fires at once); beyond it, no timer. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+const NO_VALUES = new Float32Array(0);
+
+const invalidEmbeddings = (message) => new ToolshelfError("invalid_embeddings", message);
+
+/** What a value is, for a message: `null`, `an array`, `a Float32Array`, `a string`, `1e+39`. */
+function kindOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "object") {
+    const name = Object.getPrototypeOf(value)?.constructor?.name;
+    return name && name !== "Object" ? `a ${name}` : "an object";
+  }
+  return typeof value === "undefined" ? "undefined" : `a ${typeof value}`;
 }
 
-/** Vectors of one length, one after another in one Float32Array, and that length. */
-function flatVectors(list) {
-  const rows = list.map((v, i) => floats(v, `vector ${i}`));
-  const dimensions = rows.length > 0 ? rows[0].length : 1;
-  const values = new Float32Array(rows.length * dimensions);
+/** An error's or an abort reason's message. */
+function reasonOf(reason) {
+  return String(reason?.message ?? reason);
+}
+
+/** A query as a warning names it: JSON-quoted, cut to 80 code points (as the core does). */
+function quoted(query) {
+  const points = Array.from(query);
+  return JSON.stringify(points.length > 80 ? points.slice(0, 80).join("") + "…" : query);
+}
+
+/**
+ * A vector as a Float32Array: one already (the core checks its values), or an array or typed
+ * array of numbers, each finite in float32 kept as is; `invalid_embeddings` naming `what` else.
+ */
+function floats(vector, what) {
+  if (vector instanceof Float32Array) return vector;
+  if (!Array.isArray(vector) && !(ArrayBuffer.isView(vector) && !(vector instanceof DataView))) {
+    throw invalidEmbeddings(`${what}: expected a Float32Array or an array of numbers, got ${vector === null ? "null" : typeof vector}`);
+  }
+  const out = new Float32Array(vector.length);
+  for (let i = 0; i < vector.length; i++) {
+    const x = vector[i];
+    if (typeof x !== "number") throw invalidEmbeddings(`${what}: component ${i} is ${x === undefined ? "missing" : `a ${typeof x}`}, not a number`);
+    out[i] = x;
+    // A finite double that float32 cannot hold (1e39) becomes Infinity there: said here, where it is seen.
+    if (Number.isFinite(x) && !Number.isFinite(out[i])) throw invalidEmbeddings(`${what}: component ${i} is ${x}, beyond float32's range`);
+  }
+  return out;
+}
+
+/** Vectors of one length, one after another in one Float32Array, and that length; `name(i)` names vector i. */
+function flatVectors(list, name) {
+  const rows = list.map((v, i) => floats(v, name(i)));
+  const dimensions = rows.length > 0 ? rows[0].length : 0;
   rows.forEach((row, i) => {
-    if (row.length !== dimensions) throw new ToolshelfError("invalid_embeddings", `vector ${i}: ${row.length} dimensions, not ${dimensions}`);
-    values.set(row, i * dimensions);
+    if (row.length === 0) throw invalidEmbeddings(`${name(i)}: empty (a vector has 1 to 4096 dimensions)`);
+    if (row.length !== dimensions) throw invalidEmbeddings(`${name(i)}: ${row.length} dimensions, ${name(0)} has ${dimensions}`);
   });
+  const values = new Float32Array(rows.length * dimensions);
+  rows.forEach((row, i) => values.set(row, i * dimensions));
   return [values, dimensions];
+}
+
+/**
+ * Each query's vector from `embed`, all asked at once, waiting until every one has answered, the
+ * time is up or `signal` aborts: per query, a Float32Array of `dimensions` numbers or a warning
+ * (why that query is searched lexically). `embed` gets a signal that aborts when the wait ends
+ * early, so that it may stop its own work; what it answers later is dropped, a later failure
+ * included (never an unhandled rejection).
+ */
+function embedAll(embed, queries, dimensions, timeoutMs, signal) {
+  const outcomes = new Array(queries.length).fill(undefined);
+  const controller = new AbortController();
+  return new Promise((resolve) => {
+    let pending = queries.length;
+    let timer;
+    const finish = (late) => {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      queries.forEach((query, i) => {
+        if (outcomes[i] === undefined) outcomes[i] = late(quoted(query));
+      });
+      resolve(outcomes);
+    };
+    const onAbort = () => {
+      const reason = reasonOf(signal.reason);
+      controller.abort(signal.reason);
+      finish((q) => `aborted (${reason}) before embed answered for ${q}: that query was searched lexically`);
+    };
+    const settle = (i, outcome) => {
+      if (outcomes[i] !== undefined) return; // the wait ended before this answer
+      outcomes[i] = outcome;
+      if (--pending === 0) finish(() => undefined);
+    };
+    queries.forEach((query, i) => {
+      let answer;
+      try {
+        answer = Promise.resolve(embed(query, { signal: controller.signal }));
+      } catch (e) {
+        answer = Promise.reject(e);
+      }
+      answer.then(
+        (vector) => settle(i, queryVector(vector, query, dimensions)),
+        (e) => settle(i, `embed failed for ${quoted(query)}: ${reasonOf(e)}; that query was searched lexically`),
+      );
+    });
+    if (pending === 0) return;
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (timeoutMs <= LONGEST_TIMER_MS) {
+      timer = setTimeout(() => {
+        controller.abort(new Error(`embed did not answer within ${timeoutMs} ms`));
+        finish((q) => `embed did not answer within ${timeoutMs} ms for ${q}: that query was searched lexically`);
+      }, timeoutMs);
+    }
+  });
+}
+
+/** `vector` as a query's Float32Array of `dimensions` numbers, or the warning why not. */
+function queryVector(vector, query, dimensions) {
+  let row;
+  try {
+    row = floats(vector, "vector");
+  } catch (e) {
+    return unusableVector(query, e.message.replace(/^vector: /, ""));
+  }
+  if (row.length === 0) return unusableVector(query, "empty");
+  if (row.length !== dimensions) return unusableVector(query, `${row.length} dimensions, but the shelf's vectors have ${dimensions}`);
+  return row;
+}
+
+/** The warning for a query whose vector cannot be used (the core writes the same for what it checks). */
+function unusableVector(query, reason) {
+  return `the vector for ${quoted(query)} is unusable (${reason}): that query was searched lexically`;
 }

@@ -353,13 +353,18 @@ export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge
   /** What to embed of each deferred tool, in order; `key` is a hash of `text` (SPEC §12). */
   embeddingTexts(): EmbeddingText[];
   /**
-   * The deferred tools' vectors: in embeddingTexts order (they replace any held), or by key
-   * (added to those held, same model and dimension). `null` drops them. Throws `invalid_embeddings`.
+   * The deferred tools' vectors: in embeddingTexts order (they replace any held), or by key, a
+   * Map or a Record (added to those held, same model and dimension; keys no deferred tool has are
+   * ignored and listed in `unknownKeys`). `null` drops them. Every input is checked first (SPEC
+   * §15): throws `invalid_embeddings` naming the first bad vector and why (empty, another length,
+   * NaN, infinite or beyond float32, all zero, not numbers; an empty model name; no vectors; no
+   * key of this shelf), the shelf left as it was.
    */
-  setEmbeddings(embeddings: { model: string; vectors: Vector[] | Record<string, Vector> } | null): void;
+  setEmbeddings(embeddings: { model: string; vectors: Vector[] | Record<string, Vector> | Map<string, Vector> } | null): EmbeddingsStored;
   /**
    * `unwrap`, a `tool_search` call's queries embedded by `embed` (one call per distinct query) and
-   * fused into the search. A failing `embed` gives the lexical answer with `warnings`.
+   * fused into the search. Bounded by `timeoutMs` (default 10,000) and `signal`: a query whose
+   * vector is late, unusable or whose `embed` failed is searched lexically, with a `warnings` line.
    */
   unwrapAsync(call: ToolSearchCall, options?: UnwrapAsyncOptions): Promise<SearchCallUnwrapped & { warnings?: string[] }>;
   unwrapAsync(call: ToolCall, options?: UnwrapAsyncOptions): Promise<Unwrapped<T, M> & { warnings?: string[] }>;
@@ -412,7 +417,28 @@ export interface EmbeddingText {
   text: string;
 }
 
-/** How `Shelf.unwrapAsync` embeds a search query. */
+/** What a shelf holds after `setEmbeddings`. */
+export interface EmbeddingsStored {
+  /** Deferred tools with a vector. */
+  stored: number;
+  /** Deferred tools without one (ranked lexically). */
+  missing: number;
+  /** The keys given that no deferred tool has (ignored), in the order given. */
+  unknownKeys: string[];
+}
+
+/** How `Shelf.unwrapAsync` embeds a search query, and how long it waits (SPEC §15). */
 export interface UnwrapAsyncOptions {
-  embed?: (text: string) => Vector | Promise<Vector>;
+  /**
+   * The query's embedding, of the model given to setEmbeddings. `signal` aborts when unwrapAsync
+   * stops waiting (timeout or the caller's signal): pass it on to `fetch` to stop the request.
+   */
+  embed?: (text: string, options: { signal: AbortSignal }) => Vector | Promise<Vector>;
+  /**
+   * The longest wait for `embed`, in milliseconds (default 10,000; `Infinity`: no time bound).
+   * A query not embedded in time is searched lexically, with a warning.
+   */
+  timeoutMs?: number;
+  /** Stops the wait when aborted (already aborted: `embed` is not called); the search is then lexical, with a warning. */
+  signal?: AbortSignal;
 }

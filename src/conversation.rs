@@ -9,9 +9,10 @@ use crate::catalog::{qualified_name, Catalog, Tool};
 use crate::error::{Error, ErrorCode};
 use crate::json::{self, Value};
 use crate::options::BridgeNames;
-use crate::wire::Names;
+use crate::wire::{Keyed, Names};
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::cell::OnceCell;
 
 /// Levels of a history kept when it is read from text: `{messages}` → message → `content` →
 /// block → `content` → `tool_reference` (and a Responses output's namespace → `tools` →
@@ -255,6 +256,9 @@ pub struct Bindings {
     /// `(name, target, referenced)`, sorted by name, each name once: `referenced` when a
     /// `tool_reference` block names it (its definition must be in the request's tools).
     names: Vec<(String, Target, bool)>,
+    /// Per tool of the catalog, the position in `names` of the name the history uses for it (a
+    /// referenced one first, then the first in code-point order); `u32::MAX` for none.
+    by_tool: Vec<u32>,
     /// The `(namespace, name)` pairs the history loaded or called, as [`spaced_key`]s, sorted.
     spaced: Vec<String>,
     /// Ambiguities settled and parts skipped, for the warnings.
@@ -281,18 +285,12 @@ impl Bindings {
                 _ => unique.push((name, how == 0, server)),
             }
         }
+        let lookup = Lookup::new(catalog, wire);
         let candidates: Vec<Vec<usize>> = unique
             .iter()
             .map(|&(n, _, server)| match server {
-                Some(server) => on_server(catalog, wire, server, n),
-                None => {
-                    let found = candidates(catalog, wire, n);
-                    if found.is_empty() {
-                        own_made(catalog, n)
-                    } else {
-                        found
-                    }
-                }
+                Some(server) => lookup.on_server(server, n),
+                None => lookup.candidates(n),
             })
             .collect();
         let evidence = server_evidence(catalog, &candidates);
@@ -318,7 +316,8 @@ impl Bindings {
         crate::swar::sort_names(&mut order);
         order.dedup();
         let spaced = order.into_iter().map(|(k, _)| String::from(k)).collect();
-        Bindings { names, spaced, warnings }
+        let by_tool = names_by_tool(&names, catalog.tools.len());
+        Bindings { names, by_tool, spaced, warnings }
     }
 
     /// The name `tool` goes by in this conversation, given its `natural` name (what the request
@@ -327,8 +326,7 @@ impl Bindings {
     /// newcomer never takes a name the conversation gave another tool; else `natural`.
     pub fn name_for<'a>(&'a self, catalog: &Catalog, tool: usize, natural: &'a str) -> alloc::borrow::Cow<'a, str> {
         use alloc::borrow::Cow;
-        let used = self.names.iter().find(|(_, t, r)| *r && *t == Target::Tool(tool));
-        let used = used.or_else(|| self.names.iter().find(|(_, t, _)| *t == Target::Tool(tool)));
+        let used = self.by_tool.get(tool).and_then(|&at| self.names.get(at as usize));
         if let Some((name, _, _)) = used {
             return Cow::Borrowed(name.as_str());
         }
@@ -352,11 +350,6 @@ impl Bindings {
         self.names.iter().filter(|(_, _, r)| *r).map(|(n, t, _)| (n.as_str(), *t))
     }
 
-    /// The name the history references `tool` by, if any (the first in code-point order).
-    pub fn reference_name(&self, tool: usize) -> Option<&str> {
-        self.referenced().find(|(_, t)| *t == Target::Tool(tool)).map(|(n, _)| n)
-    }
-
     /// Whether the history loaded or called `name` in `namespace` (Responses).
     pub fn has_spaced(&self, namespace: &str, name: &str) -> bool {
         let key = spaced_key((namespace, name));
@@ -378,54 +371,95 @@ impl Bindings {
     }
 }
 
-/// The tool of `server` that `name` names (its name, own name, provider name or qualified form):
-/// what a name the history showed with its server stands for, nothing when that server or tool
-/// is gone (even if another server now offers a tool of that name).
-fn on_server(catalog: &Catalog, wire: &Names, server: &str, name: &str) -> Vec<usize> {
-    let Ok(at) = catalog.servers.binary_search_by(|s| s.name.as_str().cmp(server)) else { return Vec::new() };
-    let Some(server) = catalog.servers.get(at) else { return Vec::new() };
-    let found = server.tools.iter().copied().find(|&i| {
-        catalog.tools.get(i).is_some_and(|t| {
-            t.name == name
-                || t.own_name == name
-                || wire.of_index(i, &t.name) == name
-                || (name.starts_with("mcp__") && qualified_name(&server.name, &t.own_name) == name)
-                || (!crate::wire::is_valid(&t.own_name) && crate::wire::made(&t.own_name) == name)
-        })
-    });
-    found.into_iter().collect()
+/// The catalog's tools by every name a conversation may know them by, the tables for a whole
+/// history built once, at its first need: qualified forms, and the provider names made of own
+/// names outside the pattern. Each lookup is then O(log n), however many names the history holds.
+struct Lookup<'c> {
+    catalog: &'c Catalog,
+    wire: &'c Names,
+    qualified: OnceCell<Keyed>,
+    own_made: OnceCell<Keyed>,
 }
 
-/// The deferred tools whose own name is outside the providers' pattern and whose provider
-/// name made of it alone is `name`: a name the conversation learned before a clash qualified
-/// the tool. Only a name of the made form (`_` and 8 hex digits last) is looked for.
-fn own_made(catalog: &Catalog, name: &str) -> Vec<usize> {
-    let tail = name.len().checked_sub(9).and_then(|at| name.get(at..)).unwrap_or_default();
-    let made_form = tail.starts_with('_') && tail.bytes().skip(1).all(|b| b.is_ascii_hexdigit());
-    if !made_form {
-        return Vec::new();
+impl<'c> Lookup<'c> {
+    fn new(catalog: &'c Catalog, wire: &'c Names) -> Lookup<'c> {
+        Lookup { catalog, wire, qualified: OnceCell::new(), own_made: OnceCell::new() }
     }
-    let odd = catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred && !crate::wire::is_valid(&t.own_name));
-    odd.filter(|(_, t)| crate::wire::made(&t.own_name) == name).map(|(i, _)| i).collect()
+
+    /// The tools `name` may stand for now, in order of preference: the tool of that name or
+    /// provider name, or the deferred tool whose qualified form it is; else every deferred tool
+    /// whose own name (or the provider name made of it) it is.
+    fn candidates(&self, name: &str) -> Vec<usize> {
+        let exact = self.catalog.index_of(name).or_else(|| self.wire.index_of(name));
+        if let Some(at) = exact.or_else(|| self.qualified(name).next()) {
+            return alloc::vec![at];
+        }
+        let mut found = self.catalog.own_named(name);
+        found.extend(self.own_made(name));
+        found
+    }
+
+    /// The tool of `server` that `name` names in any of those ways: what a name the history showed
+    /// with its server stands for; nothing when that server or tool is gone, even if another
+    /// server now offers a tool of that name.
+    fn on_server(&self, server: &str, name: &str) -> Vec<usize> {
+        let mut all: Vec<usize> = self.catalog.index_of(name).into_iter().chain(self.wire.index_of(name)).collect();
+        all.extend(self.qualified(name));
+        all.extend(self.catalog.own_named(name));
+        all.extend(self.own_made(name));
+        let of_server =
+            |i: &usize| self.catalog.tools.get(*i).is_some_and(|t| t.deferred && t.server.as_deref() == Some(server));
+        all.into_iter().find(of_server).into_iter().collect()
+    }
+
+    /// The deferred tool whose qualified form (`mcp__<server>__<tool>`) `name` is.
+    fn qualified<'a>(&'a self, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+        let asked = name.starts_with("mcp__");
+        let table = asked.then(|| {
+            self.qualified.get_or_init(|| {
+                let deferred = self.catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred);
+                let pairs = deferred.filter_map(|(i, t)| Some((qualified_name(t.server.as_deref()?, &t.own_name), i)));
+                Keyed::of(pairs.collect())
+            })
+        });
+        table.into_iter().flat_map(move |table| table.find(name))
+    }
+
+    /// The deferred tools whose own name is outside the providers' pattern and whose provider
+    /// name made of it alone is `name` (a name learned before a clash qualified the tool); only
+    /// a name of the made form (`_` and 8 hex digits last) is looked for.
+    fn own_made<'a>(&'a self, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+        let tail = name.len().checked_sub(9).and_then(|at| name.get(at..)).unwrap_or_default();
+        let made_form = tail.starts_with('_') && tail.bytes().skip(1).all(|b| b.is_ascii_hexdigit());
+        let table = made_form.then(|| {
+            self.own_made.get_or_init(|| {
+                let odd = self.catalog.tools.iter().enumerate();
+                let odd = odd.filter(|(_, t)| t.deferred && !crate::wire::is_valid(&t.own_name));
+                Keyed::of(odd.map(|(i, t)| (crate::wire::made(&t.own_name), i)).collect())
+            })
+        });
+        table.into_iter().flat_map(move |table| table.find(name))
+    }
 }
 
-/// The tools `name` may stand for now: the tool of that name or provider name, or the deferred
-/// tool whose qualified form it is, or else every deferred tool whose own name it is.
-pub fn candidates(catalog: &Catalog, wire: &Names, name: &str) -> Vec<usize> {
-    if let Some(at) = catalog.index_of(name) {
-        return alloc::vec![at];
+/// Per tool, the position in `names` of the name a conversation uses for it: a referenced name
+/// before any other, else the first in code-point order (`names` is in that order).
+fn names_by_tool(names: &[(String, Target, bool)], tools: usize) -> Vec<u32> {
+    let mut by_tool = alloc::vec![u32::MAX; tools];
+    for (at, (_, target, referenced)) in names.iter().enumerate() {
+        let Target::Tool(tool) = target else { continue };
+        let Some(slot) = by_tool.get_mut(*tool) else { continue };
+        let taken_by_reference = names.get(*slot as usize).is_some_and(|(_, _, r)| *r);
+        if *slot == u32::MAX || (*referenced && !taken_by_reference) {
+            *slot = u32::try_from(at).unwrap_or(u32::MAX);
+        }
     }
-    if let Some(at) = wire.index_of(name) {
-        return alloc::vec![at];
-    }
-    if let Some(at) = qualified_form(catalog, name) {
-        return alloc::vec![at];
-    }
-    catalog.own_named(name)
+    by_tool
 }
 
 /// The deferred tool whose qualified name (`mcp__<server>__<tool>`) is `name`, whatever the
-/// toolbox calls it now: a name the model learned while two servers clashed stays usable.
+/// toolbox calls it now: a name the model learned while two servers clashed stays usable. One
+/// name, O(n): a whole history's names go through [`Bindings::of`]'s table instead.
 pub fn qualified_form(catalog: &Catalog, name: &str) -> Option<usize> {
     let rest = name.strip_prefix("mcp__")?;
     for server in &catalog.servers {

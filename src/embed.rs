@@ -116,6 +116,41 @@ fn named(what: &str, reason: &str) -> Error {
     invalid(alloc::format!("{what}: {reason}"))
 }
 
+/// Why `vector` has no direction to compare (empty, a component NaN or infinite, all zero), or
+/// `None`: the first component at fault is named.
+fn unusable(vector: &[f32]) -> Option<String> {
+    if vector.is_empty() {
+        return Some(String::from("empty"));
+    }
+    for (i, x) in vector.iter().enumerate() {
+        if x.is_nan() {
+            return Some(alloc::format!("component {i} is NaN"));
+        }
+        if x.is_infinite() {
+            return Some(alloc::format!("component {i} is infinite"));
+        }
+    }
+    vector.iter().all(|&x| x == 0.0).then(|| String::from("all zero (no direction to compare)"))
+}
+
+/// `text`'s first `most` code points.
+fn cut(text: &str, most: usize) -> &str {
+    text.char_indices().nth(most).map_or(text, |(end, _)| text.get(..end).unwrap_or(text))
+}
+
+/// A query or model as a message names it: JSON-quoted, cut to 80 code points.
+fn quoted(text: &str) -> String {
+    crate::json::Value::str(cut(text, 80)).to_json()
+}
+
+/// How an error names vector `i`: by its key (`vector 0123456789abcdef`), or its place.
+fn vector_name(keys: Option<&[String]>, i: usize) -> String {
+    match keys.and_then(|k| k.get(i)) {
+        Some(key) => alloc::format!("vector {}", cut(key, 40)),
+        None => alloc::format!("vector {i}"),
+    }
+}
+
 /// The keys' map to the first document of each (texts, and so keys, may repeat).
 fn key_map(keys: &[u64]) -> StrMap {
     let mut map = StrMap::default();
@@ -167,10 +202,19 @@ impl Embeddings {
         Err(counts("dimensions, but the shelf's vectors have", dimensions, self.dimensions))
     }
 
+    /// Why a query vector cannot be compared with this set's (another dimension, empty, not
+    /// finite, all zero), or `Ok`.
+    pub fn check_query(&self, query: &[f32]) -> Result<(), String> {
+        if query.len() != self.dimensions {
+            return Err(alloc::format!("{} dimensions, but the shelf's vectors have {}", query.len(), self.dimensions));
+        }
+        unusable(query).map_or(Ok(()), Err)
+    }
+
     /// Stores `vector` as document `doc`'s (`at` names it in an error): made unit length and
     /// quantised; `invalid_embeddings` for a vector of another dimension, not finite or zero.
     pub fn set(&mut self, doc: usize, vector: &[f32], at: &str) -> Result<(), Error> {
-        let (row, scale) = quantised(vector).map_err(|reason| named(at, reason))?;
+        let (row, scale) = quantised(vector).map_err(|reason| named(at, &reason))?;
         self.check_dimensions(row.len())?;
         self.put(doc, &row, scale);
         Ok(())
@@ -214,7 +258,7 @@ impl Embeddings {
     /// (`f32::NEG_INFINITY` for a document without one).
     pub fn similarities(&self, query: &[f32]) -> Result<Vec<f32>, Error> {
         self.check_dimensions(query.len())?;
-        let (q, q_scale) = quantised(query).map_err(|reason| named("the query vector", reason))?;
+        let (q, q_scale) = quantised(query).map_err(|reason| named("the query vector", &reason))?;
         let mut out = Vec::with_capacity(self.scales.len());
         for (row, &scale) in self.values.chunks_exact(self.dimensions).zip(&self.scales) {
             out.push(if scale > 0.0 { dot(row, &q) as f32 * scale * q_scale } else { f32::NEG_INFINITY });
@@ -323,15 +367,18 @@ fn dot_from(a: &[i8], b: &[i8], from: usize) -> i32 {
     sum
 }
 
-/// `vector` made unit length and scaled to int8 (largest component ±127), and the factor back.
-fn quantised(vector: &[f32]) -> Result<(Vec<i8>, f32), &'static str> {
-    if vector.iter().any(|x| !x.is_finite()) {
-        return Err("a component that is not a finite number");
+/// `vector` made unit length and scaled to int8 (largest component ±127), and the factor back;
+/// why not ([`unusable`]) for a vector with no direction.
+fn quantised(vector: &[f32]) -> Result<(Vec<i8>, f32), String> {
+    if let Some(reason) = unusable(vector) {
+        return Err(reason);
     }
+    // In f64, the squares of float32's smallest and largest components neither underflow nor
+    // overflow: a vector with one nonzero component has a norm.
     let norm = square_root(vector.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>());
     let largest = vector.iter().fold(0.0f64, |m, &x| m.max(f64::from(x).abs()));
-    if norm == 0.0 || largest == 0.0 {
-        return Err("a zero vector (no direction to compare)");
+    if !(norm > 0.0 && largest > 0.0 && norm.is_finite()) {
+        return Err(String::from("all zero (no direction to compare)"));
     }
     let to_int = 127.0 / largest;
     // Rounded half away from zero (`as` truncates toward zero; `f64::round` needs std).
@@ -426,6 +473,17 @@ pub fn nearest(similarities: &[f32], k: usize) -> Vec<(f32, usize)> {
     best
 }
 
+/// What [`Shelf::set_embeddings`] left the shelf with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stored {
+    /// Deferred tools with a vector.
+    pub stored: usize,
+    /// Deferred tools without one (ranked lexically).
+    pub missing: usize,
+    /// The keys given that no deferred tool has (ignored), in the order given.
+    pub unknown_keys: Vec<String>,
+}
+
 /// The vectors a caller gives [`Shelf::set_embeddings`]: `dimensions` components per vector,
 /// one after another in `values`, in the order of [`Shelf::embedding_texts`] or of `keys`.
 #[derive(Clone, Copy, Debug)]
@@ -447,51 +505,103 @@ impl Shelf {
         self.catalog.deferred().map(|t| hash::fnv1a(embedding_text(t).as_bytes())).collect()
     }
 
-    /// Sets the deferred tools' vectors (SPEC §12). In texts order (no `keys`) there must be one
-    /// per deferred tool, and they replace every vector the shelf held, whatever their model; by
-    /// key, they are added to the shelf's (of the same model and dimension), a key no deferred
-    /// tool has is ignored, and a tool without a vector is ranked lexically. `update` keeps the
-    /// vectors of the tools whose text is unchanged. On error the shelf is unchanged.
-    pub fn set_embeddings(&mut self, vectors: Vectors<'_>) -> Result<(), Error> {
+    /// Sets the deferred tools' vectors (SPEC §12, §15). In texts order (no `keys`) there must be
+    /// one per deferred tool, and they replace every vector the shelf held, whatever their model;
+    /// by key, they are added to the shelf's (of the same model and dimension), a key no deferred
+    /// tool has is ignored (and reported in [`Stored::unknown_keys`]), and a tool without a vector
+    /// is ranked lexically. `update` keeps the vectors of the tools whose text is unchanged.
+    ///
+    /// `invalid_embeddings`, naming the first bad one (`vector 3`, or `vector <key>`) and why: a
+    /// blank model name; no vectors (unless the shelf has no deferred tools: then nothing is set);
+    /// values that are not whole vectors; in texts order, not one per deferred tool; a vector
+    /// empty, of more than [`MAX_DIMENSIONS`], with a NaN or infinite component, or all zero; a
+    /// key that is not 16 hex digits; by key, another model or dimension than the vectors held, or
+    /// no key of a deferred tool. On error the shelf is unchanged (no dimension fixed).
+    pub fn set_embeddings(&mut self, vectors: Vectors<'_>) -> Result<Stored, Error> {
         let Vectors { model, dimensions, values, keys } = vectors;
-        let given = values.len().checked_div(dimensions).unwrap_or(0);
+        if model.trim().is_empty() {
+            return Err(invalid("embeddings need a model name (`model` is empty)"));
+        }
+        let docs = self.embeddings.as_ref().map_or_else(|| self.catalog.deferred().count(), |held| held.keys.len());
+        let given = keys.map_or_else(|| values.len().checked_div(dimensions).unwrap_or(0), <[String]>::len);
+        if given == 0 && values.is_empty() {
+            if docs == 0 {
+                return Ok(Stored::default()); // nothing to embed, nothing given
+            }
+            if keys.is_some() {
+                return Err(invalid("no vectors given (an empty set of vectors by key)"));
+            }
+        }
         if given.saturating_mul(dimensions) != values.len() {
             return Err(counts("numbers are not whole vectors of", values.len(), dimensions));
         }
-        let rows = values.chunks_exact(dimensions.max(1));
+        if keys.is_none() && given != docs {
+            return Err(invalid(alloc::format!("{given} vectors for {docs} deferred tools (embeddingTexts order)")));
+        }
+        let name = |i: usize| vector_name(keys, i);
+        if dimensions == 0 || dimensions > MAX_DIMENSIONS {
+            let reason = alloc::format!("{dimensions} dimensions (a vector has 1 to {MAX_DIMENSIONS})");
+            return Err(named(
+                &name(0),
+                if dimensions == 0 { "empty (a vector has 1 to 4096 dimensions)" } else { &reason },
+            ));
+        }
         let mut next = match (keys, &self.embeddings) {
-            (Some(_), Some(held)) if held.model == model => held.clone(),
-            (Some(_), Some(_)) => return Err(named(model, "not the model of the shelf's vectors")),
+            (Some(_), Some(held)) if held.model != model => {
+                let (given, held) = (quoted(model), quoted(&held.model));
+                return Err(invalid(alloc::format!(
+                    "model {given}: the shelf's vectors are of model {held} (give every vector in embeddingTexts order to replace them)"
+                )));
+            }
+            (Some(_), Some(held)) => {
+                if held.dimensions != dimensions {
+                    return Err(named(
+                        &name(0),
+                        &alloc::format!("{dimensions} dimensions, but the shelf's vectors have {}", held.dimensions),
+                    ));
+                }
+                held.clone()
+            }
             _ => Embeddings::empty(model, dimensions, self.embedding_keys())?,
         };
-        next.check_dimensions(dimensions)?;
-        let wanted = keys.map_or(next.keys.len(), <[String]>::len);
-        if given != wanted {
-            let of = if keys.is_some() { "keys" } else { "deferred tools (embeddingTexts order)" };
-            return Err(invalid(alloc::format!("{given} vectors for {wanted} {of}")));
-        }
-        match keys {
-            None => {
-                for (doc, row) in rows.enumerate() {
-                    next.set(doc, row, "a vector")?;
+        // Every vector checked in the order given (one of an unknown key too), the first bad one named.
+        let map = key_map(&next.keys);
+        let mut unknown_keys = Vec::new();
+        for (i, row) in values.chunks_exact(dimensions).enumerate() {
+            let doc = match keys.and_then(|k| k.get(i)) {
+                None => Some(i as u32),
+                Some(key)
+                    if key.len() != 16 || !key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
+                {
+                    return Err(named(cut(key, 40), "not a key (16 hex digits, as embeddingTexts() gives them)"));
                 }
-            }
-            Some(keys) => {
-                let map = key_map(&next.keys);
-                for (key, row) in keys.iter().zip(rows) {
-                    if key.len() != 16 || !key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
-                        return Err(named(key, "not a key (16 hex digits)"));
-                    }
-                    if let Some(doc) = map.get(key) {
-                        next.set(doc as usize, row, key)?;
-                    }
-                }
-                // A key names its first document; one of equal text after it takes that vector.
-                next = next.rekeyed(next.keys.clone());
+                Some(key) => map.get(key).or_else(|| {
+                    unknown_keys.push(key.clone());
+                    None
+                }),
+            };
+            match doc {
+                Some(doc) => next.set(doc as usize, row, &name(i))?,
+                None => quantised(row).map(|_| ()).map_err(|reason| named(&name(i), &reason))?,
             }
         }
+        if keys.is_some() {
+            if unknown_keys.len() == given && docs > 0 {
+                let reason = alloc::format!(
+                    "no key given is a deferred tool's (the first: {}); keys are this shelf's embeddingTexts() keys",
+                    cut(&unknown_keys[0], 40)
+                );
+                return Err(invalid(reason));
+            }
+            // A key names its first document; one of equal text after it takes that vector.
+            next = next.rekeyed(next.keys.clone());
+        }
+        if docs == 0 {
+            return Ok(Stored { unknown_keys, ..Stored::default() }); // no deferred tool to hold a vector
+        }
+        let stored = next.count();
         self.embeddings = Some(next);
-        Ok(())
+        Ok(Stored { stored, missing: docs - stored, unknown_keys })
     }
 
     /// Drops every vector: searches are lexical again.
@@ -541,7 +651,7 @@ impl Shelf {
 struct WithQueryVectors<'s> {
     shelf: &'s Shelf,
     /// Each query's vector; `None`: searches record their query and search nothing.
-    vectors: Option<&'s [(String, Vec<f32>)]>,
+    vectors: Option<Vec<(&'s str, &'s [f32])>>,
     asked: core::cell::RefCell<Vec<String>>,
 }
 
@@ -556,10 +666,10 @@ impl Prepared for WithQueryVectors<'_> {
 
     fn search(&self, query: &str, limit: Option<usize>) -> SearchResult {
         self.asked.borrow_mut().push(String::from(query));
-        let Some(vectors) = self.vectors else {
+        let Some(vectors) = &self.vectors else {
             return SearchResult::default();
         };
-        let vector = vectors.iter().find(|(q, _)| q == query).map(|(_, v)| v.as_slice());
+        let vector = vectors.iter().find(|(q, _)| *q == query).map(|&(_, v)| v);
         self.shelf.search_with_vector(query, limit, vector).unwrap_or_else(|_| self.shelf.search(query, limit))
     }
 
@@ -579,16 +689,36 @@ impl Shelf {
     }
 
     /// [`Shelf::unwrap_json`] with the vector of each query a search of the call makes (by query
-    /// text, as [`Shelf::search_queries`] gives them) fused into its ranking. A vector that does
-    /// not fit the shelf's (or a shelf without vectors) is `invalid_embeddings`, before any work.
-    pub fn unwrap_with_vectors(&self, call: &str, vectors: &[(String, Vec<f32>)]) -> Result<Unwrapped, Error> {
-        let embeddings =
-            self.embeddings.as_ref().ok_or_else(|| invalid("query vectors for a shelf without embeddings"))?;
-        for (_, v) in vectors {
-            embeddings.check_dimensions(v.len())?;
+    /// text, as [`Shelf::search_queries`] gives them) fused into its ranking, and a warning for
+    /// each vector not used: one that cannot be compared with the shelf's (another dimension,
+    /// empty, a NaN or infinite component, all zero) leaves its query to the lexical search, as
+    /// does a shelf without vectors (SPEC §15: an unusable vector is never an error, never silent).
+    pub fn unwrap_with_vectors(
+        &self,
+        call: &str,
+        vectors: &[(String, Vec<f32>)],
+    ) -> Result<(Unwrapped, Vec<String>), Error> {
+        let mut warnings = Vec::new();
+        let mut usable = Vec::new();
+        match &self.embeddings {
+            None if !vectors.is_empty() => {
+                warnings.push(String::from("the shelf has no vectors (setEmbeddings first): the search was lexical"));
+            }
+            None => {}
+            Some(embeddings) => {
+                for (query, vector) in vectors {
+                    match embeddings.check_query(vector) {
+                        Ok(()) => usable.push((query.as_str(), vector.as_slice())),
+                        Err(reason) => warnings.push(alloc::format!(
+                            "the vector for {} is unusable ({reason}): that query was searched lexically",
+                            quoted(query)
+                        )),
+                    }
+                }
+            }
         }
-        let with = WithQueryVectors { shelf: self, vectors: Some(vectors), asked: Default::default() };
-        crate::unwrap::unwrap_text(&with, call, None)
+        let with = WithQueryVectors { shelf: self, vectors: Some(usable), asked: Default::default() };
+        Ok((crate::unwrap::unwrap_text(&with, call, None)?, warnings))
     }
 }
 

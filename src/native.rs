@@ -324,7 +324,7 @@ pub fn search_output(
     let namespaces = spaces.iter().enumerate().map(|(n, space)| {
         let server = catalog.servers.get(space.server);
         let name = server.map_or("", |s| servers.of_index(space.server, &s.name));
-        let own = server.map(|s| function_names(catalog, s)).unwrap_or_default();
+        let own = &space.own;
         let mut description = texts::namespace_description(name, &space.unknown);
         if n == 0 && !unloaded.is_empty() {
             description.push(' ');
@@ -363,6 +363,8 @@ struct Namespace {
     tools: Vec<(usize, usize)>,
     /// The unknown words of the queries that found them.
     unknown: Vec<String>,
+    /// The provider names of the server's functions.
+    own: Names,
 }
 
 /// The results' loaded matches grouped per server, servers in order of their first match, each
@@ -380,6 +382,8 @@ fn namespaces_of<'a>(
     let mut seen: Vec<usize> = Vec::new();
     let mut spaces: Vec<Namespace> = Vec::new();
     let mut unloaded = Vec::new();
+    // The provider names of each server's functions, made once per server a match is of.
+    let mut owns: Vec<(usize, Names)> = Vec::new();
     for result in results {
         let named = crate::find::named_tools(catalog, &result.query).is_some();
         let exact = exact_tools(catalog, &tools, result);
@@ -391,16 +395,21 @@ fn namespaces_of<'a>(
             }
             seen.push(at);
             let Some((s, server)) = server_of(catalog, tool) else { continue };
-            let position = server.tools.iter().position(|&i| i == at).unwrap_or_default();
+            let by_name = |&i: &usize| catalog.tools.get(i).map_or("", |t| t.name.as_str()).cmp(tool.name.as_str());
+            let position = server.tools.binary_search_by(by_name).unwrap_or_default();
             let space_name = servers.of_index(s, &server.name);
-            let own = function_names(catalog, server);
-            let free = bindings.is_some_and(|b| b.has_spaced(space_name, own.of_index(position, &tool.own_name)));
+            if !owns.iter().any(|(o, _)| *o == s) {
+                owns.push((s, function_names(catalog, server)));
+            }
+            let own = owns.iter().find(|(o, _)| *o == s).map(|(_, names)| names);
+            let function = own.map_or(tool.own_name.as_str(), |own| own.of_index(position, &tool.own_name));
+            let free = bindings.is_some_and(|b| b.has_spaced(space_name, function));
             if !loading.admits(tool, rank, named || !exact.is_empty(), free) {
                 unloaded.push((String::from(tools.of_index(at, &tool.name)), m.description.as_str()));
                 continue;
             }
             if !spaces.iter().any(|space| space.server == s) {
-                spaces.push(Namespace { server: s, tools: Vec::new(), unknown: Vec::new() });
+                spaces.push(Namespace { server: s, tools: Vec::new(), unknown: Vec::new(), own: Names::default() });
             }
             if let Some(space) = spaces.iter_mut().find(|space| space.server == s) {
                 space.tools.push((position, at));
@@ -408,6 +417,11 @@ fn namespaces_of<'a>(
                     result.unknown_words.iter().filter(|w| !space.unknown.contains(w)).cloned().collect::<Vec<_>>();
                 space.unknown.extend(words);
             }
+        }
+    }
+    for space in &mut spaces {
+        if let Some(at) = owns.iter().position(|(o, _)| *o == space.server) {
+            space.own = owns.swap_remove(at).1;
         }
     }
     (spaces, unloaded)

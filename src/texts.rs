@@ -184,6 +184,14 @@ pub fn batch_names_usage(most: u64) -> String {
     format!("{{\"names\": [<tool name>, ...]}} with 1 to {most} names")
 }
 
+/// A batched search or describe of more `what` (queries, names) than it takes: the limit named,
+/// nothing run (none silently dropped).
+pub fn batch_too_many(bridge: &str, what: &str, sent: usize, most: u64) -> String {
+    format!(
+        "{bridge} takes at most {most} {what} at once; {sent} were sent. Nothing was run: send at most {most}, the rest in another call."
+    )
+}
+
 /// A bridge tool named inside `tool_call`.
 pub fn bridge_inside_call(inner: &str, names: &BridgeNames) -> String {
     format!("{inner} is a bridge tool: call it directly, not through {}. Nothing was run.", names.call)

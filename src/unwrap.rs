@@ -557,9 +557,9 @@ fn answer_search(shelf: &dyn Prepared, arguments: &Value, talk: &Conversation) -
     }
 }
 
-/// The searches `{query, limit?}` or `{queries: [...], limit?}` ask for (at most
-/// [`MAX_BATCH_QUERIES`] queries) and whether they are a batch, or the reject's text when there
-/// is nothing to search.
+/// The searches `{query, limit?}` or `{queries: [...], limit?}` ask for and whether they are a
+/// batch, or the reject's text when there is nothing to search or more than
+/// [`MAX_BATCH_QUERIES`] entries (SPEC §6.2: the limit named, none silently dropped).
 pub(crate) fn searches(
     shelf: &dyn Prepared,
     arguments: &Value,
@@ -569,13 +569,16 @@ pub(crate) fn searches(
     let search = |query: &&str| shelf.search(&sent_name_query(shelf, query, bindings), limit);
     let queries = arguments.get("queries").or_else(|| arguments.get("query").filter(|q| q.as_array().is_some()));
     if let Some(queries) = queries.and_then(Value::as_array) {
+        if queries.len() as u64 > MAX_BATCH_QUERIES {
+            let search = &shelf.options().bridge_names.search;
+            return Err(texts::batch_too_many(search, "queries", queries.len(), MAX_BATCH_QUERIES));
+        }
         let texts: Vec<&str> = queries.iter().filter_map(Value::as_str).filter(|q| !q.trim().is_empty()).collect();
         if texts.is_empty() {
             let usage = texts::batch_queries_usage(MAX_BATCH_QUERIES);
             return Err(texts::bridge_usage(&shelf.options().bridge_names.search, &usage));
         }
-        let take = texts.iter().take(MAX_BATCH_QUERIES as usize);
-        return Ok((take.map(search).collect(), true));
+        return Ok((texts.iter().map(search).collect(), true));
     }
     let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
     let result = search(&query);
@@ -625,12 +628,16 @@ fn sent_name_query<'q>(
     }
 }
 
-/// `tool_describe {name}` or `{names: [...]}`, answered locally.
+/// `tool_describe {name}` or `{names: [...]}`, answered locally (more than [`MAX_BATCH_NAMES`]
+/// names: a reject naming the limit).
 fn answer_describe(shelf: &dyn Prepared, arguments: &Value, talk: &Conversation) -> Outcome {
     let names = &shelf.options().bridge_names;
     let batch = arguments.get("names").or_else(|| arguments.get("name").filter(|n| n.as_array().is_some()));
     if let Some(list) = batch.and_then(Value::as_array) {
-        let wanted: Vec<&str> = list.iter().filter_map(Value::as_str).take(MAX_BATCH_NAMES as usize).collect();
+        if list.len() as u64 > MAX_BATCH_NAMES {
+            return Outcome::Reject(texts::batch_too_many(&names.describe, "names", list.len(), MAX_BATCH_NAMES));
+        }
+        let wanted: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
         if wanted.is_empty() {
             let usage = texts::batch_names_usage(MAX_BATCH_NAMES);
             return Outcome::Reject(texts::bridge_usage(&names.describe, &usage));

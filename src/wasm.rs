@@ -24,6 +24,11 @@ fn js_error(error: Error) -> JsValue {
 /// holds the keys that lead from the call to them (`function.arguments`), `arguments` is `null`,
 /// and the JS side hands back that very object.
 fn unwrapped_json(unwrapped: Unwrapped) -> String {
+    unwrapped_json_warning(unwrapped, Vec::new())
+}
+
+/// [`unwrapped_json`] with `warnings` added to the result's own.
+fn unwrapped_json_warning(unwrapped: Unwrapped, warnings: Vec<String>) -> String {
     let untouched = match &unwrapped {
         Unwrapped::Call(call) => call.untouched,
         _ => None,
@@ -37,6 +42,10 @@ fn unwrapped_json(unwrapped: Unwrapped) -> String {
                 *arguments = Value::Null;
             }
             members.push(("untouched".into(), Value::str(at.path())));
+        }
+        // Only a search takes vectors, and a search's answer has no warnings of its own.
+        if !warnings.is_empty() {
+            members.push(("warnings".into(), Value::strings(&warnings)));
         }
     }
     value.to_json()
@@ -279,8 +288,8 @@ impl ShelfHandle {
     }
 
     /// Sets the deferred tools' vectors: `values` holds them one after another, `dimensions`
-    /// each; `keys` (a JSON array of keys) names them, or `null`: in texts order. An empty
-    /// `model` with no values drops the vectors.
+    /// each; `keys` (a JSON array of keys) names them, or `null`: in texts order. What the shelf
+    /// then holds as JSON text: `{stored, missing, unknownKeys}` ([`crate::embed::Stored`]).
     #[wasm_bindgen(js_name = setEmbeddings)]
     pub fn set_embeddings(
         &mut self,
@@ -288,34 +297,52 @@ impl ShelfHandle {
         dimensions: u32,
         values: Vec<f32>,
         keys: &str,
-    ) -> Result<(), JsValue> {
-        if model.is_empty() && values.is_empty() {
-            self.shelf.clear_embeddings();
-            return Ok(());
-        }
+    ) -> Result<String, JsValue> {
         // The int8 store: a byte per component of every deferred tool (`too_large`, not a trap).
         let tools = self.shelf.catalog().deferred().count();
-        reserve_for_bytes(tools.saturating_mul(dimensions as usize))?;
+        let dimensions = dimensions as usize;
+        reserve_for_bytes(tools.saturating_mul(dimensions.min(crate::embed::MAX_DIMENSIONS)))?;
         let keys = server_names(keys);
-        let vectors =
-            crate::embed::Vectors { model, dimensions: dimensions as usize, values: &values, keys: keys.as_deref() };
-        self.shelf.set_embeddings(vectors).map_err(js_error)
+        let vectors = crate::embed::Vectors { model, dimensions, values: &values, keys: keys.as_deref() };
+        let stored = self.shelf.set_embeddings(vectors).map_err(js_error)?;
+        Ok(stored_json(&stored))
+    }
+
+    /// Drops every vector; `{stored, missing, unknownKeys}` as [`ShelfHandle::set_embeddings`].
+    #[wasm_bindgen(js_name = clearEmbeddings)]
+    pub fn clear_embeddings(&mut self) -> String {
+        self.shelf.clear_embeddings();
+        let missing = self.shelf.catalog().deferred().count();
+        stored_json(&crate::embed::Stored { missing, ..Default::default() })
     }
 
     /// For `unwrapAsync`, in two steps. With `queries` `null`: the queries unwrapping `call` (JSON
-    /// text) would search, as a JSON array of strings (none when the shelf has no vectors). With
-    /// `queries` (a JSON array of strings) and their vectors one after another in `values`: the
-    /// unwrap result as JSON text, each search fusing in the vector of its query.
+    /// text) would search and the dimension of the shelf's vectors (0: none), as JSON text
+    /// `{queries, dimensions}`. With `queries` (a JSON array of strings) and their vectors one
+    /// after another in `values`, all of one length: the unwrap result as JSON text, each search
+    /// fusing in the vector of its query, with a warning for each vector the core would not use.
     #[wasm_bindgen(js_name = unwrapWithVectors)]
     pub fn unwrap_with_vectors(&self, call: &str, queries: &str, values: Vec<f32>) -> Result<String, JsValue> {
         reserve_for(call)?;
         let Some(queries) = server_names(queries) else {
-            let asked = if self.shelf.embeddings().is_some() { self.shelf.search_queries(call) } else { Vec::new() };
-            return Ok(Value::strings(asked).to_json());
+            let dimensions = self.shelf.embeddings().map_or(0, |e| e.dimensions());
+            let asked = Value::strings(self.shelf.search_queries(call));
+            return Ok(Value::object([("queries", asked), ("dimensions", Value::uint(dimensions as u64))]).to_json());
         };
-        let dims = values.len().checked_div(queries.len()).unwrap_or(0).max(1);
-        let vectors: Vec<(String, Vec<f32>)> =
-            queries.into_iter().zip(values.chunks(dims)).map(|(q, v)| (q, v.to_vec())).collect();
-        self.shelf.unwrap_with_vectors(call, &vectors).map(unwrapped_json).map_err(js_error)
+        let dims = values.len().checked_div(queries.len()).unwrap_or(0);
+        let vectors: Vec<(String, Vec<f32>)> = queries
+            .into_iter()
+            .enumerate()
+            .map(|(i, q)| (q, values.get(i * dims..(i + 1) * dims).unwrap_or(&[]).to_vec()))
+            .collect();
+        let (unwrapped, warnings) = self.shelf.unwrap_with_vectors(call, &vectors).map_err(js_error)?;
+        Ok(unwrapped_json_warning(unwrapped, warnings))
     }
+}
+
+/// `{stored, missing, unknownKeys}`: what a shelf holds after setting its vectors.
+fn stored_json(stored: &crate::embed::Stored) -> String {
+    let crate::embed::Stored { stored, missing, unknown_keys } = stored;
+    let keys = Value::strings(unknown_keys).to_json();
+    alloc::format!(r#"{{"stored":{stored},"missing":{missing},"unknownKeys":{keys}}}"#)
 }

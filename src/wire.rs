@@ -45,6 +45,8 @@ pub fn made(name: &str) -> String {
 pub struct Names {
     /// `(index of the name in the scope, provider name)`, in index order.
     by_index: Vec<(usize, String)>,
+    /// The same pairs by provider name, for [`Names::index_of`].
+    by_made: Keyed,
 }
 
 impl Names {
@@ -60,7 +62,7 @@ impl Names {
         let mut by_index: Vec<(usize, String)> =
             names.iter().enumerate().filter(|(_, n)| !is_valid(n)).map(|(i, n)| (i, made_name(n, 0))).collect();
         if by_index.is_empty() {
-            return Names { by_index };
+            return Names::default();
         }
         // Names every made one must avoid: the scope's valid names and `taken`.
         let mut kept: Vec<(&str, usize)> = names.iter().filter(|n| is_valid(n)).map(|n| (*n, 0)).collect();
@@ -75,7 +77,8 @@ impl Names {
                 }
             }
         }
-        Names { by_index }
+        let by_made = Keyed::of(by_index.iter().map(|(i, made)| (made.clone(), *i)).collect());
+        Names { by_index, by_made }
     }
 
     /// The provider name of the scope's name at `index` (`name` itself when it is valid).
@@ -88,7 +91,36 @@ impl Names {
 
     /// The index of the name whose provider name is `made`, when it is a made one.
     pub fn index_of(&self, made: &str) -> Option<usize> {
-        self.by_index.iter().find(|(_, m)| m == made).map(|(i, _)| *i)
+        self.by_made.find(made).next()
+    }
+}
+
+/// Strings each standing for an index, found by string in O(log n): what a lookup of names made
+/// for a whole catalog needs (sorted once with [`crate::swar::sort_names`]).
+#[derive(Clone, Debug, Default)]
+pub struct Keyed {
+    /// `(key, index)` pairs.
+    pairs: Vec<(String, usize)>,
+    /// Positions in `pairs`, in code-point order of keys (then position).
+    order: Vec<usize>,
+}
+
+impl Keyed {
+    /// The pairs, to be found by key.
+    pub fn of(pairs: Vec<(String, usize)>) -> Keyed {
+        let mut order: Vec<(&str, usize)> = pairs.iter().enumerate().map(|(at, (k, _))| (k.as_str(), at)).collect();
+        crate::swar::sort_names(&mut order);
+        let order = order.into_iter().map(|(_, at)| at).collect();
+        Keyed { pairs, order }
+    }
+
+    /// The indexes whose key is `key`.
+    pub fn find<'a>(&'a self, key: &'a str) -> impl Iterator<Item = usize> + 'a {
+        let key_at = |at: &usize| self.pairs.get(*at).map_or("", |(k, _)| k.as_str());
+        let first =
+            self.order.partition_point(|at| crate::swar::compare(key_at(at).as_bytes(), key.as_bytes()).is_lt());
+        let run = self.order.iter().skip(first).take_while(move |at| key_at(at) == key);
+        run.filter_map(|at| self.pairs.get(*at).map(|(_, i)| *i))
     }
 }
 

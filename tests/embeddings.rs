@@ -202,9 +202,216 @@ fn vectors_that_do_not_fit_are_invalid_embeddings() {
     let bad_key = vec![String::from("not-a-key")];
     let bad = Vectors { model: "test-model", dimensions: DIMS, values: &values[..DIMS], keys: Some(&bad_key) };
     assert_eq!(code(&mut shelf, bad), ErrorCode::InvalidEmbeddings);
+    // A key no deferred tool has is ignored and reported; only such keys is an error.
     let unknown = vec![String::from("0123456789abcdef")];
-    let ignored = Vectors { model: "test-model", dimensions: DIMS, values: &values[..DIMS], keys: Some(&unknown) };
-    shelf.set_embeddings(ignored).unwrap();
+    let only_unknown = Vectors { model: "test-model", dimensions: DIMS, values: &values[..DIMS], keys: Some(&unknown) };
+    assert_eq!(code(&mut shelf, only_unknown), ErrorCode::InvalidEmbeddings);
+    let mixed_keys = vec![String::from("0123456789abcdef"), shelf.embedding_texts()[0].0.clone()];
+    let mixed = Vectors { model: "test-model", dimensions: DIMS, values: &values[..2 * DIMS], keys: Some(&mixed_keys) };
+    let stored = shelf.set_embeddings(mixed).unwrap();
+    assert_eq!(stored.unknown_keys, unknown);
+    assert_eq!((stored.stored, stored.missing), (shelf.embedding_texts().len(), 0));
+}
+
+/// SPEC §15: each bad input to `set_embeddings` is `invalid_embeddings` naming the first bad one
+/// (the vector's index, or its key) and why, and leaves the shelf as it was: no vector set, no
+/// dimension fixed, the vectors held untouched.
+#[test]
+fn each_bad_input_is_invalid_embeddings_naming_the_first_bad_one_and_changes_nothing() {
+    let fresh = shelf_of(&["linear-mcp-official"]);
+    let texts = fresh.embedding_texts();
+    let keys: Vec<String> = texts.iter().map(|(k, _)| k.clone()).collect();
+    let values = random_vectors(&fresh, 30);
+    let with = |at: usize, x: f32| {
+        let mut v = values.clone();
+        v[at] = x;
+        v
+    };
+    let zero_at = |doc: usize| {
+        let mut v = values.clone();
+        v[doc * DIMS..(doc + 1) * DIMS].fill(0.0);
+        v
+    };
+    let unknown = String::from("0123456789abcdef");
+    let two = |second: &str| vec![keys[0].clone(), String::from(second)];
+    // (what, model, dimensions, values, keys, the message's part)
+    type Case = (&'static str, &'static str, usize, Vec<f32>, Option<Vec<String>>, String);
+    let cases: Vec<Case> = vec![
+        ("an empty model", "", DIMS, values.clone(), None, "model".into()),
+        ("a blank model", "  ", DIMS, values.clone(), None, "model".into()),
+        ("an empty model, no vectors", "", DIMS, vec![], None, "model".into()),
+        ("no vectors by key", "test-model", DIMS, vec![], Some(vec![]), "no vectors".into()),
+        ("no vectors in order", "test-model", DIMS, vec![], None, format!("0 vectors for {}", texts.len())),
+        ("one too few", "test-model", DIMS, values[DIMS..].to_vec(), None, format!("{} vectors for", texts.len() - 1)),
+        ("not whole vectors", "test-model", DIMS, values[1..].to_vec(), None, "not whole vectors".into()),
+        (
+            "0 dimensions",
+            "test-model",
+            0,
+            vec![],
+            Some(vec![keys[0].clone()]),
+            "vector ".to_string() + &keys[0] + ": empty",
+        ),
+        (
+            "too many dimensions",
+            "test-model",
+            4097,
+            vec![1.0; 4097],
+            Some(vec![keys[0].clone()]),
+            "4097 dimensions".into(),
+        ),
+        ("NaN", "test-model", DIMS, with(3 * DIMS + 5, f32::NAN), None, "vector 3: component 5 is NaN".into()),
+        (
+            "infinity",
+            "test-model",
+            DIMS,
+            with(6 * DIMS, f32::INFINITY),
+            None,
+            "vector 6: component 0 is infinite".into(),
+        ),
+        (
+            "-infinity",
+            "test-model",
+            DIMS,
+            with(6 * DIMS + 1, f32::NEG_INFINITY),
+            None,
+            "vector 6: component 1 is infinite".into(),
+        ),
+        ("all zero", "test-model", DIMS, zero_at(8), None, "vector 8: all zero".into()),
+        (
+            "only an unknown key",
+            "test-model",
+            DIMS,
+            values[..DIMS].to_vec(),
+            Some(vec![unknown.clone()]),
+            unknown.clone(),
+        ),
+        (
+            "a key that is not one",
+            "test-model",
+            DIMS,
+            values[..2 * DIMS].to_vec(),
+            Some(two("nope")),
+            "nope: not a key".into(),
+        ),
+        (
+            "NaN by key",
+            "test-model",
+            DIMS,
+            with(DIMS + 2, f32::NAN),
+            Some(two(&keys[1])),
+            format!("{}: component 2 is NaN", keys[1]),
+        ),
+        (
+            "NaN under an unknown key",
+            "test-model",
+            DIMS,
+            with(DIMS, f32::NAN),
+            Some(two(&unknown)),
+            format!("{unknown}: component 0 is NaN"),
+        ),
+    ];
+    let fix = |mut v: Vec<f32>, keys: &Option<Vec<String>>| {
+        // Keyed cases give one vector per key.
+        if let Some(k) = keys {
+            v.truncate(k.len() * DIMS.max(1));
+        }
+        v
+    };
+    for held in [false, true] {
+        let mut shelf = shelf_of(&["linear-mcp-official"]);
+        if held {
+            shelf.set_embeddings(in_order(&values)).unwrap();
+        }
+        let before = shelf.embeddings().cloned();
+        for (what, model, dimensions, values, keys, part) in &cases {
+            let values = if *dimensions == DIMS { fix(values.clone(), keys) } else { values.clone() };
+            let vectors = Vectors { model, dimensions: *dimensions, values: &values, keys: keys.as_deref() };
+            let err = shelf.set_embeddings(vectors).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidEmbeddings, "{what}");
+            assert!(err.message.contains(part.as_str()), "{what}: {:?} lacks {part:?}", err.message);
+            assert_eq!(shelf.embeddings().cloned(), before, "{what}: the shelf changed");
+        }
+        // Held vectors of another model or dimension: by key, a mismatch; in order, a replacement.
+        if held {
+            let one = vec![keys[0].clone()];
+            let other = Vectors { model: "other", dimensions: DIMS, values: &values[..DIMS], keys: Some(&one) };
+            assert!(shelf.set_embeddings(other).unwrap_err().message.contains("other"));
+            let short = Vectors { model: "test-model", dimensions: 3, values: &[1.0, 2.0, 3.0], keys: Some(&one) };
+            let err = shelf.set_embeddings(short).unwrap_err();
+            assert!(err.message.contains("3 dimensions, but the shelf's vectors have 64"), "{}", err.message);
+            assert_eq!(shelf.embeddings().cloned(), before);
+        }
+        // After every failure any dimension is still taken in order (none was fixed).
+        let wide: Vec<f32> = (0..texts.len() * 3).map(|i| (i % 7) as f32 + 1.0).collect();
+        let stored = shelf.set_embeddings(Vectors { model: "wide", dimensions: 3, values: &wide, keys: None }).unwrap();
+        assert_eq!((stored.stored, stored.missing, stored.unknown_keys.len()), (texts.len(), 0, 0));
+    }
+}
+
+/// Tiny components (float32 subnormals) are a direction still: stored and searched, not zero.
+#[test]
+fn a_tiny_vector_is_a_direction() {
+    let mut shelf = shelf_of(&["linear-mcp-official"]);
+    let values: Vec<f32> = random_vectors(&shelf, 31).iter().map(|x| x * 1e-38).collect();
+    shelf.set_embeddings(in_order(&values)).unwrap();
+    let probe: Vec<f32> = values[4 * DIMS..5 * DIMS].to_vec();
+    let found = shelf.search_with_vector("zzqx", Some(1), Some(&probe)).unwrap();
+    assert_eq!(found.matches[0].name, deferred_name(&shelf, 4));
+}
+
+/// A query vector that is unusable (not finite, zero, empty, of another dimension) is an error
+/// to `search_with_vector`, and to `unwrap_with_vectors` (what `unwrapAsync` calls) the lexical
+/// search of that query with a warning naming it, the other queries of a batch still fused.
+#[test]
+fn an_unusable_query_vector_is_an_error_to_search_and_a_warning_to_unwrap() {
+    let mut shelf = shelf_of(&["github-mcp-server", "linear-mcp-official"]);
+    let values = random_vectors(&shelf, 32);
+    let probe = |doc: usize| near(&values, doc, &mut Rng(doc as u64 + 1));
+    let call = |queries: &[&str]| {
+        let list: Vec<String> = queries.iter().map(|q| format!("{q:?}")).collect();
+        format!(r#"{{"name":"tool_search","arguments":{{"queries":[{}]}}}}"#, list.join(","))
+    };
+    // No vectors on the shelf: every query lexical, one warning.
+    let (lexical, warnings) = shelf.unwrap_with_vectors(&call(&["zzqx"]), &[("zzqx".into(), probe(3))]).unwrap();
+    assert_eq!(lexical, shelf.unwrap_json(&call(&["zzqx"])).unwrap());
+    assert!(warnings.len() == 1 && warnings[0].contains("no vectors"), "{warnings:?}");
+    shelf.set_embeddings(in_order(&values)).unwrap();
+    let mut zero = probe(3);
+    zero.fill(0.0);
+    let with = |x: f32| {
+        let mut v = probe(3);
+        v[7] = x;
+        v
+    };
+    let cases: Vec<(&str, Vec<f32>, &str)> = vec![
+        ("NaN", with(f32::NAN), "component 7 is NaN"),
+        ("infinity", with(f32::INFINITY), "component 7 is infinite"),
+        ("-infinity", with(f32::NEG_INFINITY), "component 7 is infinite"),
+        ("all zero", zero, "all zero"),
+        ("empty", vec![], "0 dimensions, but the shelf's vectors have 64"),
+        ("short", probe(3)[1..].to_vec(), "63 dimensions, but the shelf's vectors have 64"),
+    ];
+    let both = call(&["zzqx", "create issue"]);
+    let fused =
+        shelf.unwrap_with_vectors(&both, &[("zzqx".into(), probe(3)), ("create issue".into(), probe(9))]).unwrap();
+    assert!(fused.1.is_empty());
+    let lexical = shelf.unwrap_json(&both).unwrap();
+    let groups = |u: &toolshelf::Unwrapped| {
+        let toolshelf::Unwrapped::Answer { content, .. } = u else { panic!("{u:?}") };
+        toolshelf::json::parse(content).unwrap().get("results").unwrap().as_array().unwrap().to_vec()
+    };
+    for (what, bad, reason) in cases {
+        let err = shelf.search_with_vector("issue", Some(5), Some(&bad)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidEmbeddings, "{what}");
+        assert!(err.message.contains(reason), "{what}: {}", err.message);
+        let vectors = [("zzqx".into(), bad), ("create issue".into(), probe(9))];
+        let (answer, warnings) = shelf.unwrap_with_vectors(&both, &vectors).unwrap();
+        assert_eq!(warnings.len(), 1, "{what}: {warnings:?}");
+        assert!(warnings[0].contains("\"zzqx\"") && warnings[0].contains(reason), "{what}: {}", warnings[0]);
+        assert_eq!(groups(&answer)[0], groups(&lexical)[0], "{what}: zzqx lexical");
+        assert_eq!(groups(&answer)[1], groups(&fused.0)[1], "{what}: create issue still fused");
+    }
 }
 
 /// int8 storage: the similarity of two random vectors is within 0.02 of the f32 cosine.
@@ -223,23 +430,24 @@ fn int8_similarities_are_close_to_the_f32_cosine() {
     }
 }
 
-/// A snapshot holds no vectors (docs/search.md, "Semantic retrieval"): the loaded shelf has the
-/// same texts, and with the same vectors set gives byte for byte the answers of the shelf it was
-/// taken from.
+/// A snapshot holds the vectors as stored (SPEC §15): the loaded shelf has the same texts and
+/// vectors and gives byte for byte the answers of the shelf it was taken from; the same vectors set
+/// again change nothing.
 #[test]
-fn a_snapshot_then_set_embeddings_answers_as_the_shelf() {
+fn a_snapshot_holds_the_vectors_and_answers_as_the_shelf() {
     let mut shelf = shelf_of(&["github-mcp-server", "linear-mcp-official"]);
     let values = random_vectors(&shelf, 13);
     shelf.set_embeddings(in_order(&values)).unwrap();
     let mut loaded = Shelf::from_snapshot(shelf.snapshot(), None, None).unwrap();
-    assert!(loaded.embeddings().is_none());
+    assert_eq!(loaded.embeddings(), shelf.embeddings());
     assert_eq!(loaded.embedding_texts(), shelf.embedding_texts());
-    loaded.set_embeddings(in_order(&values)).unwrap();
     let probe = near(&values, 9, &mut Rng(14));
-    for q in QUERIES {
-        let a = loaded.search_with_vector(q, Some(8), Some(&probe)).unwrap().to_value().to_json();
-        assert_eq!(a, shelf.search_with_vector(q, Some(8), Some(&probe)).unwrap().to_value().to_json(), "{q}");
-    }
+    let answers = |s: &Shelf| {
+        QUERIES.map(|q| s.search_with_vector(q, Some(8), Some(&probe)).unwrap().to_value().to_json())
+    };
+    assert_eq!(answers(&loaded), answers(&shelf));
+    loaded.set_embeddings(in_order(&values)).unwrap();
+    assert_eq!(answers(&loaded), answers(&shelf));
 }
 
 /// Two tools of the same text (servers `my-server` and `my_server`, the same tool) share a key:

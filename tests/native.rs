@@ -355,6 +355,30 @@ fn batched_search_in_both_native_protocols() {
     assert_eq!(functions, expected.len());
 }
 
+/// More queries than a batched search takes (SPEC §6.2: 7) is a reject naming the limit in both
+/// native protocols, as through the bridge: nothing searched, nothing loaded, none silently dropped.
+#[test]
+fn a_batched_search_of_more_than_seven_queries_is_a_reject_in_both_native_protocols() {
+    let name = "github-mcp-server+linear-mcp-official";
+    let eight = r#"["create issue","list issues","get me","list projects","search code","merge pull request","list teams","update issue"]"#;
+    let anthropic = native_shelf(&toolbox(name, "anthropic", false), r#","batch":true"#);
+    let call =
+        json::parse(&format!(r#"{{"type":"tool_use","id":"t","name":"tool_search","input":{{"queries":{eight}}}}}"#))
+            .unwrap();
+    let Unwrapped::Reject { content, .. } = anthropic.unwrap(&call).unwrap() else { panic!("not a reject") };
+    assert!(content.contains("at most 7 queries") && content.contains("8 were sent"), "{content}");
+    let responses = native_shelf(&toolbox(name, "responses", false), r#","batch":true"#);
+    let call = json::parse(&format!(
+        r#"{{"type":"tool_search_call","call_id":"c","execution":"client","arguments":{{"queries":{eight}}}}}"#
+    ))
+    .unwrap();
+    let Unwrapped::Reject { content, item: Some(item), .. } = responses.unwrap(&call).unwrap() else {
+        panic!("not a reject with its output item")
+    };
+    assert!(content.contains("at most 7 queries"), "{content}");
+    assert_eq!(item.get("tools").and_then(Value::as_array).map(<[Value]>::len), Some(0));
+}
+
 /// A search of several exact names (as the native framing tells the model) loads them all, in
 /// the order named, whatever the limit; one unknown word makes it an ordinary search.
 #[test]

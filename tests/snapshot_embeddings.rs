@@ -60,7 +60,9 @@ fn hybrid_answers(shelf: &Shelf, queries: &embeddings::Vectors) -> Vec<String> {
             ("arguments", Value::object([("query", Value::str(q.query.as_str()))])),
         ]);
         let unwrapped = shelf.unwrap_with_vectors(&call.to_json(), &[(q.query.clone(), vector)]).unwrap();
-        out.push(unwrapped.to_value().to_json());
+        // The answer, and the warnings of query vectors it could not use (none here).
+        assert!(unwrapped.1.is_empty(), "{:?}", unwrapped.1);
+        out.push(unwrapped.0.to_value().to_json());
     }
     assert!(out.len() > 20, "{} answers", out.len());
     out

@@ -158,10 +158,10 @@ test("the slim entry throws not_initialized from every function until a loader r
   assert.deepEqual(result, { before: every("not_initialized"), isError: true, after: every("no throw") });
 });
 
-test("the core has no runtime dependency: the entries import only the package's own files; `ai` is an optional peer of toolshelf/ai", () => {
+test("the core has no runtime dependency: the entries import only the package's own files; `ai` is an optional peer of toolshelf/ai, the MCP SDK of the CLI's --mcp-config", () => {
   assert.equal(pkg.dependencies, undefined);
-  assert.deepEqual(pkg.peerDependencies, { ai: ">=7" });
-  assert.deepEqual(pkg.peerDependenciesMeta, { ai: { optional: true } });
+  assert.deepEqual(pkg.peerDependencies, { ai: ">=7", "@modelcontextprotocol/sdk": ">=1.10" });
+  assert.deepEqual(pkg.peerDependenciesMeta, { ai: { optional: true }, "@modelcontextprotocol/sdk": { optional: true } });
   const bare = (file) => [...readFileSync(join(pkgDir, file), "utf8").matchAll(/(?:\bfrom|^\s*import)\s*["']([^"'.][^"']*)["']/gm)].map((m) => m[1])
     .filter((specifier) => !specifier.startsWith("node:")); // the runtime's built-ins are no dependency
   for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".js") && f !== "ai.js" && f !== "ai-native.js" && f !== "ai-shared.js")) {

@@ -16,6 +16,7 @@ import {
   type Assembly,
   type Described,
   type EmbeddingText,
+  type EmbeddingsStored,
   type ErrorCode,
   type Form,
   type GeminiTool,
@@ -238,6 +239,14 @@ console.log("usage.mts ran");
   const u = await shelf.unwrapAsync({ name: "tool_search", arguments: { query: "issue" } }, { embed: async () => [1, 1] });
   const warnings: string[] | undefined = u.warnings;
   assert.equal(warnings, undefined);
+  // SPEC §15: a Map by key, what is held, and the bounds of unwrapAsync (embed told when to stop).
+  const stored: EmbeddingsStored = shelf.setEmbeddings({ model: "m", vectors: new Map(texts.map(({ key }) => [key, [1, 1]])) });
+  assert.deepEqual(stored, { stored: 1, missing: 0, unknownKeys: [] });
+  const bounded = await shelf.unwrapAsync(
+    { name: "tool_search", arguments: { query: "issue" } },
+    { embed: (_text: string, { signal }: { signal: AbortSignal }) => new Promise<number[]>((resolve) => signal.addEventListener("abort", () => resolve([1, 1]))), timeoutMs: 10, signal: new AbortController().signal },
+  );
+  assert.match(bounded.warnings?.[0] ?? "", /did not answer within 10 ms/);
   shelf.setEmbeddings(null);
   assert.throws(() =>
     // @ts-expect-error vectors are arrays of numbers or Float32Arrays
