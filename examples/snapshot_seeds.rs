@@ -5,6 +5,9 @@
 //!
 //! `cargo run --profile native --example snapshot_seeds`
 
+// The `snapshot_forged` check, to keep the inputs that load; it brings tests/common/providers.rs a
+// second time (the session model's), harmless here.
+#[allow(clippy::duplicate_mod)]
 #[path = "../fuzz/checks.rs"]
 mod checks;
 #[path = "../tests/common/mod.rs"]

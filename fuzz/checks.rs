@@ -12,6 +12,35 @@ use toolshelf::{Form, Shelf, Unwrapped};
 #[path = "snapshot_check.rs"]
 mod snapshot_check;
 
+#[path = "../tests/common/providers.rs"]
+pub(crate) mod providers;
+
+#[path = "../tests/common/session_model.rs"]
+mod session_model;
+
+/// What the session model (`tests/common/session_model.rs`) finds beside it, as in
+/// `tests/sessions.rs`: the providers' validators and the real catalogs it attaches (Linear's and
+/// GitHub's, embedded, so the fuzz target reads no files).
+mod common {
+    pub(crate) use super::providers;
+    use toolshelf::json::{self, Value};
+
+    /// `(server, tool def)` entries of the catalog `name` (`tests/common/mod.rs`'s `catalog`).
+    pub fn catalog(name: &str) -> Vec<(String, Value)> {
+        use std::io::Read;
+        let gz: &[u8] = match name {
+            "linear-mcp-official" => include_bytes!("../tests/data/catalogs/linear-mcp-official.json.gz"),
+            "github-mcp-server" => include_bytes!("../tests/data/catalogs/github-mcp-server.json.gz"),
+            _ => panic!("{name}: not embedded"),
+        };
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(gz).read_to_string(&mut text).expect("an embedded catalog");
+        let Ok(Value::Array(entries)) = json::parse(&text) else { panic!("{name}: not an array") };
+        let field = |e: &Value, key: &str| e.get(key).cloned().unwrap_or(Value::Null);
+        entries.iter().map(|e| (field(e, "server").as_str().unwrap_or("").to_string(), field(e, "tool"))).collect()
+    }
+}
+
 /// `json_parse`: whatever parses writes back to text that parses to the same value.
 pub fn json_parse(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -948,4 +977,86 @@ fn copy_a_name(text: &mut Vec<u8>, a: usize, b: usize) {
     let (Some(from_end), Some(to_end)) = (end_of(text, from), end_of(text, to)) else { return };
     let name = text[from..from_end].to_vec();
     text.splice(to..to_end, name);
+}
+
+/// `sessions`: the bytes as a session script of `tests/common/session_model.rs` (see
+/// [`session_script`]), run with the property test's checks (`tests/sessions.rs`): after every step
+/// the next request is one the provider takes, and every name keeps the tool it was shown with.
+/// Any violation panics with the steps that led to it.
+pub fn sessions(data: &[u8]) {
+    let (provider, mode, script) = session_script(data);
+    if let Err(e) = session_model::run(provider, mode, &script) {
+        panic!("{provider:?} {} session: {e}", mode.as_str());
+    }
+}
+
+/// Steps of a fuzzed script at most (the property test draws up to 27).
+const SESSION_STEPS: usize = 48;
+
+/// Decodes any bytes into a script (missing bytes read as zeros; the script ends with the bytes).
+///
+/// The first byte: bit 0 the provider (Anthropic, Responses), bit 1 the mode (bridge, native),
+/// bits 2–3 the number of servers attached at the start (modulo 3, each then one byte: a server of
+/// the pool); bits 4–7 are unused. Then up to [`SESSION_STEPS`] steps, each an opcode byte
+/// (modulo 29, weighted as the property test's strategy) and its operands:
+///
+/// | opcode | step | operands |
+/// |---|---|---|
+/// | 0–3 | `Attach` | a pool byte (see [`session_pick`]) |
+/// | 4–5 | `Detach` | index |
+/// | 6 | `Replace` | index, seed |
+/// | 7–12 | `Search` | index, kind (modulo 3) |
+/// | 13–17 | `CallLoaded` | index, bit 0: by its own name |
+/// | 18–19 | `CallUnloaded` | index |
+/// | 20–22 | `CallDetached` | index |
+/// | 23 | `CallDirect` | |
+/// | 24 | `Describe` | index |
+/// | 25 | `DeepJunk` | depth (two bytes, big-endian: 200 + n mod 4,800), kind (modulo 4) |
+/// | 26 | `Malformed` | kind (modulo 8) |
+/// | 27 | `UserText` | |
+/// | 28 | `Fresh` | |
+pub fn session_script(data: &[u8]) -> (session_model::Provider, session_model::Mode, session_model::Script) {
+    use session_model::{Mode, Provider, Script, Step};
+    let mut b = Bytes(data);
+    let header = b.next();
+    let provider = if header & 1 == 0 { Provider::Anthropic } else { Provider::Responses };
+    let mode = if header & 2 == 0 { Mode::Bridge } else { Mode::Native };
+    let initial: Vec<(u8, u16)> = (0..(header >> 2 & 3) % 3).map(|_| (session_pick(b.next()), 0)).collect();
+    let mut steps = Vec::new();
+    while !b.0.is_empty() && steps.len() < SESSION_STEPS {
+        let step = match b.next() % 29 {
+            0..=3 => Step::Attach(session_pick(b.next()), 0),
+            4 | 5 => Step::Detach(b.next()),
+            6 => Step::Replace(b.next(), b.next()),
+            7..=12 => Step::Search(b.next(), b.next() % 3),
+            13..=17 => Step::CallLoaded(b.next(), b.next() & 1 == 1),
+            18 | 19 => Step::CallUnloaded(b.next()),
+            20..=22 => Step::CallDetached(b.next()),
+            23 => Step::CallDirect,
+            24 => Step::Describe(b.next()),
+            25 => {
+                let n = u16::from_be_bytes([b.next(), b.next()]);
+                Step::DeepJunk(200 + n % 4_800, b.next() % 4)
+            }
+            26 => Step::Malformed(b.next() % 8),
+            27 => Step::UserText,
+            _ => Step::Fresh,
+        };
+        steps.push(step);
+    }
+    (provider, mode, Script { initial, steps })
+}
+
+/// A server of the session model's pool from a byte, weighted as the property test's strategy
+/// (16 to 1): mostly the small synthetic servers (0–5: GitHub-like, Linear-like, odd names, an
+/// 80-character name, non-ASCII), now and then the real Linear (6) and GitHub (7) catalogs. Never
+/// the huge server of 10,001+ tools (8): under the fuzzer's instrumentation a session with it
+/// takes about half a second to start and as much a step (milliseconds without it), so that even
+/// three steps went over libFuzzer's 5 s an input on a loaded machine; the property test's
+/// `sessions_with_a_huge_server` and regression 5 of `tests/sessions.rs` drive it.
+fn session_pick(byte: u8) -> u8 {
+    match byte % 17 {
+        16 => 6 + byte / 17 % 2,
+        n => n % 6,
+    }
 }

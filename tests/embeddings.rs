@@ -442,9 +442,8 @@ fn a_snapshot_holds_the_vectors_and_answers_as_the_shelf() {
     assert_eq!(loaded.embeddings(), shelf.embeddings());
     assert_eq!(loaded.embedding_texts(), shelf.embedding_texts());
     let probe = near(&values, 9, &mut Rng(14));
-    let answers = |s: &Shelf| {
-        QUERIES.map(|q| s.search_with_vector(q, Some(8), Some(&probe)).unwrap().to_value().to_json())
-    };
+    let answers =
+        |s: &Shelf| QUERIES.map(|q| s.search_with_vector(q, Some(8), Some(&probe)).unwrap().to_value().to_json());
     assert_eq!(answers(&loaded), answers(&shelf));
     loaded.set_embeddings(in_order(&values)).unwrap();
     assert_eq!(answers(&loaded), answers(&shelf));

@@ -58,3 +58,8 @@ fn native_calls_seeds() {
 fn snapshot_forged_seeds() {
     replay("snapshot_forged", checks::snapshot_forged, 10);
 }
+
+#[test]
+fn sessions_seeds() {
+    replay("sessions", checks::sessions, 24);
+}
