@@ -512,5 +512,14 @@ test("a snapshot holds the vectors (issue 31): fromSnapshot answers vector searc
     assert.deepEqual(loaded.snapshot(), shelf.snapshot(), `${how}: the same bytes again`);
     loaded.free();
   }
+  // After an update that kept servers (the snapshot is of the toolbox prepared anew): the vectors kept.
+  const next = box();
+  next.servers.linear = next.servers.linear.slice(1);
+  shelf.update(next);
+  const after = Shelf.fromSnapshot(shelf.snapshot());
+  for (const q of ["zzqx", "create issue"]) {
+    assert.deepEqual(after.search(q, { limit: 8, vector: probe }), shelf.search(q, { limit: 8, vector: probe }), `after an update: ${q}`);
+  }
+  after.free();
   shelf.free();
 });
