@@ -9,6 +9,9 @@ use toolshelf::options::Switch;
 use toolshelf::schema::validate;
 use toolshelf::{Form, Shelf, Unwrapped};
 
+#[path = "snapshot_check.rs"]
+mod snapshot_check;
+
 #[path = "../tests/common/providers.rs"]
 pub(crate) mod providers;
 
@@ -521,6 +524,459 @@ fn native_arguments(b: &mut Bytes) -> json::Value {
         6 => json::parse(&format!("{}1{}", "[".repeat(120), "]".repeat(120))).unwrap_or(Value::Null),
         _ => Value::Null,
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `snapshot_forged`: a real snapshot's fields changed and its checksum made right (bytes written
+// to deceive), loaded. The layout parsed here is format 3's (src/snapshot.rs): a change of the
+// format changes `Forged::parse` with it.
+
+/// A snapshot's field, as `Forged::parse` reads it.
+#[derive(Clone, Debug)]
+enum Field {
+    U8(u8),
+    U32(u32),
+    U64(u64),
+    /// The length of the string or the count of the array that follows (written from it unless
+    /// `Forged::raw_lengths`).
+    Len(u32),
+    /// A string's bytes (or the rows of the vectors).
+    Bytes(Vec<u8>),
+    /// Numbers of 32 bits (an array's items, `per` numbers an item).
+    U32s(Vec<u32>, usize),
+}
+
+/// A snapshot as fields: the toolbox's text, the payload's fields, the trailer's flags.
+#[derive(Clone, Debug)]
+struct Forged {
+    text: Vec<u8>,
+    fields: Vec<Field>,
+    flags: u32,
+    /// Lengths and counts written as the fields say, not from the bytes and items they count.
+    raw_lengths: bool,
+    /// The checksum left as it was (not made right).
+    stale_checksum: Option<u64>,
+}
+
+/// Little-endian reads of a payload.
+struct Cursor<'a>(&'a [u8], usize);
+
+impl Cursor<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let out = self.0.get(self.1..self.1.checked_add(n)?)?;
+        self.1 += n;
+        Some(out)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        self.take(1).map(|b| b[0])
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take(4).map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take(8).map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+    }
+}
+
+impl Forged {
+    /// The fields of a format-3 snapshot.
+    fn parse(bytes: &[u8]) -> Option<Forged> {
+        let trailer = bytes.len().checked_sub(40)?;
+        let mut t = Cursor(&bytes[trailer..], 8);
+        let (_version, flags, text_len, payload_len) = (t.u32()?, t.u32()?, t.u64()? as usize, t.u64()? as usize);
+        let text_len = if flags & 1 != 0 { text_len } else { 0 };
+        let text = bytes.get(..text_len)?.to_vec();
+        let mut c = Cursor(bytes.get(text_len..text_len + payload_len)?, 0);
+        let mut fields = Vec::new();
+        let string = |c: &mut Cursor<'_>, fields: &mut Vec<Field>| -> Option<()> {
+            let n = c.u32()?;
+            fields.push(Field::Len(n));
+            fields.push(Field::Bytes(c.take(n as usize)?.to_vec()));
+            Some(())
+        };
+        let u32s = |c: &mut Cursor<'_>, fields: &mut Vec<Field>, per: usize| -> Option<()> {
+            let n = c.u32()?;
+            fields.push(Field::Len(n));
+            let items = (0..n as usize * per).map(|_| c.u32()).collect::<Option<Vec<u32>>>()?;
+            fields.push(Field::U32s(items, per));
+            Some(())
+        };
+        // Options.
+        let has = c.u8()?;
+        fields.push(Field::U8(has));
+        if has == 1 {
+            string(&mut c, &mut fields)?;
+        }
+        // Which toolbox.
+        let which = c.u8()?;
+        fields.push(Field::U8(which));
+        match which {
+            1 => {
+                fields.push(Field::U64(c.u64()?));
+                fields.push(Field::U64(c.u64()?));
+            }
+            2 => string(&mut c, &mut fields)?,
+            _ => {}
+        }
+        // The index: tools, terms (text, ends), postings (pairs, ends), name terms, name starts.
+        fields.push(Field::U32(c.u32()?));
+        string(&mut c, &mut fields)?;
+        u32s(&mut c, &mut fields, 1)?;
+        u32s(&mut c, &mut fields, 2)?;
+        u32s(&mut c, &mut fields, 1)?;
+        u32s(&mut c, &mut fields, 1)?;
+        u32s(&mut c, &mut fields, 1)?;
+        // The embeddings.
+        let vectors = c.u8()?;
+        fields.push(Field::U8(vectors));
+        if vectors == 1 {
+            string(&mut c, &mut fields)?;
+            let dims = c.u32()?;
+            let count = c.u32()?;
+            fields.push(Field::U32(dims));
+            fields.push(Field::U32(count));
+            fields.push(Field::Bytes(c.take(dims as usize * count as usize)?.to_vec()));
+            fields.push(Field::U32s((0..count).map(|_| c.u32()).collect::<Option<Vec<u32>>>()?, 1));
+        }
+        (c.1 == c.0.len()).then_some(Forged { text, fields, flags, raw_lengths: false, stale_checksum: None })
+    }
+
+    /// The bytes: each length and count written from what it counts (unless `raw_lengths`), the
+    /// trailer's lengths and checksum made right (unless `stale_checksum`).
+    fn bytes(&self) -> Vec<u8> {
+        let mut out = self.text.clone();
+        for (i, field) in self.fields.iter().enumerate() {
+            match (field, self.fields.get(i + 1)) {
+                (Field::Len(_), Some(Field::Bytes(b))) if !self.raw_lengths => {
+                    out.extend((b.len() as u32).to_le_bytes())
+                }
+                (Field::Len(_), Some(Field::U32s(items, per))) if !self.raw_lengths => {
+                    out.extend(((items.len() / per) as u32).to_le_bytes())
+                }
+                (Field::Len(n) | Field::U32(n), _) => out.extend(n.to_le_bytes()),
+                (Field::U8(n), _) => out.push(*n),
+                (Field::U64(n), _) => out.extend(n.to_le_bytes()),
+                (Field::Bytes(b), _) => out.extend(b),
+                (Field::U32s(items, _), _) => items.iter().for_each(|n| out.extend(n.to_le_bytes())),
+            }
+        }
+        let payload = out.len() - self.text.len();
+        let sum = crate_checksum(&out);
+        out.extend(b"tshelf\x00\x01");
+        out.extend(toolshelf::SNAPSHOT_VERSION.to_le_bytes());
+        out.extend(self.flags.to_le_bytes());
+        out.extend((self.text.len() as u64).to_le_bytes());
+        out.extend((payload as u64).to_le_bytes());
+        out.extend(self.stale_checksum.unwrap_or(sum).to_le_bytes());
+        out
+    }
+
+    /// The options' text, and the text the catalog is read from (the toolbox held, or given, or
+    /// the defs'), as the fields say.
+    fn texts(&self, given: Option<&str>) -> (Option<String>, Option<String>) {
+        let string = |at: usize| match self.fields.get(at) {
+            Some(Field::Bytes(b)) => String::from_utf8(b.clone()).ok(),
+            _ => None,
+        };
+        let options = match self.fields.first() {
+            Some(Field::U8(1)) => string(2),
+            _ => None,
+        };
+        let which_at = if matches!(self.fields.first(), Some(Field::U8(1))) { 3 } else { 1 };
+        let toolbox = match self.fields.get(which_at) {
+            Some(Field::U8(0)) => String::from_utf8(self.text.clone()).ok(),
+            Some(Field::U8(1)) => given.map(String::from),
+            Some(Field::U8(2)) => string(which_at + 2),
+            _ => None,
+        };
+        (options, toolbox)
+    }
+}
+
+/// The snapshot checksum (fuzz/snapshot_check.rs's).
+fn crate_checksum(bytes: &[u8]) -> u64 {
+    snapshot_check::checksum(bytes)
+}
+
+/// The shelves whose snapshots are forged, and the toolbox text a snapshot without it is loaded
+/// with: small and qualified; bridge-named tools left out and a `defer`; the same with vectors;
+/// one of a value (its defs' text) in native mode with some vectors; one without its toolbox; a
+/// flat list; native mode with clashing names; the hybrid one without its toolbox.
+fn forged_bases() -> &'static [(Vec<u8>, Option<String>)] {
+    static BASES: OnceLock<Vec<(Vec<u8>, Option<String>)>> = OnceLock::new();
+    BASES.get_or_init(|| {
+        use toolshelf::embed::Vectors;
+        const SMALL: &str = r#"{"servers":{"s":[{"name":"t","description":"A tool.","inputSchema":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}},{"name":"u","description":"Another tool to list things.","inputSchema":{"type":"object"}}],"r":[{"name":"t","description":"Same name.","inputSchema":{"type":"object"}}]}}"#;
+        const MIXED: &str = r#"{"tools":[{"type":"function","function":{"name":"mcp__gh__merge","description":"Merge.","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}},{"type":"function","function":{"name":"read_file","description":"Read.","parameters":{"type":"object"}}}],"servers":{"gh":[{"type":"function","function":{"name":"create_issue","description":"Create an issue.","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}},{"type":"function","function":{"name":"tool_search","description":"mine","parameters":{"type":"object"}}},{"type":"function","function":{"name":"list_issues","description":"List issues.","parameters":{"type":"object"}}}],"a b":[{"type":"function","function":{"name":"tool_call","description":"dropped","parameters":{"type":"object"}}}]}}"#;
+        const FLAT: &str = r#"[{"name":"a","description":"A.","parameters":{"type":"object"}},{"name":"tool_call","description":"x","parameters":{}},{"name":"mcp__s__b","description":"B tool.","parameters":{"type":"object","properties":{"q":{"type":"string"}}}}]"#;
+        let shelf = |toolbox: &str, options: &str| Shelf::from_json_text(toolbox.to_string(), options).unwrap();
+        let vectors = |shelf: &mut Shelf, every: usize| {
+            let keys: Vec<String> =
+                shelf.embedding_texts().into_iter().step_by(every).map(|(key, _)| key).collect();
+            let values: Vec<f32> = (0..keys.len() * 6).map(|i| ((i * 31) % 13) as f32 - 6.0).collect();
+            shelf.set_embeddings(Vectors { model: "m", dimensions: 6, values: &values, keys: Some(&keys) }).unwrap();
+        };
+        let mut hybrid = shelf(MIXED, r#"{"defer":["read_file"]}"#);
+        vectors(&mut hybrid, 1);
+        let mut value = Shelf::new(&json::parse(MIXED).unwrap(), &json::parse(r#"{"mode":"native"}"#).unwrap()).unwrap();
+        vectors(&mut value, 2);
+        vec![
+            (shelf(SMALL, r#"{"qualify":true}"#).snapshot(), None),
+            (shelf(MIXED, r#"{"defer":["read_file"],"contextLength":2000}"#).snapshot(), None),
+            (hybrid.snapshot(), None),
+            (value.snapshot(), None),
+            (shelf(SMALL, "null").snapshot_without_toolbox(), Some(SMALL.to_string())),
+            (shelf(FLAT, r#"{"bridgeNames":{"call":"tool_call"}}"#).snapshot(), None),
+            (shelf(SMALL, r#"{"mode":"native","qualify":"auto","batch":true}"#).snapshot(), None),
+            (hybrid.snapshot_without_toolbox(), Some(MIXED.to_string())),
+        ]
+    })
+}
+
+/// The name of each tool of an assembly (its format's name field, or `name`), for uniqueness.
+fn assembled_names(assembly: &json::Value) -> Vec<String> {
+    let tools = assembly.get("tools").and_then(json::Value::as_array).map(<[_]>::to_vec).unwrap_or_default();
+    tools
+        .iter()
+        .map(|t| {
+            assert!(t.is_object(), "an assembled tool that is not an object: {}", t.to_json());
+            let name = t.get("function").and_then(|f| f.get("name")).or_else(|| t.get("name"));
+            name.and_then(json::Value::as_str).unwrap_or_default().to_string()
+        })
+        .collect()
+}
+
+/// Every answer of a shelf that does not rank (which the index's arrays decide): the assembly,
+/// describe and unwrap of every tool name and of one no tool has, as JSON text.
+fn unranked_answers(shelf: &Shelf) -> Vec<String> {
+    let mut out = vec![shelf.assemble().to_value().to_json()];
+    let mut names: Vec<String> = shelf.catalog().tools.iter().map(|t| t.name.clone()).collect();
+    names.push("no_such_tool".into());
+    for name in &names {
+        out.push(shelf.describe(name).map(|d| d.to_value().to_json()).unwrap_or_default());
+        let call = json::Value::object([
+            ("name", json::Value::str("tool_call")),
+            ("arguments", json::Value::object([("name", json::Value::str(name.as_str()))])),
+        ]);
+        out.push(format!("{:?}", shelf.unwrap(&call).map(|u| u.to_value().to_json())));
+    }
+    out
+}
+
+/// `snapshot_forged`: the first byte picks a real snapshot, the rest are changes to its fields
+/// (a length or count, an index, a string's bytes, two items swapped, a flag, the toolbox's text,
+/// a name copied over another), after which its checksum is made right. Loading never panics; a
+/// shelf it loads answers as a shelf of its toolbox would: assemble, describe and unwrap byte for
+/// byte as a new shelf of the text its catalog is read from, with the options it holds; the
+/// assembly's tools objects with unique names; searches (what the index's arrays rank) name
+/// deferred tools each once with finite scores, with vectors too; its snapshot loads into the same
+/// bytes again; and an update to its own toolbox, whole or as the JS side writes it (each def its
+/// index), is accepted and answers as the new shelf. Else the load is `invalid_snapshot`.
+pub fn snapshot_forged(data: &[u8]) {
+    snapshot_forged_loads(data);
+}
+
+/// [`snapshot_forged`], and whether the forged bytes loaded.
+pub fn snapshot_forged_loads(data: &[u8]) -> bool {
+    let bases = forged_bases();
+    let mut bytes = data.iter().copied();
+    let mut next = move || bytes.next().unwrap_or(0);
+    let (base, given) = &bases[usize::from(next()) % bases.len()];
+    let Some(mut forged) = Forged::parse(base) else { panic!("a base snapshot that does not parse") };
+    for _ in 0..usize::from(next() % 8) + 1 {
+        forge_one(&mut forged, &mut next);
+    }
+    let bytes = forged.bytes();
+    let loaded = Shelf::from_snapshot(bytes.clone(), given.clone(), None);
+    let shelf = match loaded {
+        Err(e) => {
+            assert_eq!(e.code.as_str(), "invalid_snapshot", "{e}");
+            assert!(e.message.starts_with("snapshot: ") && e.message.len() > 12, "{e}");
+            return false;
+        }
+        Ok(shelf) => shelf,
+    };
+    // The texts as the bytes written say (the fields' lengths may not be those parsed).
+    let written = Forged::parse(&bytes).expect("bytes that load parse");
+    let (options, toolbox) = written.texts(given.as_deref());
+    let (options, toolbox) = (options.expect("a loaded snapshot holds options"), toolbox.expect("and a toolbox"));
+    let fresh = Shelf::from_json_text(toolbox.clone(), &options).expect("the catalog's text is a toolbox");
+    let expected = unranked_answers(&fresh);
+    assert_eq!(unranked_answers(&shelf), expected, "answers as a new shelf of its toolbox");
+    let names = assembled_names(&shelf.assemble().to_value());
+    let mut sorted = names.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), names.len(), "assembled names repeat: {names:?}");
+    let deferred: Vec<&str> = shelf.catalog().deferred().map(|t| t.name.as_str()).collect();
+    let dims = shelf.embeddings().map(|e| e.dimensions());
+    for query in ["create issue", "t", "list things", "", "mcp__gh__merge"] {
+        let mut results = vec![shelf.search(query, Some(20))];
+        if let Some(dims) = dims {
+            let vector: Vec<f32> = (0..dims).map(|i| (i % 3) as f32 - 1.0).collect();
+            let vector = if vector.iter().all(|&x| x == 0.0) { vec![1.0; dims] } else { vector };
+            results.push(shelf.search_with_vector(query, Some(20), Some(&vector)).expect("a vector of its dimension"));
+        }
+        for result in results {
+            let mut seen = Vec::new();
+            for m in &result.matches {
+                assert!(deferred.contains(&m.name.as_str()), "a match that is no deferred tool: {}", m.name);
+                assert!(!seen.contains(&m.name), "a match twice: {}", m.name);
+                assert!(m.score.is_finite(), "a score not finite");
+                seen.push(m.name.clone());
+            }
+            let _ = result.to_value().to_json();
+        }
+    }
+    if let Some(e) = shelf.embeddings() {
+        assert_eq!(shelf.embedding_texts().len(), deferred.len());
+        assert!(e.count() <= deferred.len());
+    }
+    // Its snapshot loads, into the same bytes again.
+    let again = shelf.snapshot();
+    let reloaded = Shelf::from_snapshot(again.clone(), given.clone(), None).expect("a loaded shelf's snapshot loads");
+    assert!(reloaded.snapshot() == again, "a snapshot of a reloaded shelf is the same bytes");
+    // An update to its own toolbox: whole, and with each server's defs as their indexes.
+    let mut whole = Shelf::from_snapshot(again.clone(), given.clone(), None).unwrap();
+    whole.update_keeping_text(toolbox.clone(), None).expect("its own toolbox, whole");
+    assert_eq!(unranked_answers(&whole), expected);
+    if let Ok(json::Value::Object(members)) = json::parse(&toolbox) {
+        let members = members.into_iter().map(|(key, value)| match (key.as_str(), value) {
+            ("servers", json::Value::Object(servers)) => {
+                let servers = servers.into_iter().map(|(name, list)| {
+                    let n = list.as_array().map_or(0, <[_]>::len);
+                    (name, json::Value::Array((0..n).map(|i| json::Value::uint(i as u64)).collect()))
+                });
+                (key, json::Value::Object(servers.collect()))
+            }
+            (_, value) => (key, value),
+        });
+        let refs = json::Value::Object(members.collect()).to_json();
+        let mut by_refs = Shelf::from_snapshot(again, given.clone(), None).unwrap();
+        by_refs.update_keeping_text(refs, Some(&[])).expect("its own toolbox, each def by its index");
+        assert_eq!(unranked_answers(&by_refs), expected);
+    }
+    true
+}
+
+/// One change to a field, its kind and place read from `next`.
+fn forge_one(forged: &mut Forged, next: &mut impl FnMut() -> u8) {
+    let pick = |n: usize, next: &mut dyn FnMut() -> u8| (usize::from(next()) << 8 | usize::from(next())) % n.max(1);
+    let interesting = |next: &mut dyn FnMut() -> u8, around: u32| -> u32 {
+        match next() % 8 {
+            0 => 0,
+            1 => 1,
+            2 => around.wrapping_sub(1),
+            3 => around.wrapping_add(1),
+            4 => u32::MAX,
+            5 => around / 2,
+            6 => u32::from(next()),
+            _ => u32::from_le_bytes([next(), next(), next(), next()]),
+        }
+    };
+    let n = forged.fields.len();
+    match next() % 12 {
+        // A number: an interesting value, or a small step.
+        0 | 1 => {
+            let at = pick(n, next);
+            let delta = i64::from(next() % 7) - 3;
+            match &mut forged.fields[at] {
+                Field::U32(x) | Field::Len(x) => {
+                    *x = if next() % 2 == 0 { interesting(next, *x) } else { (i64::from(*x) + delta) as u32 }
+                }
+                Field::U64(x) => *x = u64::from(interesting(next, *x as u32)),
+                Field::U8(x) => *x = next() % 4,
+                _ => {}
+            }
+        }
+        // An array's item: an interesting value, or two items swapped.
+        2 | 3 => {
+            let at = pick(n, next);
+            if let Field::U32s(items, _) = &mut forged.fields[at] {
+                if !items.is_empty() {
+                    let (i, j) = (pick(items.len(), next), pick(items.len(), next));
+                    if next() % 2 == 0 {
+                        items[i] = interesting(next, items[i]);
+                    } else {
+                        items.swap(i, j);
+                    }
+                }
+            }
+        }
+        // A string's byte, or a byte of the toolbox's text.
+        4 | 5 => {
+            let at = pick(n + 1, next);
+            let bytes = match forged.fields.get_mut(at) {
+                Some(Field::Bytes(b)) => b,
+                _ => &mut forged.text,
+            };
+            if !bytes.is_empty() {
+                let i = pick(bytes.len(), next);
+                bytes[i] = match next() % 4 {
+                    0 => bytes[i].wrapping_add(1),
+                    1 => b'"',
+                    2 => 0xff,
+                    _ => next(),
+                };
+            }
+        }
+        // A string cut or grown.
+        6 => {
+            let at = pick(n + 1, next);
+            let bytes = match forged.fields.get_mut(at) {
+                Some(Field::Bytes(b)) => b,
+                _ => &mut forged.text,
+            };
+            if next() % 2 == 0 {
+                bytes.truncate(pick(bytes.len() + 1, next));
+            } else {
+                bytes.extend(std::iter::repeat_n(next(), usize::from(next() % 9)));
+            }
+        }
+        // Two spans of a string swapped (of the toolbox's text: parts of two defs).
+        7 => {
+            let at = pick(n + 1, next);
+            let bytes = match forged.fields.get_mut(at) {
+                Some(Field::Bytes(b)) => b,
+                _ => &mut forged.text,
+            };
+            let len = usize::from(next() % 32) + 1;
+            if bytes.len() > 2 * len {
+                let i = pick(bytes.len() - 2 * len, next);
+                let j = i + len + pick(bytes.len() - 2 * len - i + 1, next);
+                let (a, b) = bytes.split_at_mut(j);
+                a[i..i + len].swap_with_slice(&mut b[..len]);
+            }
+        }
+        // A name copied over another (valid JSON, a duplicate name), in a text.
+        8 => {
+            let at = pick(n + 1, next);
+            let bytes = match forged.fields.get_mut(at) {
+                Some(Field::Bytes(b)) => b,
+                _ => &mut forged.text,
+            };
+            copy_a_name(bytes, usize::from(next()), usize::from(next()));
+        }
+        // The lengths written as the fields say; the checksum left stale; the trailer's flags.
+        9 => forged.raw_lengths = !forged.raw_lengths,
+        10 => forged.stale_checksum = Some(u64::from(next())),
+        _ => forged.flags ^= 1 << (next() % 3),
+    }
+}
+
+/// In JSON text, the `a`-th `"name":"…"` string's value written in place of the `b`-th's.
+fn copy_a_name(text: &mut Vec<u8>, a: usize, b: usize) {
+    let key = b"\"name\":\"";
+    let starts: Vec<usize> =
+        text.windows(key.len()).enumerate().filter(|(_, w)| *w == key).map(|(i, _)| i + key.len()).collect();
+    if starts.len() < 2 {
+        return;
+    }
+    let end_of = |text: &[u8], from: usize| text[from..].iter().position(|&c| c == b'"').map(|e| from + e);
+    let (from, to) = (starts[a % starts.len()], starts[b % starts.len()]);
+    let (Some(from_end), Some(to_end)) = (end_of(text, from), end_of(text, to)) else { return };
+    let name = text[from..from_end].to_vec();
+    text.splice(to..to_end, name);
 }
 
 /// `sessions`: the bytes as a session script of `tests/common/session_model.rs` (see

@@ -384,15 +384,21 @@ export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge
   /** Releases the wasm memory now rather than at garbage collection. */
   free(): void;
   /**
-   * The shelf as bytes for `Shelf.fromSnapshot` (SPEC §13), its search index built first if no
-   * search has built it; holding the toolbox's text unless `{ toolbox: false }`.
+   * The shelf as bytes for `Shelf.fromSnapshot` (SPEC §13, §15), its search index built first if no
+   * search has built it. A snapshot holds the toolbox's JSON text (unless `{ toolbox: false }`:
+   * then its fingerprint, and `fromSnapshot` needs the toolbox), the options, the search index and
+   * the embeddings `setEmbeddings` gave (as stored: int8 with a scale per vector); nothing of a
+   * conversation (a history and the names it binds come with each call).
    */
   snapshot(options?: { toolbox?: boolean }): Uint8Array;
   /**
-   * A Shelf loaded from a snapshot, answering byte for byte as `new Shelf(toolbox, options)`. The
-   * toolbox may be left out when the snapshot holds it (given, it is checked against the
-   * snapshot's); options, when given, must read as the snapshot's. Throws a `ToolshelfError` with
-   * code `invalid_snapshot` for bytes truncated, corrupt, of another version or inconsistent, and
+   * A Shelf loaded from a snapshot, answering byte for byte as the shelf it was taken of: as
+   * `new Shelf(toolbox, options)` with the same `setEmbeddings` (vector searches and `unwrapAsync`
+   * included). The toolbox may be left out when the snapshot holds it (given, it is checked against
+   * the snapshot's); options, when given, must read as the snapshot's. The tools are read from the
+   * toolbox's text as `new Shelf` reads them, the index and vectors checked (counts, offsets,
+   * indexes, order, UTF-8, one vector per deferred tool). Throws a `ToolshelfError` with code
+   * `invalid_snapshot` and a reason for bytes truncated, corrupt, of another version or forged, and
    * for a toolbox or options that differ.
    */
   static fromSnapshot<T extends ToolDef = ToolDef>(

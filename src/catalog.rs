@@ -37,7 +37,7 @@ pub struct Tool {
     pub def_json: DefText,
     /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]); shared,
     /// so that an update keeps an unchanged tool's without copying it.
-    pub(crate) schema_outline: Outline,
+    pub(crate) schema_outline: Option<Arc<Value>>,
     /// Code points of the def's compact JSON (SPEC §2.1).
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
@@ -92,22 +92,22 @@ struct SourceText {
     compact: bool,
 }
 
-/// Gives every tool whose text is a range of a toolbox text that is mostly not in use (less than
-/// half of it) a text of its own, so that an update never keeps an old toolbox's text alive for
-/// the few tools still read from it.
-fn compact(tools: &mut [Tool]) {
+/// Gives every tool (of the catalog's and of those it left out) whose text is a range of a
+/// toolbox text that is mostly not in use (less than half of it) a text of its own, so that an
+/// update never keeps an old toolbox's text alive for the few tools still read from it.
+fn compact(catalog: &mut Catalog) {
     // Per shared text (a text of its own is all in use): its address and the bytes in use. Few:
     // the toolbox texts of the updates whose tools are still held.
     let shared = |text: &DefText| (text.len() < text.source.len()).then_some(Arc::as_ptr(&text.source) as usize);
     let mut used: Vec<(usize, usize)> = Vec::new();
-    for text in tools.iter().map(|tool| &tool.def_json) {
+    for text in catalog.tools.iter().chain(&catalog.left_out).map(|tool| &tool.def_json) {
         let Some(at) = shared(text) else { continue };
         match used.iter_mut().find(|(a, _)| *a == at) {
             Some((_, bytes)) => *bytes += text.len(),
             None => used.push((at, text.len())),
         }
     }
-    for tool in tools.iter_mut() {
+    for tool in catalog.tools.iter_mut().chain(catalog.left_out.iter_mut()) {
         let Some(at) = shared(&tool.def_json) else { continue };
         let in_use = used.iter().find(|(a, _)| *a == at).map_or(0, |(_, bytes)| *bytes);
         if in_use * 2 < tool.def_json.source.len() {
@@ -171,8 +171,9 @@ impl Tool {
     fn as_read(&self) -> Tool {
         let mut tool = self.clone();
         if tool.renamed {
+            // The name as read: the own name trimmed (the own name is the name as given).
             tool.name.clear();
-            tool.name.push_str(&self.own_name);
+            tool.name.push_str(self.own_name.trim());
             tool.renamed = false;
         }
         tool.deferred = true;
@@ -203,6 +204,10 @@ pub struct Catalog {
     pub format: Format,
     /// Every tool kept (bridge-named ones are dropped), in input order.
     pub tools: Vec<Tool>,
+    /// The bridge-named tools dropped, as read, in input order: with `tools`, every def of the
+    /// toolbox's lists, which an update that keeps a server's tools by their place in its list
+    /// ([`Catalog::update_text`]) and a snapshot need.
+    pub(crate) left_out: Vec<Tool>,
     /// Servers with deferred tools, in code-point order of names.
     pub servers: Vec<Server>,
     /// Non-fatal problems (an `alwaysLoad` server that does not exist, an undetectable format).
@@ -236,24 +241,27 @@ impl Catalog {
 
     fn updated(&self, toolbox: Toolbox, keep: &[String], options: &Options) -> Result<Catalog, Error> {
         let lists = self.server_lists();
+        // A tool by its place in its server's list: one the catalog holds or one it left out (a
+        // bridge name), each read again as a new shelf reads it (and dropped again alike).
         let kept_one = |server: &str, at: usize| {
             let run = swar::all_named(&lists.runs, server);
-            let found = run.binary_search_by_key(&at, |&(_, i)| self.tools.get(i).map_or(0, |t| t.origin.index()));
-            found.ok().and_then(|p| run.get(p)).and_then(|&(_, i)| self.tools.get(i)).map(Tool::as_read)
+            let found = run.binary_search_by_key(&at, |&(_, i)| lists.all.get(i).map_or(0, |t| t.origin.index()));
+            found.ok().and_then(|p| run.get(p)).and_then(|&(_, i)| lists.all.get(i)).map(|t| t.as_read())
         };
         let mut keep: Vec<(&str, usize)> = keep.iter().map(|name| (name.as_str(), 0)).collect();
         swar::sort_names(&mut keep);
         let mut kept = |server: &str| swar::last_named(&keep, server).and_then(|_| lists.as_read(server));
         let mut catalog = Catalog::read(toolbox.into_lists()?, options, &mut kept, &kept_one)?;
-        compact(&mut catalog.tools);
+        compact(&mut catalog);
         Ok(catalog)
     }
 
     /// Where each server's list is: made once (n·log n), so that an update that looks up every
     /// server does not scan every tool for each.
     pub fn server_lists(&self) -> ServerLists<'_> {
+        let all = self.every_def();
         let mut runs: Vec<(&str, usize)> = Vec::new();
-        for (i, tool) in self.tools.iter().enumerate() {
+        for (i, tool) in all.iter().enumerate() {
             if let (Origin::Server(_), Some(server)) = (tool.origin, &tool.server) {
                 runs.push((server, i));
             }
@@ -262,7 +270,25 @@ impl Catalog {
         let mut lists: Vec<(&str, usize)> =
             self.lists.iter().enumerate().filter_map(|(at, (server, _))| Some((server.as_deref()?, at))).collect();
         swar::sort_names(&mut lists);
-        ServerLists { catalog: self, runs, lists }
+        ServerLists { catalog: self, all, runs, lists }
+    }
+
+    /// The tool of every def of the toolbox's lists, the catalog's and those it left out (bridge
+    /// names), in input order.
+    pub(crate) fn every_def(&self) -> Vec<&Tool> {
+        let mut all = Vec::with_capacity(self.tools.len() + self.left_out.len());
+        let (mut kept, mut left) = (self.tools.iter().peekable(), self.left_out.iter().peekable());
+        loop {
+            let next = match (kept.peek(), left.peek()) {
+                (Some(a), Some(b)) if b.position < a.position => left.next(),
+                (Some(_), _) => kept.next(),
+                (None, _) => left.next(),
+            };
+            match next {
+                Some(tool) => all.push(tool),
+                None => return all,
+            }
+        }
     }
 
     /// Reads the lists of a toolbox into a catalog; `kept` gives, for a server, its tools as read
@@ -279,6 +305,7 @@ impl Catalog {
             None => detect_format(&sources, &mut warnings)?,
         };
         let mut tools = Vec::with_capacity(sources.len());
+        let mut left_out = Vec::new();
         let mut misread = Misread::default();
         for source in sources {
             let tool = match source {
@@ -289,9 +316,12 @@ impl Catalog {
             misread.note(&tool, options.format);
             if !options.bridge_names.contains(&tool.name) {
                 tools.push(tool);
-            } else if !is_bridge_tool(&tool, options) {
+                continue;
+            }
+            if !is_bridge_tool(&tool, options) {
                 warnings.push(texts::bridge_named_tool_left_out(&tool.path(), &tool.name));
             }
+            left_out.push(tool);
         }
         misread.warn(format, &mut warnings);
         apply_always_load(&mut tools, &options.always_load, &mut warnings);
@@ -305,21 +335,7 @@ impl Catalog {
         same_real_tool(&tools)?;
         let servers = group_servers(&tools, &by_name);
         let by_own_name = index_own_names(&tools);
-        Ok(Catalog { format, tools, servers, warnings, by_name, by_own_name, lists })
-    }
-
-    /// A catalog of tools already read and passed over (a snapshot's, `crate::snapshot`): the
-    /// name indexes and servers made from them as [`Catalog::parse`] makes them.
-    pub(crate) fn of_tools(
-        format: Format,
-        tools: Vec<Tool>,
-        warnings: Vec<String>,
-        lists: Vec<(Option<String>, usize)>,
-    ) -> Result<Catalog, Error> {
-        let by_name = index_names(&tools)?;
-        let servers = group_servers(&tools, &by_name);
-        let by_own_name = index_own_names(&tools);
-        Ok(Catalog { format, tools, servers, warnings, by_name, by_own_name, lists })
+        Ok(Catalog { format, tools, left_out, servers, warnings, by_name, by_own_name, lists })
     }
 
     /// Reads a toolbox from JSON text: what `Catalog::parse` gives for the parsed text (and the
@@ -401,19 +417,12 @@ impl Catalog {
     /// top-level `properties` (each name holding `null`) and `required` (its names), each when
     /// present; `None` when the tool has no schema.
     pub fn schema_outline<'a>(&self, tool: &'a Tool) -> Option<&'a Value> {
-        match &tool.schema_outline {
-            Outline::Read(outline) => outline.as_deref(),
-            Outline::Loaded(loaded) => loaded.outline.get_or_init(|| outline_of_def(tool).map(Arc::new)).as_deref(),
-        }
+        tool.schema_outline.as_deref()
     }
 
     /// The schema's top-level `required` names (those that are strings), as a search match shows
-    /// them: from the outline, or for a tool loaded from a snapshot, as the snapshot stores them
-    /// (a search hit reads no def text).
+    /// them.
     pub fn required_names(&self, tool: &Tool) -> Vec<String> {
-        if let Outline::Loaded(loaded) = &tool.schema_outline {
-            return loaded.required.clone();
-        }
         let required = self.schema_outline(tool).and_then(|s| s.get("required")).and_then(Value::as_array);
         required.map_or_else(Vec::new, |r| r.iter().filter_map(Value::as_str).map(String::from).collect())
     }
@@ -427,7 +436,9 @@ impl Catalog {
 /// A catalog's server lists, indexed ([`Catalog::server_lists`]).
 pub struct ServerLists<'a> {
     catalog: &'a Catalog,
-    /// `(server, index into tools)` of every server list's tools, sorted ([`swar::sort_names`]):
+    /// The tool of every def ([`Catalog::every_def`]), in input order.
+    all: Vec<&'a Tool>,
+    /// `(server, index into all)` of every server list's tools, sorted ([`swar::sort_names`]):
     /// each server's run in list order.
     runs: Vec<(&'a str, usize)>,
     /// `(server, index into the catalog's lists)`, sorted: where a server's list length is.
@@ -435,7 +446,7 @@ pub struct ServerLists<'a> {
 }
 
 impl<'a> ServerLists<'a> {
-    /// Whether `server`'s list in the catalog is `defs`, every def read (none dropped as a bridge name).
+    /// Whether `server`'s list in the catalog is `defs` (its tools and those left out, def for def).
     pub fn holds(&self, server: &str, defs: &[Value]) -> bool {
         let Some((tools, length)) = self.list(server) else { return false };
         length == defs.len()
@@ -449,7 +460,7 @@ impl<'a> ServerLists<'a> {
         let &(_, at) = swar::all_named(&self.lists, server).first()?;
         let length = self.catalog.lists.get(at)?.1;
         let run = swar::all_named(&self.runs, server);
-        Some((run.iter().filter_map(|&(_, i)| self.catalog.tools.get(i)).collect::<Vec<_>>().into_iter(), length))
+        Some((run.iter().filter_map(|&(_, i)| self.all.get(i).copied()).collect::<Vec<_>>().into_iter(), length))
     }
 
     /// The tools of `server`'s list as first read (before the passes over the whole toolbox), and
@@ -639,37 +650,6 @@ impl Reading {
             schema_outline: fields.schema.map(schema_outline),
         }
     }
-}
-
-/// A tool's schema outline ([`Catalog::schema_outline`]): kept from reading the tool, or (a tool
-/// loaded from a snapshot, `crate::snapshot`, whose index needs none) read from its def's text the
-/// first time it is asked for.
-#[derive(Clone, Debug)]
-pub(crate) enum Outline {
-    /// Read with the tool.
-    Read(Option<Arc<Value>>),
-    /// Loaded from a snapshot. Boxed: a `Tool` one `Vec` larger moved the heap's layout enough
-    /// that a prepared 3,397-tool shelf's first search grew wasm memory by 0.6 MiB more.
-    Loaded(Box<LoadedOutline>),
-}
-
-/// What a tool loaded from a snapshot holds of its schema.
-#[derive(Clone, Debug)]
-pub(crate) struct LoadedOutline {
-    /// The `required` names a search match shows, as the snapshot stores them (in a fresh Worker,
-    /// a hit's def parsed in code not yet run made each of the first requests 0.1–0.2 ms slower
-    /// than on a shelf built there).
-    pub(crate) required: Vec<String>,
-    /// The outline, read from the def's text when an update first asks for it.
-    pub(crate) outline: crate::shelf::Lazy<Option<Arc<Value>>>,
-}
-
-/// The outline of `tool`'s schema read from its def's text, as reading the tool makes it: the
-/// def's top [`DEF_OUTLINE_LEVELS`] levels, deeper containers skipped (a loaded tool's first
-/// search hit parsed its whole def before: 30 µs more a query at p50, 200 at p95, 3,397 tools).
-fn outline_of_def(tool: &Tool) -> Option<Value> {
-    let (def, _, _) = Reader::new(&tool.def_json).outline_with_text(0, DEF_OUTLINE_LEVELS).ok()?;
-    tool.read_as.fields(&def).schema.map(schema_outline)
 }
 
 /// The top-level `properties` names (each holding `null`) and the `required` names of a schema.
@@ -985,7 +965,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         description: reading.description,
         size: reading.size,
         def_json: reading.json,
-        schema_outline: Outline::Read(reading.schema_outline.map(Arc::new)),
+        schema_outline: reading.schema_outline.map(Arc::new),
         position: entry.position,
         origin: entry.origin,
         renamed: false,

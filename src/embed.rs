@@ -267,6 +267,60 @@ impl Embeddings {
     }
 }
 
+/// What a snapshot holds of a shelf's vectors (`crate::snapshot`): as stored, int8 rows and a
+/// scale each; the keys are the shelf's to make again from its tools.
+impl Embeddings {
+    /// The model, the dimension, the rows one after another and each document's scale.
+    pub(crate) fn stored(&self) -> (&str, usize, &[i8], &[f32]) {
+        (&self.model, self.dimensions, &self.values, &self.scales)
+    }
+
+    /// Vectors as [`Embeddings::stored`] gave them, for documents keyed `keys`, if they are what
+    /// some vectors given to [`Shelf::set_embeddings`] store: a model name, 1 to
+    /// [`MAX_DIMENSIONS`] dimensions, a row and a scale per document, and each row either none
+    /// (zeros, scale 0) or a vector quantised ([`quantised`]: its largest component ±127, none
+    /// −128, and its scale the inverse of the norm of the vector it was made from, which is
+    /// within rounding of the row's own norm). Else what does not hold.
+    pub(crate) fn of_stored(
+        model: String,
+        dimensions: usize,
+        keys: Vec<u64>,
+        values: Vec<i8>,
+        scales: Vec<f32>,
+    ) -> Result<Embeddings, &'static str> {
+        if model.trim().is_empty() {
+            return Err("no model name");
+        }
+        if dimensions == 0 || dimensions > MAX_DIMENSIONS {
+            return Err("a dimension out of range");
+        }
+        if scales.len() != keys.len() || values.len() != keys.len().saturating_mul(dimensions) {
+            return Err("not a vector for each deferred tool");
+        }
+        // A row's components are off the vector's by at most half a unit each, so its norm is
+        // within half the square root of the dimension of 127·|v|/max|v| = 1/scale.
+        let slack = 0.5 * square_root(dimensions as f64) + 1e-3;
+        for (row, &scale) in values.chunks_exact(dimensions).zip(&scales) {
+            let largest = row.iter().map(|&x| i32::from(x).abs()).max().unwrap_or(0);
+            let norm = square_root(row.iter().map(|&x| f64::from(i32::from(x) * i32::from(x))).sum::<f64>());
+            let fits = if scale == 0.0 {
+                largest == 0
+            } else {
+                let inverse = 1.0 / f64::from(scale);
+                scale.is_finite()
+                    && scale > 0.0
+                    && largest == 127
+                    && !row.contains(&i8::MIN)
+                    && (norm - slack..=norm + slack).contains(&inverse)
+            };
+            if !fits {
+                return Err("a vector that is not one quantised");
+            }
+        }
+        Ok(Embeddings { model, dimensions, keys, values, scales })
+    }
+}
+
 /// The integer dot product of two int8 vectors: in wasm SIMD, sixteen components a step, when the
 /// build enables `simd128` (every target runtime has it); else one flat loop. Plain `while` loops:
 /// at the `.wasm`'s opt-level "z" an iterator adapter or a closure is a call per step.

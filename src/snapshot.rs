@@ -1,33 +1,36 @@
-//! Snapshots (SPEC §13): a prepared [`Shelf`], search index included, as bytes, and a shelf
-//! loaded from them that answers byte for byte as the shelf it was taken of.
+//! Snapshots (SPEC §13, §15): a prepared [`Shelf`], search index and embeddings included, as
+//! bytes, and a shelf loaded from them that answers byte for byte as the shelf it was taken of.
 //!
 //! Layout: `[toolbox text][payload][trailer]`. The toolbox's JSON text comes first (when the
 //! snapshot holds it) so that loading takes the bytes as the text with no copy (the tail cut
 //! off); the trailer ([`TRAILER`] bytes: magic, version, flags, the two lengths, the checksum)
-//! comes last. The payload is the options' JSON text, the toolbox's fingerprint, the catalog's
-//! tools as read (each def a range of the toolbox's text or of a text stored in the payload) and
-//! the search index's flat arrays as they are. Loading checks the checksum over everything before
-//! the trailer, then every length, index and range it reads (a count is never believed beyond the
-//! bytes left), and builds nothing that a check has not passed: the cost is the copying of the
-//! strings, the check, and the sort of the names' lookup tables, n·log n at worst.
+//! comes last. The payload is the options' JSON text; which toolbox the shelf is of (its text
+//! held, or its fingerprint, or for a shelf that keeps no toolbox text, the text of its defs);
+//! the search index's arrays made of the description texts (terms, occurrence lists, each tool's
+//! name terms) as they are; and the deferred tools' vectors as stored (int8, a scale each).
 //!
-//! The checksum tells corrupt bytes; it is no signature: bytes written to deceive with a correct
-//! checksum are still read without a panic, a hang or an allocation beyond their size, and each
-//! structure's consistency is checked, but what they rank is what they say.
+//! The load reads the catalog from the toolbox's text as a new shelf reads it: what the catalog
+//! holds (names, servers, places, defs, the whole-toolbox passes, warnings) is then the new
+//! shelf's by construction, never what the bytes say, and a text that is not a toolbox the
+//! options accept is `invalid_snapshot`. The index's tables of names and servers are made again
+//! from the catalog; what is stored is checked against it before use (every count against the
+//! bytes left, every index within the table it indexes, every list in the order lookups rely on,
+//! every float finite, every vector one that quantising some vector gives), so that bytes forged
+//! with a correct checksum (a checksum tells corrupt bytes; it is no signature) either load into a
+//! shelf that answers as a shelf of that toolbox with some index and vectors would, or are
+//! `invalid_snapshot` with a reason. The index's rankings are what its arrays say (checking them
+//! is building them again).
 
-use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Outline, Tool, MAX_TOOLS};
+use crate::catalog::Catalog;
+use crate::embed::Embeddings;
 use crate::error::{Error, ErrorCode};
 use crate::find::search_config;
-use crate::format::Format;
 use crate::hash::fnv1a_words;
 use crate::json::Value;
 use crate::options::Options;
 use crate::search::flat::{Lists, Texts};
-use crate::search::tokenize::Analyzer;
-use crate::search::{analysed_variants, Posting, SearchIndex};
+use crate::search::{Posting, SearchIndex};
 use crate::shelf::{Lazy, Origin, Shelf};
-use alloc::boxed::Box;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::sync::Arc;
@@ -35,7 +38,9 @@ use alloc::vec::Vec;
 
 /// The format version this crate writes and reads.
 /// Version 2: each deferred tool's `required` names (a search match's) after its flags.
-pub const SNAPSHOT_VERSION: u32 = 2;
+/// Version 3: no catalog (the load reads it from the toolbox's text; a shelf without one stores
+/// the text of its defs); of the index only what the description texts made; the embeddings.
+pub const SNAPSHOT_VERSION: u32 = 3;
 
 /// The trailer's first bytes.
 const MAGIC: &[u8; 8] = b"tshelf\x00\x01";
@@ -46,8 +51,12 @@ const TRAILER: usize = 8 + 4 + 4 + 8 + 8 + 8;
 /// Flag: the snapshot holds the toolbox's text.
 const HOLDS_TOOLBOX: u32 = 1;
 
-/// The formats by their number in a snapshot.
-const FORMATS: [Format; 5] = [Format::OpenAi, Format::Responses, Format::Anthropic, Format::Mcp, Format::Gemini];
+/// Which toolbox a snapshot is of (the payload's byte after the options).
+const TOOLBOX_HELD: u8 = 0;
+/// Not held: its fingerprint and length follow; the load needs it given.
+const TOOLBOX_FINGERPRINT: u8 = 1;
+/// The shelf kept no toolbox text: the text of its defs follows.
+const TOOLBOX_DEFS: u8 = 2;
 
 fn invalid(reason: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidSnapshot, format!("snapshot: {}", reason.into()))
@@ -63,14 +72,15 @@ fn malformed(parts: &[&str]) -> Error {
 
 impl Shelf {
     /// The shelf as a snapshot holding its toolbox's text, its search index built first if no
-    /// search has built it yet. [`Shelf::from_snapshot`] loads it.
+    /// search has built it yet, and its embeddings. [`Shelf::from_snapshot`] loads it.
     pub fn snapshot(&self) -> Vec<u8> {
         write_snapshot(self, true)
     }
 
     /// As [`Shelf::snapshot`], without the toolbox's text: [`Shelf::from_snapshot`] then needs the
     /// toolbox, and checks it against the snapshot's fingerprint. A shelf that keeps no toolbox
-    /// text (prepared from a value, or updated with servers kept) holds its tool defs either way.
+    /// text (prepared from a value, or updated with servers kept) holds the text of its tool defs
+    /// either way.
     pub fn snapshot_without_toolbox(&self) -> Vec<u8> {
         write_snapshot(self, false)
     }
@@ -82,11 +92,13 @@ impl Shelf {
     }
 
     /// A shelf of `toolbox` (JSON text) prepared anew with this shelf's options as it was given
-    /// them (the binding's shelves always keep their options' text); for a snapshot of a shelf
-    /// whose update kept servers.
+    /// them (the binding's shelves always keep their options' text) and its vectors; for a
+    /// snapshot of a shelf whose update kept servers.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub(crate) fn anew(&self, toolbox: String) -> Result<Shelf, Error> {
-        Shelf::from_json_text(toolbox, self.origin.options.as_deref().unwrap_or("null"))
+        let mut shelf = Shelf::from_json_text(toolbox, self.origin.options.as_deref().unwrap_or("null"))?;
+        shelf.embeddings = self.embeddings.as_ref().map(|e| e.rekeyed(shelf.embedding_keys()));
+        Ok(shelf)
     }
 
     /// Loads a snapshot taken by [`Shelf::snapshot`]: a shelf whose every answer is the one the
@@ -107,16 +119,27 @@ impl Shelf {
         // the toolbox's text, taken as they are.
         let tail = bytes.split_off(text_end.min(bytes.len()));
         let mut r = Reader::new(tail.get(..payload_end - text_end).unwrap_or_default());
-        let head = Head::read(&mut r)?;
+        let head = Head::read(&mut r, &trailer)?;
         let (options, option_warnings, options_text) = head.options_for(options)?;
-        let text = toolbox_text(bytes, &trailer, &head, toolbox)?;
-        let payload = Payload::read(&mut r, &text)?;
-        payload.into_shelf(head, text, options, option_warnings, options_text)
+        let (text, keeps) = toolbox_text(bytes, &trailer, head.toolbox, toolbox)?;
+        // The catalog as a new shelf reads it (and its errors, the snapshot's).
+        let catalog = Catalog::parse_shared_text(text.clone(), &options)
+            .map_err(|e| malformed(&["its toolbox: ", e.code.as_str(), ": ", &e.message]))?;
+        let index = read_index(&mut r, &catalog, &options)?;
+        let mut shelf = Shelf::of(catalog, options, option_warnings);
+        shelf.embeddings = read_embeddings(&mut r, &shelf)?;
+        if r.left() > 0 {
+            return Err(malformed(&["bytes after the embeddings"]));
+        }
+        // A snapshot taken of a toolbox's text keeps it (a snapshot of this shelf holds it again).
+        shelf.origin = Origin { options: options_text, toolbox: keeps.then_some(text) };
+        shelf.index = Lazy::from(index);
+        Ok(shelf)
     }
 }
 
 /// The memory a load of `bytes` takes beyond the bytes themselves, about: the payload copied apart
-/// and the strings read from it (for a binding that reserves memory in one step).
+/// and the index read from it (for a binding that reserves memory in one step).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn room_to_load(bytes: &[u8]) -> usize {
     Trailer::read(bytes)
@@ -125,43 +148,43 @@ pub(crate) fn room_to_load(bytes: &[u8]) -> usize {
         .min(bytes.len())
 }
 
-/// The toolbox's text the defs are ranges of: the snapshot's own (the bytes cut to it, no copy),
-/// compared with `given` when both are there; or `given`, checked against the fingerprint.
+/// The text the catalog is read from, and whether it is the toolbox's (the shelf keeps it): the
+/// snapshot's own (the bytes cut to it, no copy), compared with `given` when both are there;
+/// `given`, checked against the fingerprint; or the text of the defs the snapshot holds.
 fn toolbox_text(
     mut bytes: Vec<u8>,
     trailer: &Trailer,
-    payload: &Head,
+    which: Which,
     given: Option<String>,
-) -> Result<Arc<String>, Error> {
-    let held = trailer.flags & HOLDS_TOOLBOX != 0;
-    match (held, given) {
-        (true, Some(given)) => {
+) -> Result<(Arc<String>, bool), Error> {
+    match (which, given) {
+        (Which::Held, Some(given)) => {
             let own = bytes.get(..trailer.text_len as usize).unwrap_or_default();
             if own != given.as_bytes() {
                 return Err(invalid("the toolbox given differs from the one the snapshot holds"));
             }
-            Ok(Arc::new(given))
+            Ok((Arc::new(given), true))
         }
-        (true, None) => {
+        (Which::Held, None) => {
             bytes.truncate(trailer.text_len as usize);
             // The payload's room given back (a shrink in place): the text is kept as long as the shelf.
             bytes.shrink_to_fit();
             let text = String::from_utf8(bytes).map_err(|_| invalid("corrupt: the toolbox's text is not UTF-8"))?;
-            Ok(Arc::new(text))
+            Ok((Arc::new(text), true))
         }
-        (false, Some(given)) => match payload.fingerprint {
-            Some((fingerprint, len)) if len == given.len() as u64 && fingerprint == fnv1a_words(given.as_bytes()) => {
-                Ok(Arc::new(given))
+        (Which::Fingerprint(fingerprint, len), Some(given)) => {
+            if len != given.len() as u64 || fingerprint != fnv1a_words(given.as_bytes()) {
+                return Err(invalid("the toolbox given differs from the one the snapshot was taken of (fingerprint)"));
             }
-            Some(_) => Err(invalid("the toolbox given differs from the one the snapshot was taken of (fingerprint)")),
-            None => Err(invalid(
-                "the snapshot holds its tool defs and no fingerprint to check a toolbox against: load it without one",
-            )),
-        },
-        (false, None) if payload.fingerprint.is_some() => {
+            Ok((Arc::new(given), true))
+        }
+        (Which::Fingerprint(..), None) => {
             Err(invalid("the snapshot does not hold its toolbox: give the toolbox it was taken of"))
         }
-        (false, None) => Ok(Arc::new(String::new())),
+        (Which::Defs(_), Some(_)) => Err(invalid(
+            "the snapshot holds its tool defs and no fingerprint to check a toolbox against: load it without one",
+        )),
+        (Which::Defs(defs), None) => Ok((Arc::new(defs), false)),
     }
 }
 
@@ -169,7 +192,7 @@ fn toolbox_text(
 // Writing
 
 fn write_snapshot(shelf: &Shelf, hold_toolbox: bool) -> Vec<u8> {
-    let (index, documents) = shelf.prepared_index();
+    let (index, _) = shelf.prepared_index();
     let toolbox = shelf.origin.toolbox.as_ref();
     let held = toolbox.filter(|_| hold_toolbox);
     let mut out = Writer(Vec::new());
@@ -177,7 +200,21 @@ fn write_snapshot(shelf: &Shelf, hold_toolbox: bool) -> Vec<u8> {
         out.0.extend_from_slice(text.as_bytes());
     }
     let text_len = out.0.len();
-    write_payload(&mut out, shelf, index, documents.len());
+    out.opt_str(shelf.origin.options.as_deref());
+    match (held, toolbox) {
+        (Some(_), _) => out.u8(TOOLBOX_HELD),
+        (None, Some(text)) => {
+            out.u8(TOOLBOX_FINGERPRINT);
+            out.u64(fnv1a_words(text.as_bytes()));
+            out.u64(text.len() as u64);
+        }
+        (None, None) => {
+            out.u8(TOOLBOX_DEFS);
+            out.str(&defs_text(&shelf.catalog));
+        }
+    }
+    write_index(&mut out, index);
+    write_embeddings(&mut out, shelf.embeddings.as_ref());
     let payload_len = out.0.len() - text_len;
     let checksum = fnv1a_words(&out.0);
     out.0.extend_from_slice(MAGIC);
@@ -189,85 +226,59 @@ fn write_snapshot(shelf: &Shelf, hold_toolbox: bool) -> Vec<u8> {
     out.0
 }
 
-fn write_payload(out: &mut Writer, shelf: &Shelf, index: &SearchIndex, documents: usize) {
-    out.opt_str(shelf.origin.options.as_deref());
-    match &shelf.origin.toolbox {
-        Some(text) => {
-            out.u8(1);
-            out.u64(fnv1a_words(text.as_bytes()));
-            out.u64(text.len() as u64);
+/// The toolbox of a catalog's defs as JSON text, the one its catalog is read from: each list in
+/// order (the direct tools as the list the toolbox was, or as `tools`; then each server's) with
+/// every def of it, those left out (bridge names) included, as its compact JSON.
+fn defs_text(catalog: &Catalog) -> String {
+    let defs = catalog.every_def();
+    let flat = defs.iter().any(|t| matches!(t.origin, crate::catalog::Origin::List(_)));
+    let mut out = String::new();
+    let mut defs = defs.into_iter();
+    let mut list = |out: &mut String, length: usize| {
+        out.push('[');
+        for (i, def) in defs.by_ref().take(length).enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&def.def_json);
         }
-        None => out.u8(0),
-    }
-    write_catalog(out, &shelf.catalog, shelf.origin.toolbox.as_ref());
-    out.u32(documents as u32);
-    write_index(out, index);
-}
-
-#[inline(never)]
-fn write_catalog(out: &mut Writer, catalog: &Catalog, toolbox: Option<&Arc<String>>) {
-    out.u8(format_number(catalog.format));
-    out.strs(catalog.warnings.iter().map(String::as_str), catalog.warnings.len());
-    out.len(catalog.lists.len());
-    for (server, length) in &catalog.lists {
-        out.opt_str(server.as_deref());
-        out.len(*length);
-    }
-    // The texts the defs are ranges of, besides the toolbox's (source 0): each once, in order of
-    // first use.
-    let mut sources: BTreeMap<usize, u32> = BTreeMap::new();
-    let mut texts: Vec<&str> = Vec::new();
-    let mut def_sources = Vec::with_capacity(catalog.tools.len());
-    for tool in &catalog.tools {
-        let source = &tool.def_json.source;
-        let number = if toolbox.is_some_and(|t| Arc::ptr_eq(t, source)) {
-            0
-        } else {
-            *sources.entry(Arc::as_ptr(source) as usize).or_insert_with(|| {
-                texts.push(source.as_str());
-                texts.len() as u32
-            })
-        };
-        def_sources.push(number);
-    }
-    out.strs(texts.iter().copied(), texts.len());
-    // No schema outline: the index holds what it gave, and a loaded tool reads its own from its
-    // def's text when an update first asks for it. A deferred tool's `required` names are stored:
-    // a search match shows them.
-    out.len(catalog.tools.len());
-    for (tool, source) in catalog.tools.iter().zip(def_sources) {
-        let required = if tool.deferred { catalog.required_names(tool) } else { Vec::new() };
-        write_tool(out, tool, source, &required);
-    }
-}
-
-#[inline(never)]
-fn write_tool(out: &mut Writer, tool: &Tool, source: u32, required: &[String]) {
-    out.str(&tool.name);
-    out.opt_str(tool.server.as_deref());
-    out.str(&tool.own_name);
-    out.str(&tool.description);
-    out.u32(source);
-    out.len(tool.def_json.start);
-    out.len(tool.def_json.end);
-    out.len(tool.size);
-    out.len(tool.position);
-    let (kind, at) = match tool.origin {
-        ToolOrigin::List(i) => (0, i),
-        ToolOrigin::Tools(i) => (1, i),
-        ToolOrigin::Server(i) => (2, i),
+        out.push(']');
     };
-    out.u8(kind);
-    out.len(at);
-    out.u8(u8::from(tool.deferred) | (u8::from(tool.renamed) << 1));
-    out.u8(format_number(tool.read_as));
-    out.u8(tool.detected.map_or(u8::MAX, format_number));
-    out.strs(required.iter().map(String::as_str), required.len());
+    if flat {
+        list(&mut out, catalog.lists.first().map_or(0, |(_, n)| *n));
+        return out;
+    }
+    out.push('{');
+    let mut servers = false;
+    for (server, length) in &catalog.lists {
+        match server {
+            None => out.push_str("\"tools\":"),
+            Some(name) => {
+                out.push_str(if servers {
+                    ","
+                } else if out.len() > 1 {
+                    ",\"servers\":{"
+                } else {
+                    "\"servers\":{"
+                });
+                servers = true;
+                crate::json::write_string(&mut out, name);
+                out.push(':');
+            }
+        }
+        list(&mut out, *length);
+    }
+    if servers {
+        out.push('}');
+    }
+    out.push('}');
+    out
 }
 
+/// The index's arrays made of the description texts; the rest is made again from the catalog.
 #[inline(never)]
 fn write_index(out: &mut Writer, index: &SearchIndex) {
-    out.texts(&index.lower_names);
+    out.len(index.lower_names.len());
     out.texts(&index.terms);
     out.len(index.postings.items.len());
     for posting in &index.postings.items {
@@ -275,21 +286,25 @@ fn write_index(out: &mut Writer, index: &SearchIndex) {
         out.u32(posting.term_freq.to_bits());
     }
     out.u32s(&index.postings.ends);
-    out.texts(&index.names);
-    out.u32s(&index.name_docs);
     out.u32s(&index.name_terms);
     out.u32s(&index.name_starts);
-    out.u32s(&index.server_of);
-    out.len(index.servers);
-    out.u32s(&index.tie_rank);
-    out.len(index.name_weights.len());
-    for weight in &index.name_weights {
-        out.u32(weight.to_bits());
-    }
 }
 
-fn format_number(format: Format) -> u8 {
-    FORMATS.iter().position(|&f| f == format).map_or(u8::MAX, |n| n as u8)
+/// The vectors as stored: the model, the dimension, each deferred tool's row and scale.
+fn write_embeddings(out: &mut Writer, embeddings: Option<&Embeddings>) {
+    let Some(embeddings) = embeddings else {
+        out.u8(0);
+        return;
+    };
+    let (model, dimensions, values, scales) = embeddings.stored();
+    out.u8(1);
+    out.str(model);
+    out.len(dimensions);
+    out.len(scales.len());
+    out.0.extend(values.iter().map(|&v| v as u8));
+    for scale in scales {
+        out.u32(scale.to_bits());
+    }
 }
 
 /// Little-endian bytes.
@@ -327,11 +342,6 @@ impl Writer {
             }
             None => self.u8(0),
         }
-    }
-
-    fn strs<'a>(&mut self, items: impl Iterator<Item = &'a str>, count: usize) {
-        self.len(count);
-        items.for_each(|s| self.str(s));
     }
 
     fn u32s(&mut self, items: &[u32]) {
@@ -460,29 +470,18 @@ impl<'a> Reader<'a> {
     }
 
     #[inline(never)] // called from many places: one copy in the `.wasm`
-    fn str(&mut self) -> Result<&'a str, Error> {
-        let n = self.usize()?;
-        core::str::from_utf8(self.bytes(n)?).map_err(|_| invalid("corrupt: a string is not UTF-8"))
-    }
-
-    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn string(&mut self) -> Result<String, Error> {
-        self.str().map(String::from)
+        let n = self.usize()?;
+        let text = core::str::from_utf8(self.bytes(n)?).map_err(|_| invalid("corrupt: a string is not UTF-8"))?;
+        Ok(String::from(text))
     }
 
-    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn opt_string(&mut self) -> Result<Option<String>, Error> {
         if self.flag()? {
             self.string().map(Some)
         } else {
             Ok(None)
         }
-    }
-
-    #[inline(never)] // called from many places: one copy in the `.wasm`
-    fn strings(&mut self) -> Result<Vec<String>, Error> {
-        let n = self.count(4)?;
-        (0..n).map(|_| self.string()).collect()
     }
 
     #[inline(never)] // called from many places: one copy in the `.wasm`
@@ -497,45 +496,45 @@ impl<'a> Reader<'a> {
         Ok(items)
     }
 
-    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn texts(&mut self) -> Result<Texts, Error> {
         let texts = Texts { text: self.string()?, ends: self.u32s()? };
         if !texts.is_valid() {
-            return Err(invalid("malformed: a string table's ends are out of order or within a character"));
+            return Err(malformed(&["a string table's ends are out of order or within a character"]));
         }
         Ok(texts)
     }
-
-    #[inline(never)] // called from many places: one copy in the `.wasm`
-    fn format(&mut self) -> Result<Format, Error> {
-        let n = self.u8()?;
-        FORMATS.get(n as usize).copied().ok_or_else(|| malformed(&["an unknown format"]))
-    }
 }
 
-/// The payload's first part, read before the toolbox's text is at hand: what tells which text
-/// it is, and the options.
+/// Which toolbox the snapshot is of.
+enum Which {
+    /// Its text is held, before the payload.
+    Held,
+    /// Its text's fingerprint and length: the load needs it given.
+    Fingerprint(u64, u64),
+    /// The shelf kept no toolbox text: the text of its defs.
+    Defs(String),
+}
+
+/// The payload's first part, read before the toolbox's text is at hand: the options, and which
+/// toolbox the shelf is of.
 struct Head {
     options: Option<String>,
-    /// The toolbox text's fingerprint and length, when the snapshot was taken of one.
-    fingerprint: Option<(u64, u64)>,
-}
-
-/// The rest of the payload, read and checked: the catalog's parts and the index.
-struct Payload {
-    format: Format,
-    warnings: Vec<String>,
-    lists: Vec<(Option<String>, usize)>,
-    tools: Vec<Tool>,
-    documents: usize,
-    index: SearchIndex,
+    toolbox: Which,
 }
 
 impl Head {
-    fn read(r: &mut Reader<'_>) -> Result<Head, Error> {
+    fn read(r: &mut Reader<'_>, trailer: &Trailer) -> Result<Head, Error> {
         let options = r.opt_string()?;
-        let fingerprint = if r.flag()? { Some((r.u64()?, r.u64()?)) } else { None };
-        Ok(Head { options, fingerprint })
+        let toolbox = match r.u8()? {
+            TOOLBOX_HELD => Which::Held,
+            TOOLBOX_FINGERPRINT => Which::Fingerprint(r.u64()?, r.u64()?),
+            TOOLBOX_DEFS => Which::Defs(r.string()?),
+            _ => return Err(malformed(&["which toolbox it is of"])),
+        };
+        if matches!(toolbox, Which::Held) != (trailer.flags & HOLDS_TOOLBOX != 0) {
+            return Err(malformed(&["its trailer and payload disagree on holding the toolbox"]));
+        }
+        Ok(Head { options, toolbox })
     }
 
     /// The options in force: the snapshot's, or `given` when it reads as the same options (with
@@ -564,124 +563,15 @@ impl Head {
     }
 }
 
-impl Payload {
-    /// The rest of the payload, each tool's def a range of `toolbox` (text 0) or of a text the
-    /// payload holds.
-    fn read(r: &mut Reader<'_>, toolbox: &Arc<String>) -> Result<Payload, Error> {
-        let format = r.format()?;
-        let warnings = r.strings()?;
-        let count = r.count(5)?;
-        let lists = (0..count).map(|_| Ok((r.opt_string()?, r.usize()?))).collect::<Result<_, Error>>()?;
-        let mut sources = alloc::vec![toolbox.clone()];
-        sources.extend(r.strings()?.into_iter().map(Arc::new));
-        let count = r.count(44)?;
-        if count > MAX_TOOLS {
-            return Err(malformed(&["more tools than a toolbox may hold"]));
-        }
-        let mut tools: Vec<Tool> = Vec::with_capacity(count);
-        for _ in 0..count {
-            let tool = read_tool(r, &sources)?;
-            // Places in input order, as the rest of the crate holds them.
-            if tools.last().is_some_and(|last| last.position >= tool.position) {
-                return Err(malformed(&[&tool.name, "'s place is not after the tool before it"]));
-            }
-            tools.push(tool);
-        }
-        let documents = r.usize()?;
-        let index = read_index(r, documents)?;
-        if r.left() > 0 {
-            return Err(malformed(&["bytes after the index"]));
-        }
-        Ok(Payload { format, warnings, lists, tools, documents, index })
-    }
-
-    fn into_shelf(
-        self,
-        head: Head,
-        toolbox: Arc<String>,
-        options: Options,
-        option_warnings: Vec<String>,
-        options_text: Option<String>,
-    ) -> Result<Shelf, Error> {
-        let catalog = Catalog::of_tools(self.format, self.tools, self.warnings, self.lists)
-            .map_err(|e| malformed(&[&e.message]))?;
-        let documents: Vec<usize> =
-            catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred).map(|(i, _)| i).collect();
-        if documents.len() != self.documents || self.index.lower_names.len() != self.documents {
-            return Err(invalid("malformed: the index's tools are not the catalog's deferred tools"));
-        }
-        let mut index = self.index;
-        index.config = search_config(&options);
-        index.analyzer = Analyzer::new(&index.config);
-        index.variants = if index.config.variants { analysed_variants(&index.analyzer) } else { Vec::new() };
-        let mut shelf = Shelf::of(catalog, options, option_warnings);
-        // A snapshot taken of a toolbox's text keeps it (a snapshot of this shelf holds it again).
-        shelf.origin = Origin { options: options_text, toolbox: head.fingerprint.map(|_| toolbox) };
-        shelf.index = Lazy::from((index, documents));
-        Ok(shelf)
-    }
-}
-
+/// The index of `catalog`'s deferred tools: the stored arrays, each checked against the others
+/// and the catalog (every number that indexes another array within it, the terms sorted as
+/// lookups bisect them, every occurrence list sorted by tool with finite, non-negative
+/// frequencies), and the tables of names and servers made from the catalog.
 #[inline(never)]
-fn read_tool(r: &mut Reader<'_>, sources: &[Arc<String>]) -> Result<Tool, Error> {
-    let name = r.string()?;
-    let server = r.opt_string()?;
-    let own_name = r.string()?;
-    let description = r.string()?;
-    let source = r.usize()?;
-    let (start, end) = (r.usize()?, r.usize()?);
-    let size = r.usize()?;
-    let position = r.usize()?;
-    let (kind, at) = (r.u8()?, r.usize()?);
-    let origin = match kind {
-        0 => ToolOrigin::List(at),
-        1 => ToolOrigin::Tools(at),
-        2 => ToolOrigin::Server(at),
-        _ => return Err(malformed(&["a tool's origin"])),
-    };
-    let flags = r.u8()?;
-    if flags > 3 {
-        return Err(malformed(&["a tool's flags"]));
-    }
-    let read_as = r.format()?;
-    let detected = match r.u8()? {
-        u8::MAX => None,
-        n => Some(*FORMATS.get(n as usize).ok_or_else(|| malformed(&["an unknown format"]))?),
-    };
-    let required = r.strings()?;
-    let Some(text) = sources.get(source) else {
-        return Err(malformed(&[&name, "'s def in a text the snapshot does not hold"]));
-    };
-    // What the rest of the crate holds of every tool: a def that is a range of its text, a size
-    // (code points) no larger than the def's bytes, a server for a deferred one.
-    let def = text.get(start..end);
-    if def.is_none_or(|def| size > def.len()) || (flags & 1 != 0 && server.is_none()) {
-        return Err(malformed(&[&name, "'s def, size or server"]));
-    }
-    let def_json = DefText { source: text.clone(), start, end };
-    Ok(Tool {
-        name,
-        server,
-        own_name,
-        description,
-        def_json,
-        schema_outline: Outline::Loaded(Box::new(LoadedOutline { required, outline: Lazy::new() })),
-        size,
-        position,
-        origin,
-        deferred: flags & 1 != 0,
-        renamed: flags & 2 != 0,
-        read_as,
-        detected,
-    })
-}
-
-/// The index's flat arrays, each checked against the others: every number that indexes another
-/// array is within it, the string tables are sorted where lookups bisect them, and every
-/// occurrence list is sorted by tool.
-#[inline(never)]
-fn read_index(r: &mut Reader<'_>, docs: usize) -> Result<SearchIndex, Error> {
-    let lower_names = r.texts()?;
+fn read_index(r: &mut Reader<'_>, catalog: &Catalog, options: &Options) -> Result<(SearchIndex, Vec<usize>), Error> {
+    let documents: Vec<usize> = catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred).map(|(i, _)| i).collect();
+    let docs = documents.len();
+    let stored_docs = r.usize()?;
     let terms = r.texts()?;
     let count = r.count(8)?;
     let mut items = Vec::with_capacity(count);
@@ -690,47 +580,51 @@ fn read_index(r: &mut Reader<'_>, docs: usize) -> Result<SearchIndex, Error> {
         items.push(Posting { doc: pair as u32, term_freq: f32::from_bits((pair >> 32) as u32) });
     }
     let postings = Lists { items, ends: r.u32s()? };
-    let names = r.texts()?;
-    let name_docs = r.u32s()?;
     let name_terms = r.u32s()?;
     let name_starts = r.u32s()?;
-    let server_of = r.u32s()?;
-    let servers = r.usize()?;
-    let tie_rank = r.u32s()?;
-    let name_weights: Vec<f32> = r.u32s()?.into_iter().map(f32::from_bits).collect();
     let within = |list: &[u32], bound: usize| list.iter().all(|&n| (n as usize) < bound);
     let checks = [
-        (lower_names.len() == docs, "its tool count"),
+        (stored_docs == docs, "its tool count is not the catalog's deferred tools'"),
         (terms.is_sorted(), "its terms' order"),
         (postings.len() == terms.len() && postings.is_valid(), "its occurrence lists' bounds"),
         (sorted_by_tool(&postings, docs), "an occurrence list's tools"),
-        (names.is_sorted() && name_docs.len() == names.len() && within(&name_docs, docs), "its name table"),
-        (within(&name_terms, terms.len()) && name_weights.len() == name_terms.len(), "its name terms"),
-        (name_weights.iter().all(|w| w.is_finite()), "its name weights"),
+        (within(&name_terms, terms.len()), "its name terms"),
         (starts_valid(&name_starts, docs, name_terms.len()), "its name terms' bounds"),
-        (server_of.len() == docs && within(&server_of, servers) && servers <= docs, "its servers"),
-        (tie_rank.len() == docs && within(&tie_rank, docs), "its tie ranks"),
     ];
     if let Some((_, what)) = checks.iter().find(|(ok, _)| !ok) {
         return Err(malformed(&["the index: ", what]));
     }
-    let config = crate::search::SearchConfig::default();
-    Ok(SearchIndex {
-        analyzer: Analyzer::new(&config),
-        config,
-        lower_names,
-        terms,
-        postings,
-        names,
-        name_docs,
-        name_terms,
-        name_starts,
-        server_of,
-        servers,
-        tie_rank,
-        variants: Vec::new(),
-        name_weights,
-    })
+    let tools = documents.iter().filter_map(|&i| catalog.tools.get(i));
+    let names = tools.map(|t| (t.name.as_str(), t.server.as_deref().unwrap_or("")));
+    let index = SearchIndex::of_parts(names, search_config(options), terms, postings, name_terms, name_starts);
+    Ok((index, documents))
+}
+
+/// The vectors, if the snapshot holds some: one per deferred tool of `shelf`, as quantising some
+/// vector stores it, keyed by the shelf's tools.
+fn read_embeddings(r: &mut Reader<'_>, shelf: &Shelf) -> Result<Option<Embeddings>, Error> {
+    if !r.flag()? {
+        return Ok(None);
+    }
+    let model = r.string()?;
+    let dimensions = r.usize()?;
+    let count = r.usize()?;
+    let keys = shelf.embedding_keys();
+    if count != keys.len() {
+        return Err(malformed(&["the embeddings: not a vector for each deferred tool"]));
+    }
+    let values = r.bytes(count.saturating_mul(dimensions))?.iter().map(|&b| b as i8).collect();
+    let scales = r.u32s_of(count)?.into_iter().map(f32::from_bits).collect();
+    let embeddings = Embeddings::of_stored(model, dimensions, keys, values, scales);
+    embeddings.map(Some).map_err(|what| malformed(&["the embeddings: ", what]))
+}
+
+impl Reader<'_> {
+    /// `n` numbers of 32 bits (a count given by the caller, checked against the bytes left).
+    fn u32s_of(&mut self, n: usize) -> Result<Vec<u32>, Error> {
+        let bytes = self.bytes(n.saturating_mul(4))?;
+        Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())).collect())
+    }
 }
 
 /// Whether every occurrence list names tools below `docs`, each once, in increasing order, with a

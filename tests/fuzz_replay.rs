@@ -55,6 +55,11 @@ fn native_calls_seeds() {
 }
 
 #[test]
+fn snapshot_forged_seeds() {
+    replay("snapshot_forged", checks::snapshot_forged, 10);
+}
+
+#[test]
 fn sessions_seeds() {
     replay("sessions", checks::sessions, 24);
 }

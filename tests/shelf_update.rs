@@ -219,3 +219,97 @@ fn an_update_text_takes_unchanged_tools_by_their_index() {
     let error = shelf.update_keeping_text(r#"{"servers":{"stripe":[0]}}"#.into(), None).unwrap_err();
     assert_eq!(error.code.as_str(), "invalid_tool");
 }
+
+/// What `Shelf.update` in `pkg-template/api.js` sends the core for `next` after `last`, defs that
+/// are equal standing for "the very same objects": the toolbox's text with each server list that
+/// is `last`'s def for def left empty (named in `keep`) and in the other lists each def of `last`'s
+/// list written as its index there (the last index of an equal def, as the JS side's `Map`).
+pub fn js_update_text(last: &Value, next: &Value) -> (String, Vec<String>) {
+    let last_lists: Vec<(String, Value)> =
+        last.get("servers").and_then(Value::as_object).map(<[_]>::to_vec).unwrap_or_default();
+    let mut keep = Vec::new();
+    let Value::Object(members) = next else { panic!("a grouped toolbox") };
+    let members = members.iter().map(|(key, value)| {
+        let (key, value) = (key.clone(), value.clone());
+        let (Some(Value::Object(servers)), "servers") = (Some(&value), key.as_str()) else { return (key, value) };
+        let servers = servers.iter().map(|(name, list)| {
+            let last = last_lists.iter().find(|(n, _)| n == name).map(|(_, l)| l);
+            match (list, last) {
+                (Value::Array(defs), Some(Value::Array(before))) if defs == before => {
+                    keep.push(name.clone());
+                    (name.clone(), Value::Array(vec![]))
+                }
+                (Value::Array(defs), Some(Value::Array(before))) => {
+                    let refs = defs.iter().map(|def| match before.iter().rposition(|b| b == def) {
+                        Some(at) => Value::uint(at as u64),
+                        None => def.clone(),
+                    });
+                    (name.clone(), Value::Array(refs.collect()))
+                }
+                _ => (name.clone(), list.clone()),
+            }
+        });
+        (key, Value::Object(servers.collect()))
+    });
+    (Value::Object(members.collect()).to_json(), keep)
+}
+
+/// Issue 31: a server holding a tool left out of the deferred set (named as a bridge tool, as a
+/// custom `bridgeNames` tool, or an assembly's own bridge tool fed back) and another tool that
+/// changes: the JS side names the kept tools by their index in the server's last list, which
+/// counts the left-out tool. Every variant, in bridge and native mode, updates to what a new
+/// shelf gives (it threw `invalid_tool … got a number`).
+#[test]
+fn an_update_keeps_tools_by_their_place_past_a_left_out_tool() {
+    let tool = |name: &str, description: &str| common::openai_tool(name, description);
+    let servers = Value::object([("servers", Value::object([("s", Value::Array(vec![tool("a", "A.")]))]))]);
+    let own_search = Shelf::from_json(&servers.to_json(), r#"{"contextLength":2000}"#).unwrap().assemble().to_value();
+    let fed_back = own_search
+        .get("tools")
+        .and_then(Value::as_array)
+        .unwrap()
+        .iter()
+        .find(|t| common::openai_name(t) == "tool_search");
+    let variants: Vec<(&str, Value, &str)> = vec![
+        ("tool_search", tool("tool_search", "Mine."), "{}"),
+        ("tool_call", tool("tool_call", "Mine."), "{}"),
+        ("tool_describe", tool("tool_describe", "Mine."), "{}"),
+        ("custom search", tool("find_tools", "Mine."), r#"{"bridgeNames":{"search":"find_tools"}}"#),
+        ("custom call", tool("run_tool", "Mine."), r#"{"bridgeNames":{"call":"run_tool"}}"#),
+        ("custom describe", tool("show_tool", "Mine."), r#"{"bridgeNames":{"describe":"show_tool"}}"#),
+        ("own bridge tool fed back", fed_back.unwrap().clone(), "{}"),
+    ];
+    for mode in ["bridge", "native"] {
+        for (variant, left_out, options) in &variants {
+            let mut options = common::options(options);
+            if let Value::Object(members) = &mut options {
+                members.push(("mode".into(), Value::str(mode)));
+                members.push(("contextLength".into(), Value::uint(2000)));
+            }
+            let options = options.to_json();
+            let list = |changed: &str| {
+                Value::Array(vec![
+                    tool("first", "First."),
+                    left_out.clone(),
+                    tool("second", changed),
+                    tool("third", "Third."),
+                ])
+            };
+            let toolbox = |changed: &str| {
+                Value::object([("servers", Value::object([("gh", list(changed)), ("other", list("Other."))]))])
+            };
+            let (before, after) = (toolbox("Second."), toolbox("Changed."));
+            let mut shelf = Shelf::from_json_text(before.to_json(), &options).unwrap();
+            let (text, keep) = js_update_text(&before, &after);
+            assert!(text.contains("[0,1,"), "{variant}: {text}");
+            shelf.update_keeping_text(text, Some(&keep)).unwrap_or_else(|e| panic!("{mode}, {variant}: {e}"));
+            let fresh = Shelf::from_json(&after.to_json(), &options).unwrap();
+            assert_eq!(answers(&shelf), answers(&fresh), "{mode}, {variant}");
+            // A server kept whole holds its left-out tool too: the warning a new shelf gives.
+            let (text, keep) = js_update_text(&after, &after);
+            assert_eq!(keep.len(), 2);
+            shelf.update_keeping_text(text, Some(&keep)).unwrap();
+            assert_eq!(answers(&shelf), answers(&fresh), "{mode}, {variant}, kept whole");
+        }
+    }
+}

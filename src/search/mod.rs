@@ -526,6 +526,55 @@ impl SearchIndex {
         }
     }
 
+    /// An index of the parts a snapshot stores (`crate::snapshot`): the terms, their occurrence
+    /// lists and each tool's name terms (`name_terms[name_starts[d]..name_starts[d + 1]]`), as a
+    /// build made them from the description text; every table made of the tools' names and
+    /// servers alone (`docs`: name and server of each tool, in order) is made again as
+    /// [`SearchIndex::build`] makes it. The parts must hold together (the snapshot checks them).
+    pub(crate) fn of_parts<'a>(
+        docs: impl Iterator<Item = (&'a str, &'a str)>,
+        config: SearchConfig,
+        terms: Texts,
+        postings: Lists<Posting>,
+        name_terms: Vec<u32>,
+        name_starts: Vec<u32>,
+    ) -> SearchIndex {
+        let mut server_numbers = intern::StrMap::default();
+        let mut server_of = Vec::new();
+        let mut metas = Vec::new();
+        for (name, server) in docs {
+            server_of.push(number_of(&mut server_numbers, server));
+            let lower_name = crate::lowercase::lowercase(name);
+            metas.push(Doc { name: name.to_string(), server: server.to_string(), lower_name });
+        }
+        let (names, name_docs) = sorted_names(&metas);
+        let tie_rank = tie_ranks(&metas);
+        let servers = server_of.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
+        let name_weights = name_term_weights(&name_terms, &postings, metas.len());
+        let mut lower_names = Texts::default();
+        for meta in &metas {
+            lower_names.push(&meta.lower_name);
+        }
+        let analyzer = Analyzer::new(&config);
+        let variants = if config.variants { analysed_variants(&analyzer) } else { Vec::new() };
+        SearchIndex {
+            analyzer,
+            config,
+            lower_names,
+            terms,
+            postings,
+            names,
+            name_docs,
+            name_terms,
+            name_starts,
+            server_of,
+            servers,
+            tie_rank,
+            variants,
+            name_weights,
+        }
+    }
+
     /// The best `limit` tools for `query`, best first (see the module docs for the order).
     pub fn search(&self, query: &str, limit: usize) -> Vec<Hit> {
         self.rank(query, limit).hits

@@ -486,16 +486,40 @@ test("with the MiniLM fixtures: the model-phrased set's hybrid recall@5 through 
   assert.ok(h >= l && h >= 0.771, `hybrid recall@5 ${h.toFixed(3)}, lexical ${l.toFixed(3)}`);
 });
 
-test("a snapshot holds no vectors: fromSnapshot then setEmbeddings answers as the shelf it was taken from", () => {
+test("a snapshot holds the vectors (issue 31): fromSnapshot answers vector searches and unwrapAsync as the shelf it was taken from", async () => {
   const { shelf, vectors } = shelfWithVectors(8);
-  const loaded = Shelf.fromSnapshot(shelf.snapshot());
-  assert.deepEqual(loaded.embeddingTexts(), shelf.embeddingTexts());
   const probe = near(vectors[9], generator(88));
-  assert.throws(() => loaded.search("issue", { vector: probe }), toolshelfError(ToolshelfError, "invalid_embeddings", /without embeddings/));
-  loaded.setEmbeddings({ model: "test-model", vectors });
-  for (const q of ["zzqx", "create issue", "who am I", "list pull requests"]) {
-    assert.deepEqual(loaded.search(q, { limit: 8, vector: probe }), shelf.search(q, { limit: 8, vector: probe }), q);
+  const embed = async (text) => near(vectors[(text.length * 7) % vectors.length], generator(text.length));
+  const calls = [
+    { name: "tool_search", arguments: { query: "zzqx" } },
+    { name: "tool_search", arguments: { query: "create issue" } },
+    { name: "tool_search", arguments: { queries: ["who am I", "list pull requests"] } },
+  ];
+  const loads = {
+    "toolbox held": Shelf.fromSnapshot(shelf.snapshot()),
+    "toolbox given": Shelf.fromSnapshot(shelf.snapshot({ toolbox: false }), box()),
+  };
+  for (const [how, loaded] of Object.entries(loads)) {
+    assert.deepEqual(loaded.embeddingTexts(), shelf.embeddingTexts(), how);
+    for (const q of ["zzqx", "create issue", "who am I", "list pull requests"]) {
+      assert.deepEqual(loaded.search(q, { limit: 8, vector: probe }), shelf.search(q, { limit: 8, vector: probe }), `${how}: ${q}`);
+    }
+    for (const call of calls) {
+      const [got, want] = [await loaded.unwrapAsync(call, { embed }), await shelf.unwrapAsync(call, { embed })];
+      assert.deepEqual(got, want, `${how}: ${JSON.stringify(call)}`);
+      assert.equal(got.warnings, undefined, `${how}: fused, not lexical`);
+    }
+    assert.deepEqual(loaded.snapshot(), shelf.snapshot(), `${how}: the same bytes again`);
+    loaded.free();
   }
-  loaded.free();
+  // After an update that kept servers (the snapshot is of the toolbox prepared anew): the vectors kept.
+  const next = box();
+  next.servers.linear = next.servers.linear.slice(1);
+  shelf.update(next);
+  const after = Shelf.fromSnapshot(shelf.snapshot());
+  for (const q of ["zzqx", "create issue"]) {
+    assert.deepEqual(after.search(q, { limit: 8, vector: probe }), shelf.search(q, { limit: 8, vector: probe }), `after an update: ${q}`);
+  }
+  after.free();
   shelf.free();
 });

@@ -87,6 +87,121 @@ test("invalid_snapshot: truncated, corrupt, foreign, another toolbox or other op
   assert.equal(thrown(() => Shelf.fromSnapshot("bytes")).code, "invalid_snapshot");
 });
 
+/** The snapshot checksum (src/hash.rs `fnv1a_words`): FNV-1a over 64-bit little-endian words in four lanes, folded with the length. */
+function checksum(bytes) {
+  const [OFFSET, PRIME] = [0xcbf29ce484222325n, 0x100000001b3n];
+  const lanes = [OFFSET, OFFSET ^ 1n, OFFSET ^ 2n, OFFSET ^ 3n];
+  const step = (lane, word) => (lanes[lane] = BigInt.asUintN(64, (lanes[lane] ^ word) * PRIME));
+  const word = (at) => {
+    let w = 0n;
+    for (let i = Math.min(8, bytes.length - at) - 1; i >= 0; i--) w = (w << 8n) | BigInt(bytes[at + i]);
+    return w;
+  };
+  const whole = bytes.length - (bytes.length % 32);
+  for (let at = 0; at < whole; at += 32) for (let lane = 0; lane < 4; lane++) step(lane, word(at + 8 * lane));
+  for (let at = whole, lane = 0; at < bytes.length; at += 8, lane++) step(lane, word(at));
+  let h = OFFSET;
+  for (const lane of lanes) h = BigInt.asUintN(64, (h ^ lane) * PRIME);
+  return BigInt.asUintN(64, (h ^ BigInt(bytes.length)) * PRIME);
+}
+
+/** `bytes` with the trailer's checksum made right for the bytes before it: bytes written to deceive. */
+function withChecksum(bytes) {
+  const out = bytes.slice();
+  new DataView(out.buffer, out.byteOffset).setBigUint64(out.length - 8, checksum(out.subarray(0, out.length - 40)), true);
+  return out;
+}
+
+/** The toolbox a snapshot holds (its text before the payload), parsed. */
+function heldToolbox(bytes) {
+  const textLen = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(bytes.length - 24, true));
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(0, textLen)));
+}
+
+/**
+ * What is wrong with a loaded shelf (issue 31's findings), or null: every answer plain data or a
+ * ToolshelfError, the assembly's tools objects with unique names, its snapshot loading again, and
+ * an update to its own toolbox accepted and changing no answer.
+ */
+function wrongWith(shelf, given) {
+  try {
+    const assembly = shelf.assemble();
+    const tools = assembly.tools;
+    if (!tools.every((t) => t !== null && typeof t === "object")) return `a tool that is not an object: ${JSON.stringify(tools)}`;
+    const names = tools.map((t) => t.function?.name ?? t.name);
+    if (new Set(names).size !== names.length) return `assembled names repeat: ${names}`;
+    const hits = shelf.search("issue list create", { limit: 20 }).matches.map((m) => m.name);
+    for (const name of [...names, ...hits]) {
+      shelf.describe(name);
+      shelf.unwrap({ name: "tool_call", arguments: { name, arguments: {} } });
+    }
+    const again = shelf.snapshot();
+    Shelf.fromSnapshot(again, given);
+    shelf.update(given ?? heldToolbox(again));
+    if (JSON.stringify(shelf.assemble()) !== JSON.stringify(assembly)) return "an update to its own toolbox changed its assembly";
+  } catch (e) {
+    return e instanceof ToolshelfError ? `${e.code}: ${e.message}` : `a raw ${e?.name}: ${e?.message}`;
+  }
+  return null;
+}
+
+test("a forged snapshot (checksum made right) is invalid_snapshot or a shelf that answers rightly (issue 31)", () => {
+  const toolbox = {
+    tools: [tool("read_file", "Read a file."), tool("mcp__gh__merge", "Merge.")],
+    servers: {
+      gh: [tool("create_issue", "Create an issue."), tool("tool_search", "Mine."), tool("list_issues", "List issues.")],
+      linear: [tool("create_issue", "Create a Linear issue."), tool("list_teams", "List teams.")],
+      "a b": [tool("tool_call", "Left out.")],
+    },
+  };
+  const options = { contextLength: 3000 };
+  const bytes = new Shelf(toolbox, options).snapshot();
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  const textLen = Number(view.getBigUint64(bytes.length - 24, true));
+  const payload = bytes.length - 40 - textLen;
+  const variants = [];
+  // Every place of the payload read as a 32-bit number and changed (one more, one less, zero, a
+  // swap with the next number), and the toolbox's text with one name copied over another.
+  for (let at = textLen; at + 4 <= bytes.length - 40; at++) {
+    for (const change of ["+1", "-1", "0", "swap"]) {
+      const forged = bytes.slice();
+      const v = new DataView(forged.buffer);
+      const n = v.getUint32(at, true);
+      if (change === "swap" && at + 8 <= bytes.length - 40) {
+        v.setUint32(at, v.getUint32(at + 4, true), true);
+        v.setUint32(at + 4, n, true);
+      } else v.setUint32(at, change === "+1" ? n + 1 : change === "-1" ? n - 1 : 0, true);
+      variants.push([`${change} at ${at - textLen} of ${payload}`, forged]);
+    }
+  }
+  const text = new TextDecoder().decode(bytes.subarray(0, textLen));
+  for (const [from, to] of [["list_issues", "create_issue"], ["list_teams", "create_issue"], ["read_file", "tool_search"], ["mcp__gh__merge", "read_file"]]) {
+    const changed = new TextEncoder().encode(text.replace(`"${from}"`, `"${to}"`));
+    const forged = new Uint8Array([...changed, ...bytes.subarray(textLen)]);
+    new DataView(forged.buffer).setBigUint64(forged.length - 24, BigInt(changed.length), true);
+    variants.push([`the text's ${from} made ${to}`, forged]);
+  }
+  let loaded = 0;
+  const wrong = [];
+  for (const [label, forged] of variants) {
+    for (const given of [undefined, toolbox]) {
+      let shelf;
+      try {
+        shelf = Shelf.fromSnapshot(withChecksum(forged), given);
+      } catch (e) {
+        if (!(e instanceof ToolshelfError) || e.code !== "invalid_snapshot") wrong.push(`${label}: a load error ${e?.name} ${e?.code}: ${e?.message}`);
+        continue;
+      }
+      loaded++;
+      const what = wrongWith(shelf, given);
+      if (what) wrong.push(`${label}${given ? ", toolbox given" : ""}: ${what}`);
+    }
+  }
+  console.log(`${variants.length * 2} forged loads, ${loaded} loaded, ${wrong.length} wrong`);
+  assert.ok(variants.length > 500, `${variants.length} variants`);
+  assert.deepEqual(wrong.slice(0, 12), [], `${wrong.length} of ${variants.length * 2} forged loads wrong`);
+});
+
 test("a snapshot after an update that kept servers, and an update of a loaded shelf", () => {
   const start = grouped(["github-mcp-server", "linear-mcp-official"]);
   const next = { servers: { ...start.servers, stripe: grouped(["stripe-api-2022-04"]).servers.stripe } };

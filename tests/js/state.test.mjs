@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { assemble, search, describe, unwrap, Shelf } from "toolshelf";
+import { assemble, search, describe, unwrap, Shelf, ToolshelfError } from "toolshelf";
 import { assembleCases, catalog, dataDir, grouped, keywordQueries, tool } from "./support.mjs";
 
 const unwrapFixture = JSON.parse(readFileSync(join(dataDir, "unwrap-cases.json"), "utf8"));
@@ -173,4 +173,231 @@ test("Shelf.update gives a new Shelf's results: attach, detach, change one tool,
   } finally {
     shelf.free();
   }
+});
+
+// Issue 31 (SPEC §15): update() accepts every toolbox new Shelf accepts and then answers as the new
+// Shelf, whatever tools are left out of the deferred set (bridge names, custom bridgeNames, an
+// assembly's own bridge tools fed back).
+
+/** A tool def in `format` (the five formats of SPEC §2.1). */
+function inFormatOf(format, name, description, schema) {
+  switch (format) {
+    case "openai":
+      return { type: "function", function: { name, description, parameters: schema } };
+    case "responses":
+      return { type: "function", name, description, parameters: schema };
+    case "anthropic":
+      return { name, description, input_schema: schema };
+    case "mcp":
+      return { name, description, inputSchema: schema };
+    default:
+      return { name, description, parameters: schema };
+  }
+}
+
+/** The outcome of `f` as plain data, an error as its code and message (never a raw TypeError). */
+function settled(f) {
+  try {
+    return { value: f() };
+  } catch (e) {
+    assert.ok(e instanceof ToolshelfError, `not a ToolshelfError: ${e?.stack ?? e}`);
+    return { error: `${e.code}: ${e.message}` };
+  }
+}
+
+/** Every answer of a shelf, as JSON text: assembly, searches, describe and unwraps of every name. */
+function allAnswers(shelf, extraNames = []) {
+  const assembly = shelf.assemble();
+  const names = new Set(extraNames);
+  for (const t of assembly.tools) names.add(t.function?.name ?? t.name);
+  for (const m of shelf.search("a e i o u", { limit: 50 }).matches) names.add(m.name);
+  const out = [JSON.stringify(assembly)];
+  for (const q of ["create issue", "list", "docs search", "refund", "x", "", ...names]) out.push(JSON.stringify(shelf.search(q, { limit: 5 })));
+  for (const name of [...names, "no_such_tool"]) {
+    out.push(JSON.stringify(shelf.describe(name)));
+    out.push(JSON.stringify(settled(() => shelf.unwrap({ name: "tool_call", arguments: { name, arguments: { path: "p" } } }))));
+    out.push(JSON.stringify(settled(() => shelf.unwrap({ name, arguments: { id: "1" } }))));
+  }
+  return out;
+}
+
+/** Asserts `shelf` answers as `fresh`: the same JSON, the caller's very objects where fresh has them. */
+function assertAnswersAs(shelf, fresh, toolbox, label) {
+  const got = allAnswers(shelf);
+  const want = allAnswers(fresh);
+  const at = want.findIndex((w, i) => w !== got[i]);
+  assert.equal(at, -1, `${label}: answer ${at} differs\n got: ${got[at]?.slice(0, 800)}\nwant: ${want[at]?.slice(0, 800)}`);
+  const defs = new Set([...(Array.isArray(toolbox.tools) ? toolbox.tools : []), ...Object.values(toolbox.servers ?? {}).flat()]);
+  const [a, b] = [shelf.assemble().tools, fresh.assemble().tools];
+  b.forEach((t, i) => defs.has(t) && assert.equal(a[i], t, `${label}: tool ${i} is the caller's own object`));
+}
+
+test("update past a left-out tool (issue 31): every variant, bridge and native mode, as a new Shelf", () => {
+  const schema = { type: "object", properties: { path: { type: "string" } } };
+  const fedBack = new Shelf({ servers: { s: [tool("a")] } }, { contextLength: 2000 }).assemble().tools.find((t) => t.function?.name === "tool_search");
+  assert.ok(fedBack, "the bridge's own search tool");
+  const variants = [
+    ["tool_search", tool("tool_search", "Mine."), {}],
+    ["tool_call", tool("tool_call", "Mine."), {}],
+    ["tool_describe", tool("tool_describe", "Mine."), {}],
+    ["custom search", tool("find_tools", "Mine."), { bridgeNames: { search: "find_tools" } }],
+    ["custom call", tool("run_tool", "Mine."), { bridgeNames: { call: "run_tool" } }],
+    ["custom describe", tool("show_tool", "Mine."), { bridgeNames: { describe: "show_tool" } }],
+    ["own bridge tool fed back", fedBack, {}],
+  ];
+  for (const mode of ["bridge", "native"]) {
+    for (const [variant, leftOut, extra] of variants) {
+      const options = { ...extra, mode, contextLength: 2000 };
+      const first = tool("first", "First."), third = tool("third", "Third.");
+      const gh = [first, leftOut, tool("second", "Second."), third];
+      const other = [tool("other_one", "Other."), leftOut];
+      const shelf = new Shelf({ servers: { gh, other } }, options);
+      const next = { servers: { gh: [first, leftOut, tool("second", "Changed."), third], other } };
+      const label = `${mode}, ${variant}`;
+      assert.doesNotThrow(() => shelf.update(next), label);
+      const fresh = new Shelf(next, options);
+      assertAnswersAs(shelf, fresh, next, label);
+      assert.deepEqual(shelf.snapshot(), fresh.snapshot(), `${label}: snapshot`);
+      // A loaded snapshot of it updates alike.
+      const loaded = Shelf.fromSnapshot(shelf.snapshot());
+      const again = { servers: { gh: [first, leftOut, tool("second", "Again."), third], other } };
+      assert.doesNotThrow(() => loaded.update(again), `${label}: a loaded shelf`);
+      assertAnswersAs(loaded, new Shelf(again, options), again, `${label}: a loaded shelf`);
+      for (const s of [shelf, fresh, loaded]) s.free();
+    }
+  }
+});
+
+/** A seeded generator (mulberry32): the same sessions every run; the seed is in every message. */
+function rng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { below: (n) => Math.floor(next() * Math.max(n, 1)), chance: (p) => next() < p, pick: (items) => items[Math.floor(next() * items.length)] };
+}
+
+const SERVERS = ["gh", "linear", "a b", "x.y", "builtin", "s", "__proto__"];
+const NAMES = ["create_issue", "list_items", "search_docs", "get", "tool_search", "tool_call", "tool_describe", "find_tools", "run_tool", "show_tool", " padded ", "mcp__gh__merge", "a.b/c d"];
+const DESCRIPTIONS = ["Create an issue in a repository.", "List every item, e.g. projects", "", "Ünïcode \"quote\" <b>HTML</b>", "Search the documentation."];
+const OPTIONS = [
+  {},
+  { qualify: true },
+  { qualify: false },
+  { mode: "native" },
+  { mode: "native", contextLength: 2000 },
+  { bridgeNames: { search: "find_tools", call: "run_tool", describe: "show_tool" } },
+  { contextLength: 2000, batch: true },
+  { alwaysLoad: ["gh"], contextLength: 4000 },
+  { defer: ["get", "create_issue"] },
+  { format: "anthropic" },
+  { mode: "native", bridgeNames: ["find_tools", "show_tool", "run_tool"], contextLength: 3000 },
+];
+const FORMATS = ["openai", "responses", "anthropic", "mcp", "gemini"];
+
+/** One random session of updates, each compared with a new Shelf (answers, objects, snapshots, errors). */
+function updateSession(seed) {
+  const r = rng(seed);
+  const options = r.pick(OPTIONS);
+  let format = r.pick(FORMATS);
+  const tiny = { servers: { s: [inFormatOf(format, "t", "T.", { type: "object" })] } };
+  const bridgeDefs = settled(() => new Shelf(tiny, options).assemble().tools).value?.filter((t) => (t.function?.name ?? t.name) !== "t") ?? [];
+  const def = () => {
+    if (bridgeDefs.length && r.chance(0.08)) return r.pick(bridgeDefs);
+    const schema = { type: "object" };
+    if (r.chance(0.6)) {
+      const p = r.pick(["path", "query", "id"]);
+      schema.properties = { [p]: { type: "string", description: "The thing." } };
+      if (r.chance(0.5)) schema.required = [p];
+    }
+    return inFormatOf(format, r.pick(NAMES), r.pick(DESCRIPTIONS), schema);
+  };
+  const list = (most) => Array.from({ length: r.below(most + 1) }, def);
+  const toolboxOf = (direct, servers) => {
+    const box = direct === undefined ? {} : { tools: direct };
+    box.servers = Object.create(null);
+    for (const [name, defs] of servers) box.servers[name] = defs;
+    return box;
+  };
+  const entries = (box) => Object.keys(box.servers).map((n) => [n, box.servers[n]]);
+  let box;
+  for (let tries = 0; tries < 6; tries++) {
+    const servers = new Map();
+    for (let i = r.below(4) + 1; i > 0; i--) servers.set(r.pick(SERVERS), list(5));
+    box = toolboxOf(r.chance(0.5) ? list(2) : undefined, servers);
+    if (!settled(() => new Shelf(box, options).free()).error) break;
+  }
+  const start = settled(() => new Shelf(box, options));
+  if (start.error) return 0;
+  const shelf = start.value;
+  let steps = 0;
+  try {
+    for (let step = 0; step < 6; step++) {
+      let direct = box.tools;
+      let servers = entries(box).map(([n, l]) => [n, [...l]]);
+      const pickList = () => servers[r.below(servers.length)]?.[1];
+      switch (r.below(13)) {
+        case 0: { const name = r.pick(SERVERS); if (!servers.some(([n]) => n === name)) servers.push([name, list(4)]); break; }
+        case 1: if (servers.length) servers.splice(r.below(servers.length), 1); break;
+        case 2: servers.reverse(); break;
+        case 3: { const l = pickList(); if (l?.length) l[r.below(l.length)] = def(); break; }
+        case 4: { const l = pickList(); if (l?.length > 1) { const [i, j] = [r.below(l.length), r.below(l.length)]; [l[i], l[j]] = [l[j], l[i]]; } break; }
+        case 5: { const l = pickList(); l?.splice(r.below(l.length + 1), 0, def()); break; }
+        case 6: { const l = pickList(); if (l?.length) l.splice(r.below(l.length), 1); break; }
+        case 7: { const name = r.pick(SERVERS); if (servers.length && !servers.some(([n]) => n === name)) servers[r.below(servers.length)][0] = name; break; }
+        case 8: { const l = pickList(); if (l?.length) { const i = r.below(l.length); l[i] = structuredClone(l[i]); } break; }
+        case 9: { const [from, to] = [pickList(), pickList()]; if (from?.length && to) to.push(from[0]); break; }
+        case 10: direct = direct !== undefined && r.chance(0.5) ? undefined : list(2); break;
+        case 11: {
+          // Every def in another format: new objects throughout.
+          const to = r.pick(FORMATS);
+          const rewrite = (t) => {
+            const fields = t.function ?? t;
+            return inFormatOf(to, fields.name ?? "x", fields.description ?? "", fields.parameters ?? fields.input_schema ?? fields.inputSchema ?? { type: "object" });
+          };
+          direct = direct?.map(rewrite);
+          servers = servers.map(([n, l]) => [n, l.map(rewrite)]);
+          format = to;
+          break;
+        }
+        default: break; // the same objects again
+      }
+      const next = toolboxOf(direct, servers);
+      const label = `seed ${seed}, step ${step}, options ${JSON.stringify(options)}, toolbox ${JSON.stringify(next).slice(0, 1500)}`;
+      const fresh = settled(() => new Shelf(next, options));
+      const before = fresh.error ? allAnswers(shelf) : null;
+      const loaded = Shelf.fromSnapshot(shelf.snapshot());
+      const updated = settled(() => shelf.update(next));
+      const updatedLoaded = settled(() => loaded.update(next));
+      if (fresh.error) {
+        assert.equal(updated.error, fresh.error, `${label}: the error of new Shelf`);
+        assert.equal(updatedLoaded.error, fresh.error, `${label}: a loaded shelf, the error of new Shelf`);
+        assert.deepEqual(allAnswers(shelf), before, `${label}: a failed update changed the shelf`);
+      } else {
+        assert.equal(updated.error, undefined, label);
+        assert.equal(updatedLoaded.error, undefined, `${label}: a loaded shelf`);
+        assertAnswersAs(shelf, fresh.value, next, label);
+        assertAnswersAs(loaded, fresh.value, next, `${label}: a loaded shelf`);
+        assert.deepEqual(shelf.snapshot(), fresh.value.snapshot(), `${label}: snapshot`);
+        assert.deepEqual(shelf.snapshot({ toolbox: false }), fresh.value.snapshot({ toolbox: false }), `${label}: snapshot without the toolbox`);
+        fresh.value.free();
+        box = next;
+        steps++;
+      }
+      loaded.free();
+    }
+  } finally {
+    shelf.free();
+  }
+  return steps;
+}
+
+test("update is a new Shelf for random toolboxes and update sequences (seeded; SPEC §15)", () => {
+  let steps = 0;
+  for (let seed = 1; seed <= 150; seed++) steps += updateSession(seed);
+  assert.ok(steps > 400, `${steps} updates compared`);
 });

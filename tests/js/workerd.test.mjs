@@ -103,3 +103,70 @@ test("the workerd entry in workerd: the same assembly, fingerprint, searches and
     server.stop();
   }
 });
+
+// A hybrid Shelf's snapshot in a Worker (SPEC §15): the snapshot, with the all-MiniLM-L6-v2 vectors
+// of the GitHub and Linear tools, imported as a Data module and loaded at module scope; the Worker's
+// vector searches and unwrapAsync answers (its embed a table of the queries' fixture vectors) are
+// the live Node shelf's, byte for byte.
+const HYBRID_WORKER = `
+import { Shelf } from "toolshelf";
+import bytes from "./shelf.bin";
+import input from "./input.json";
+const shelf = Shelf.fromSnapshot(bytes);
+export default {
+  async fetch() {
+    const vector = (q) => Float32Array.from(input.vectors[q]);
+    const searches = input.queries.map((q) => shelf.search(q, { limit: 8, vector: vector(q) }));
+    const unwraps = [];
+    for (const call of input.calls) unwraps.push(await shelf.unwrapAsync(call, { embed: async (q) => vector(q) }));
+    return Response.json({ searches, unwraps, vectors: shelf.embeddingTexts().length });
+  },
+};`;
+
+test("a hybrid Shelf's snapshot loaded at module scope in workerd answers vector searches as the live shelf", { timeout: 180_000 }, async (t) => {
+  const { readVectors, embeddingKey } = await import("./embeddings.mjs");
+  const { keywordQueries } = await import("./support.mjs");
+  const toolbox = { servers: { github: catalog("github-mcp-server").map((e) => e.tool), linear: catalog("linear-mcp-official").map((e) => e.tool) } };
+  const live = new nodeApi.Shelf(toolbox, { qualify: true });
+  const tools = readVectors("tools");
+  const byKey = {};
+  for (const { key } of live.embeddingTexts()) if (tools.get(key)) byKey[key] = tools.get(key);
+  assert.ok(Object.keys(byKey).length > 40, `${Object.keys(byKey).length} tool vectors`);
+  live.setEmbeddings({ model: tools.model, vectors: byKey });
+  const queryVectors = readVectors("queries-keyword");
+  const vectors = {};
+  for (const { query } of keywordQueries()) {
+    const v = queryVectors.get(embeddingKey(query));
+    if (v && Object.keys(vectors).length < 24) vectors[query] = [...v];
+  }
+  const queries = Object.keys(vectors);
+  const calls = [
+    ...queries.slice(0, 6).map((query) => ({ type: "tool_use", id: "t", name: "tool_search", input: { query } })),
+    { type: "tool_use", id: "b", name: "tool_search", input: { queries: queries.slice(6, 9) } },
+  ];
+  const hybridWork = join(work, "hybrid");
+  mkdirSync(hybridWork, { recursive: true });
+  writeFileSync(join(hybridWork, "worker.js"), HYBRID_WORKER);
+  writeFileSync(join(hybridWork, "input.json"), JSON.stringify({ vectors, queries, calls }));
+  writeFileSync(join(hybridWork, "shelf.bin"), live.snapshot());
+  const port = await freePort();
+  const config = capnpConfig({ work: hybridWork, port, entry: workerdEntry(), extraModules: ['(name = "shelf.bin", data = embed "shelf.bin")'] });
+  writeFileSync(join(hybridWork, "config.capnp"), config);
+  const server = await startWorkerd({ work: hybridWork, configFile: "config.capnp", port });
+  try {
+    t.diagnostic(`workerd answered ${Math.round(server.readyMs)} ms after spawn`);
+    const response = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(30_000) });
+    assert.equal(response.status, 200, server.output());
+    const body = await response.json();
+    const expected = { searches: queries.map((q) => live.search(q, { limit: 8, vector: Float32Array.from(vectors[q]) })), unwraps: [], vectors: live.embeddingTexts().length };
+    for (const call of calls) expected.unwraps.push(await live.unwrapAsync(call, { embed: async (q) => Float32Array.from(vectors[q]) }));
+    assert.deepEqual(body, JSON.parse(JSON.stringify(expected)));
+    assert.ok(body.unwraps.every((u) => u.kind === "answer" && u.warnings === undefined), "fused answers, no lexical fallback");
+    // The vectors count: a query only similar to a tool finds it as the live shelf does, not lexically.
+    const lexical = queries.map((q) => live.search(q, { limit: 8 }));
+    assert.notDeepEqual(body.searches, JSON.parse(JSON.stringify(lexical)), "the vectors change some ranking");
+  } finally {
+    server.stop();
+    live.free();
+  }
+});
