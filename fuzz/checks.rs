@@ -528,7 +528,7 @@ fn native_arguments(b: &mut Bytes) -> json::Value {
 
 // ---------------------------------------------------------------------------------------------
 // `snapshot_forged`: a real snapshot's fields changed and its checksum made right (bytes written
-// to deceive), loaded. The layout parsed here is format 3's (src/snapshot.rs): a change of the
+// to deceive), loaded. The layout parsed here is format 3's (src/shelf/snapshot.rs): a change of the
 // format changes `Forged::parse` with it.
 
 /// A snapshot's field, as `Forged::parse` reads it.

@@ -355,7 +355,7 @@ impl Catalog {
     }
 
     /// As [`Catalog::parse_text`], the text shared with the caller (a shelf keeps it for its
-    /// snapshot, `crate::snapshot`).
+    /// snapshot, `crate::shelf::snapshot`).
     pub(crate) fn parse_shared_text(text: Arc<String>, options: &Options) -> Result<Catalog, Error> {
         read_text(text, options, None)
     }

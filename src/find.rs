@@ -137,7 +137,7 @@ pub fn search(
     documents: &[usize],
     query: &str,
     limit: usize,
-    vectors: Option<(&[f32], &crate::embed::Fusion)>,
+    vectors: Option<(&[f32], &crate::search::embed::Fusion)>,
 ) -> SearchResult {
     found(catalog, index, documents, query, limit, vectors).into_result(catalog)
 }
@@ -168,7 +168,7 @@ pub fn found(
     documents: &[usize],
     query: &str,
     limit: usize,
-    vectors: Option<(&[f32], &crate::embed::Fusion)>,
+    vectors: Option<(&[f32], &crate::search::embed::Fusion)>,
 ) -> Found {
     let query = cut_chars(query.trim(), MAX_QUERY_CHARS);
     let total_available = documents.len();

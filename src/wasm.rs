@@ -261,7 +261,7 @@ impl ShelfHandle {
         // strings, not for the toolbox's text, which it takes as it is. The toolbox comes as a
         // string (`JSON.stringify`'s, which escapes lone surrogates): wasm-bindgen encodes it
         // straight into wasm memory, with no `TextEncoder` buffer to copy and no UTF-8 check.
-        reserve_for_bytes(crate::snapshot::room_to_load(&bytes))?;
+        reserve_for_bytes(crate::shelf::snapshot::room_to_load(&bytes))?;
         Shelf::from_snapshot(bytes, toolbox, options.as_deref()).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
     }
 
@@ -289,7 +289,7 @@ impl ShelfHandle {
 
     /// Sets the deferred tools' vectors: `values` holds them one after another, `dimensions`
     /// each; `keys` (a JSON array of keys) names them, or `null`: in texts order. What the shelf
-    /// then holds as JSON text: `{stored, missing, unknownKeys}` ([`crate::embed::Stored`]).
+    /// then holds as JSON text: `{stored, missing, unknownKeys}` ([`crate::search::embed::Stored`]).
     #[wasm_bindgen(js_name = setEmbeddings)]
     pub fn set_embeddings(
         &mut self,
@@ -301,9 +301,9 @@ impl ShelfHandle {
         // The int8 store: a byte per component of every deferred tool (`too_large`, not a trap).
         let tools = self.shelf.catalog().deferred().count();
         let dimensions = dimensions as usize;
-        reserve_for_bytes(tools.saturating_mul(dimensions.min(crate::embed::MAX_DIMENSIONS)))?;
+        reserve_for_bytes(tools.saturating_mul(dimensions.min(crate::search::embed::MAX_DIMENSIONS)))?;
         let keys = server_names(keys);
-        let vectors = crate::embed::Vectors { model, dimensions, values: &values, keys: keys.as_deref() };
+        let vectors = crate::search::embed::Vectors { model, dimensions, values: &values, keys: keys.as_deref() };
         let stored = self.shelf.set_embeddings(vectors).map_err(js_error)?;
         Ok(stored_json(&stored))
     }
@@ -313,7 +313,7 @@ impl ShelfHandle {
     pub fn clear_embeddings(&mut self) -> String {
         self.shelf.clear_embeddings();
         let missing = self.shelf.catalog().deferred().count();
-        stored_json(&crate::embed::Stored { missing, ..Default::default() })
+        stored_json(&crate::search::embed::Stored { missing, ..Default::default() })
     }
 
     /// For `unwrapAsync`, in two steps. With `queries` `null`: the queries unwrapping `call` (JSON
@@ -341,8 +341,8 @@ impl ShelfHandle {
 }
 
 /// `{stored, missing, unknownKeys}`: what a shelf holds after setting its vectors.
-fn stored_json(stored: &crate::embed::Stored) -> String {
-    let crate::embed::Stored { stored, missing, unknown_keys } = stored;
+fn stored_json(stored: &crate::search::embed::Stored) -> String {
+    let crate::search::embed::Stored { stored, missing, unknown_keys } = stored;
     let keys = Value::strings(unknown_keys).to_json();
     alloc::format!(r#"{{"stored":{stored},"missing":{missing},"unknownKeys":{keys}}}"#)
 }

@@ -96,7 +96,7 @@ impl Names {
 }
 
 /// Strings each standing for an index, found by string in O(log n): what a lookup of names made
-/// for a whole catalog needs (sorted once with [`crate::swar::sort_names`]).
+/// for a whole catalog needs (sorted once, by the crate's one sort of names).
 #[derive(Clone, Debug, Default)]
 pub struct Keyed {
     /// `(key, index)` pairs.

@@ -1,6 +1,6 @@
 //! Flat arrays for the search index: many strings as one text with their ends, many lists as one
 //! array with their ends. A built index holds a few allocations instead of one per term, and a
-//! snapshot (`crate::snapshot`) stores and loads each as it is, with no rebuild.
+//! snapshot (`crate::shelf::snapshot`) stores and loads each as it is, with no rebuild.
 
 use alloc::string::String;
 use alloc::vec::Vec;

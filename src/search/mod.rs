@@ -32,6 +32,7 @@
 //! touch, and a sort of the best `limit` of them.
 
 mod bm25;
+pub mod embed;
 pub(crate) mod flat;
 pub(crate) mod intern;
 pub mod stem;
@@ -325,7 +326,7 @@ pub(crate) struct Posting {
 #[derive(Clone, Debug)]
 ///
 /// Every part but the analyzer, the config and the variant table (which follow from the config)
-/// is a flat array, which a snapshot (`crate::snapshot`) stores and loads as it is.
+/// is a flat array, which a snapshot (`crate::shelf::snapshot`) stores and loads as it is.
 pub struct SearchIndex {
     pub(crate) analyzer: Analyzer,
     pub(crate) config: SearchConfig,
@@ -526,7 +527,7 @@ impl SearchIndex {
         }
     }
 
-    /// An index of the parts a snapshot stores (`crate::snapshot`): the terms, their occurrence
+    /// An index of the parts a snapshot stores (`crate::shelf::snapshot`): the terms, their occurrence
     /// lists and each tool's name terms (`name_terms[name_starts[d]..name_starts[d + 1]]`), as a
     /// build made them from the description text; every table made of the tools' names and
     /// servers alone (`docs`: name and server of each tool, in order) is made again as
@@ -586,9 +587,14 @@ impl SearchIndex {
     }
 
     /// [`SearchIndex::rank`] with the query's similarity to each tool (`similarities[doc]`,
-    /// `crate::embed`) fused in by `fusion` (SPEC §12): exact names first, unknown words
+    /// `crate::search::embed`) fused in by `fusion` (SPEC §12): exact names first, unknown words
     /// lexical, a tool found by similarity alone partial. `None`: [`SearchIndex::rank`].
-    pub fn rank_fused(&self, query: &str, limit: usize, vectors: Option<(&[f32], &crate::embed::Fusion)>) -> Ranked {
+    pub fn rank_fused(
+        &self,
+        query: &str,
+        limit: usize,
+        vectors: Option<(&[f32], &crate::search::embed::Fusion)>,
+    ) -> Ranked {
         let plan = self.plan(query);
         let unknown_words = plan.unknown_words();
         if limit == 0 {

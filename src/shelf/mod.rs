@@ -1,6 +1,8 @@
 //! `Shelf`: a toolbox prepared once with its options, answering every operation; and the stateless
 //! free functions, which prepare a shelf per call and give the same results.
 
+mod embeddings;
+pub mod snapshot;
 use crate::assemble::{layout, Assembly, Layout};
 use crate::catalog::Catalog;
 use crate::conversation::History;
@@ -32,11 +34,11 @@ pub struct Shelf {
     pub(crate) option_warnings: Vec<String>,
     pub(crate) warnings: Vec<String>,
     pub(crate) index: Lazy<(SearchIndex, Vec<usize>)>,
-    /// What a snapshot holds besides (`crate::snapshot`): the options as JSON text, when they
+    /// What a snapshot holds besides (`crate::shelf::snapshot`): the options as JSON text, when they
     /// came as JSON, and the toolbox's text when the catalog was read from it whole.
     pub(crate) origin: Origin,
     /// The deferred tools' vectors for semantic search (SPEC §12), when the caller gave some.
-    pub(crate) embeddings: Option<crate::embed::Embeddings>,
+    pub(crate) embeddings: Option<crate::search::embed::Embeddings>,
 }
 
 /// The texts a shelf was prepared from, as far as it keeps them (shared, never copied).
@@ -241,8 +243,8 @@ impl Shelf {
     /// The text to embed of each deferred tool and its key (SPEC §12), in the order of the deferred
     /// tools (the order [`Shelf::set_embeddings`] reads vectors in): `(key, text)`.
     pub fn embedding_texts(&self) -> Vec<(String, String)> {
-        let texts = self.catalog.deferred().map(crate::embed::embedding_text);
-        texts.map(|text| (crate::embed::embedding_key(&text), text)).collect()
+        let texts = self.catalog.deferred().map(crate::search::embed::embedding_text);
+        texts.map(|text| (crate::search::embed::embedding_key(&text), text)).collect()
     }
 
     /// A deferred tool's whole description and schema (SPEC §5); `None` for any other name.

@@ -22,12 +22,12 @@
 //! is building them again).
 
 use crate::catalog::Catalog;
-use crate::embed::Embeddings;
 use crate::error::{Error, ErrorCode};
 use crate::find::search_config;
 use crate::hash::fnv1a_words;
 use crate::json::Value;
 use crate::options::Options;
+use crate::search::embed::Embeddings;
 use crate::search::flat::{Lists, Texts};
 use crate::search::{Posting, SearchIndex};
 use crate::shelf::{Lazy, Origin, Shelf};

@@ -2,14 +2,11 @@
 //! `key`), the vectors a shelf holds for its deferred tools ([`Embeddings`]) and the fusion of a
 //! query vector's similarities with the lexical ranking.
 
+use super::intern::StrMap;
+use super::{tokenize, Hit};
 use crate::catalog::Tool;
 use crate::error::{Error, ErrorCode};
-use crate::find::SearchResult;
 use crate::hash;
-use crate::search::intern::StrMap;
-use crate::search::{tokenize, Hit};
-use crate::shelf::Shelf;
-use crate::unwrap::{Prepared, Unwrapped};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -47,7 +44,7 @@ pub fn embedding_key(text: &str) -> String {
 }
 
 /// Pushes the words of `name`, lowercased, each after a space when `text` already holds some.
-fn push_words(text: &mut String, name: &str) {
+pub(crate) fn push_words(text: &mut String, name: &str) {
     for word in tokenize::words(name, true) {
         if !text.is_empty() {
             text.push(' ');
@@ -57,7 +54,7 @@ fn push_words(text: &mut String, name: &str) {
 }
 
 /// Pushes `description` without HTML, whitespace runs as one space, trimmed, cut.
-fn push_description(text: &mut String, description: &str) {
+pub(crate) fn push_description(text: &mut String, description: &str) {
     let stripped = tokenize::strip_html(description);
     let mut pending_space = false;
     let mut count = 0;
@@ -93,32 +90,32 @@ pub const MAX_DIMENSIONS: usize = 4_096;
 /// vectorises.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Embeddings {
-    model: String,
-    dimensions: usize,
+    pub(crate) model: String,
+    pub(crate) dimensions: usize,
     /// The key of each document's embedding text ([`embedding_key`] as a number).
-    keys: Vec<u64>,
-    values: Vec<i8>,
-    scales: Vec<f32>,
+    pub(crate) keys: Vec<u64>,
+    pub(crate) values: Vec<i8>,
+    pub(crate) scales: Vec<f32>,
 }
 
 /// An `invalid_embeddings` error.
-fn invalid(message: impl Into<String>) -> Error {
+pub(crate) fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidEmbeddings, message)
 }
 
 /// `invalid_embeddings`: "`given` `what` `wanted`" ("3 vectors for 4").
-fn counts(what: &str, given: usize, wanted: usize) -> Error {
+pub(crate) fn counts(what: &str, given: usize, wanted: usize) -> Error {
     invalid(alloc::format!("{given} {what} {wanted}"))
 }
 
 /// `invalid_embeddings`: "`what`: `reason`".
-fn named(what: &str, reason: &str) -> Error {
+pub(crate) fn named(what: &str, reason: &str) -> Error {
     invalid(alloc::format!("{what}: {reason}"))
 }
 
 /// Why `vector` has no direction to compare (empty, a component NaN or infinite, all zero), or
 /// `None`: the first component at fault is named.
-fn unusable(vector: &[f32]) -> Option<String> {
+pub(crate) fn unusable(vector: &[f32]) -> Option<String> {
     if vector.is_empty() {
         return Some(String::from("empty"));
     }
@@ -134,17 +131,17 @@ fn unusable(vector: &[f32]) -> Option<String> {
 }
 
 /// `text`'s first `most` code points.
-fn cut(text: &str, most: usize) -> &str {
+pub(crate) fn cut(text: &str, most: usize) -> &str {
     text.char_indices().nth(most).map_or(text, |(end, _)| text.get(..end).unwrap_or(text))
 }
 
 /// A query or model as a message names it: JSON-quoted, cut to 80 code points.
-fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     crate::json::Value::str(cut(text, 80)).to_json()
 }
 
 /// How an error names vector `i`: by its key (`vector 0123456789abcdef`), or its place.
-fn vector_name(keys: Option<&[String]>, i: usize) -> String {
+pub(crate) fn vector_name(keys: Option<&[String]>, i: usize) -> String {
     match keys.and_then(|k| k.get(i)) {
         Some(key) => alloc::format!("vector {}", cut(key, 40)),
         None => alloc::format!("vector {i}"),
@@ -152,7 +149,7 @@ fn vector_name(keys: Option<&[String]>, i: usize) -> String {
 }
 
 /// The keys' map to the first document of each (texts, and so keys, may repeat).
-fn key_map(keys: &[u64]) -> StrMap {
+pub(crate) fn key_map(keys: &[u64]) -> StrMap {
     let mut map = StrMap::default();
     let mut hex = String::new();
     for (doc, &key) in keys.iter().enumerate() {
@@ -267,7 +264,7 @@ impl Embeddings {
     }
 }
 
-/// What a snapshot holds of a shelf's vectors (`crate::snapshot`): as stored, int8 rows and a
+/// What a snapshot holds of a shelf's vectors (`crate::shelf::snapshot`): as stored, int8 rows and a
 /// scale each; the keys are the shelf's to make again from its tools.
 impl Embeddings {
     /// The model, the dimension, the rows one after another and each document's scale.
@@ -276,7 +273,7 @@ impl Embeddings {
     }
 
     /// Vectors as [`Embeddings::stored`] gave them, for documents keyed `keys`, if they are what
-    /// some vectors given to [`Shelf::set_embeddings`] store: a model name, 1 to
+    /// some vectors given to `Shelf::set_embeddings` store: a model name, 1 to
     /// [`MAX_DIMENSIONS`] dimensions, a row and a scale per document, and each row either none
     /// (zeros, scale 0) or a vector quantised ([`quantised`]: its largest component ±127, none
     /// −128, and its scale the inverse of the norm of the vector it was made from, which is
@@ -325,7 +322,7 @@ impl Embeddings {
 /// build enables `simd128` (every target runtime has it); else one flat loop. Plain `while` loops:
 /// at the `.wasm`'s opt-level "z" an iterator adapter or a closure is a call per step.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn dot(a: &[i8], b: &[i8]) -> i32 {
+pub(crate) fn dot(a: &[i8], b: &[i8]) -> i32 {
     use core::arch::wasm32::*;
     let n = a.len().min(b.len());
     let mut acc = i32x4_splat(0);
@@ -344,20 +341,20 @@ fn dot(a: &[i8], b: &[i8]) -> i32 {
 /// `v[at..at + 16]` as a vector (one `v128.load`: the compiler folds the lanes).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
-fn sixteen(v: &[i8], at: usize) -> Option<core::arch::wasm32::v128> {
+pub(crate) fn sixteen(v: &[i8], at: usize) -> Option<core::arch::wasm32::v128> {
     let &[a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p] = <&[i8; 16]>::try_from(v.get(at..at + 16)?).ok()?;
     Some(core::arch::wasm32::i8x16(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p))
 }
 
 /// The integer dot product of two int8 vectors: one flat loop.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn dot(a: &[i8], b: &[i8]) -> i32 {
+pub(crate) fn dot(a: &[i8], b: &[i8]) -> i32 {
     dot_from(a, b, 0)
 }
 
 /// The dot product of `a[from..]` and `b[from..]`, one component a step.
 #[inline(always)]
-fn dot_from(a: &[i8], b: &[i8], from: usize) -> i32 {
+pub(crate) fn dot_from(a: &[i8], b: &[i8], from: usize) -> i32 {
     let mut sum = 0i32;
     let mut i = from;
     while let (Some(&x), Some(&y)) = (a.get(i), b.get(i)) {
@@ -369,7 +366,7 @@ fn dot_from(a: &[i8], b: &[i8], from: usize) -> i32 {
 
 /// `vector` made unit length and scaled to int8 (largest component ±127), and the factor back;
 /// why not ([`unusable`]) for a vector with no direction.
-fn quantised(vector: &[f32]) -> Result<(Vec<i8>, f32), String> {
+pub(crate) fn quantised(vector: &[f32]) -> Result<(Vec<i8>, f32), String> {
     if let Some(reason) = unusable(vector) {
         return Err(reason);
     }
@@ -388,7 +385,7 @@ fn quantised(vector: &[f32]) -> Result<(Vec<i8>, f32), String> {
 
 /// The square root of `x` (≥ 0, finite) by Newton's method from the exponent halved (`f64::sqrt`
 /// needs std): six steps reach full precision from a start within a factor of two.
-fn square_root(x: f64) -> f64 {
+pub(crate) fn square_root(x: f64) -> f64 {
     if x <= 0.0 {
         return 0.0;
     }
@@ -473,7 +470,7 @@ pub fn nearest(similarities: &[f32], k: usize) -> Vec<(f32, usize)> {
     best
 }
 
-/// What [`Shelf::set_embeddings`] left the shelf with.
+/// What `Shelf::set_embeddings` left the shelf with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stored {
     /// Deferred tools with a vector.
@@ -484,8 +481,8 @@ pub struct Stored {
     pub unknown_keys: Vec<String>,
 }
 
-/// The vectors a caller gives [`Shelf::set_embeddings`]: `dimensions` components per vector,
-/// one after another in `values`, in the order of [`Shelf::embedding_texts`] or of `keys`.
+/// The vectors a caller gives `Shelf::set_embeddings`: `dimensions` components per vector,
+/// one after another in `values`, in the order of `Shelf::embedding_texts` or of `keys`.
 #[derive(Clone, Copy, Debug)]
 pub struct Vectors<'a> {
     /// The model's name; every vector of a shelf has one.
@@ -494,232 +491,9 @@ pub struct Vectors<'a> {
     pub dimensions: usize,
     /// The vectors' components, contiguous.
     pub values: &'a [f32],
-    /// The key of each vector ([`Shelf::embedding_texts`]); `None`: one vector per deferred
+    /// The key of each vector (`Shelf::embedding_texts`); `None`: one vector per deferred
     /// tool, in order.
     pub keys: Option<&'a [String]>,
-}
-
-impl Shelf {
-    /// The key of each deferred tool's embedding text, as numbers, in order.
-    pub(crate) fn embedding_keys(&self) -> Vec<u64> {
-        self.catalog.deferred().map(|t| hash::fnv1a(embedding_text(t).as_bytes())).collect()
-    }
-
-    /// Sets the deferred tools' vectors (SPEC §12, §15). In texts order (no `keys`) there must be
-    /// one per deferred tool, and they replace every vector the shelf held, whatever their model;
-    /// by key, they are added to the shelf's (of the same model and dimension), a key no deferred
-    /// tool has is ignored (and reported in [`Stored::unknown_keys`]), and a tool without a vector
-    /// is ranked lexically. `update` keeps the vectors of the tools whose text is unchanged.
-    ///
-    /// `invalid_embeddings`, naming the first bad one (`vector 3`, or `vector <key>`) and why: a
-    /// blank model name; no vectors (unless the shelf has no deferred tools: then nothing is set);
-    /// values that are not whole vectors; in texts order, not one per deferred tool; a vector
-    /// empty, of more than [`MAX_DIMENSIONS`], with a NaN or infinite component, or all zero; a
-    /// key that is not 16 hex digits; by key, another model or dimension than the vectors held, or
-    /// no key of a deferred tool. On error the shelf is unchanged (no dimension fixed).
-    pub fn set_embeddings(&mut self, vectors: Vectors<'_>) -> Result<Stored, Error> {
-        let Vectors { model, dimensions, values, keys } = vectors;
-        if model.trim().is_empty() {
-            return Err(invalid("embeddings need a model name (`model` is empty)"));
-        }
-        let docs = self.embeddings.as_ref().map_or_else(|| self.catalog.deferred().count(), |held| held.keys.len());
-        let given = keys.map_or_else(|| values.len().checked_div(dimensions).unwrap_or(0), <[String]>::len);
-        if given == 0 && values.is_empty() {
-            if docs == 0 {
-                return Ok(Stored::default()); // nothing to embed, nothing given
-            }
-            if keys.is_some() {
-                return Err(invalid("no vectors given (an empty set of vectors by key)"));
-            }
-        }
-        if given.saturating_mul(dimensions) != values.len() {
-            return Err(counts("numbers are not whole vectors of", values.len(), dimensions));
-        }
-        if keys.is_none() && given != docs {
-            return Err(invalid(alloc::format!("{given} vectors for {docs} deferred tools (embeddingTexts order)")));
-        }
-        let name = |i: usize| vector_name(keys, i);
-        if dimensions == 0 || dimensions > MAX_DIMENSIONS {
-            let reason = alloc::format!("{dimensions} dimensions (a vector has 1 to {MAX_DIMENSIONS})");
-            return Err(named(
-                &name(0),
-                if dimensions == 0 { "empty (a vector has 1 to 4096 dimensions)" } else { &reason },
-            ));
-        }
-        let mut next = match (keys, &self.embeddings) {
-            (Some(_), Some(held)) if held.model != model => {
-                let (given, held) = (quoted(model), quoted(&held.model));
-                return Err(invalid(alloc::format!(
-                    "model {given}: the shelf's vectors are of model {held} (give every vector in embeddingTexts order to replace them)"
-                )));
-            }
-            (Some(_), Some(held)) => {
-                if held.dimensions != dimensions {
-                    return Err(named(
-                        &name(0),
-                        &alloc::format!("{dimensions} dimensions, but the shelf's vectors have {}", held.dimensions),
-                    ));
-                }
-                held.clone()
-            }
-            _ => Embeddings::empty(model, dimensions, self.embedding_keys())?,
-        };
-        // Every vector checked in the order given (one of an unknown key too), the first bad one named.
-        let map = key_map(&next.keys);
-        let mut unknown_keys = Vec::new();
-        for (i, row) in values.chunks_exact(dimensions).enumerate() {
-            let doc = match keys.and_then(|k| k.get(i)) {
-                None => Some(i as u32),
-                Some(key)
-                    if key.len() != 16 || !key.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
-                {
-                    return Err(named(cut(key, 40), "not a key (16 hex digits, as embeddingTexts() gives them)"));
-                }
-                Some(key) => map.get(key).or_else(|| {
-                    unknown_keys.push(key.clone());
-                    None
-                }),
-            };
-            match doc {
-                Some(doc) => next.set(doc as usize, row, &name(i))?,
-                None => quantised(row).map(|_| ()).map_err(|reason| named(&name(i), &reason))?,
-            }
-        }
-        if keys.is_some() {
-            if unknown_keys.len() == given && docs > 0 {
-                let reason = alloc::format!(
-                    "no key given is a deferred tool's (the first: {}); keys are this shelf's embeddingTexts() keys",
-                    cut(&unknown_keys[0], 40)
-                );
-                return Err(invalid(reason));
-            }
-            // A key names its first document; one of equal text after it takes that vector.
-            next = next.rekeyed(next.keys.clone());
-        }
-        if docs == 0 {
-            return Ok(Stored { unknown_keys, ..Stored::default() }); // no deferred tool to hold a vector
-        }
-        let stored = next.count();
-        self.embeddings = Some(next);
-        Ok(Stored { stored, missing: docs - stored, unknown_keys })
-    }
-
-    /// Drops every vector: searches are lexical again.
-    pub fn clear_embeddings(&mut self) {
-        self.embeddings = None;
-    }
-
-    /// The vectors the shelf holds.
-    pub fn embeddings(&self) -> Option<&Embeddings> {
-        self.embeddings.as_ref()
-    }
-
-    /// [`Shelf::search`] with the query's embedding fused into the ranking (SPEC §12). Without a
-    /// vector, the lexical search. A vector of another dimension than the shelf's, or one given
-    /// to a shelf without vectors, is `invalid_embeddings`.
-    pub fn search_with_vector(
-        &self,
-        query: &str,
-        limit: Option<usize>,
-        vector: Option<&[f32]>,
-    ) -> Result<SearchResult, Error> {
-        self.search_fused(query, limit, vector, &Fusion::default())
-    }
-
-    /// [`Shelf::search_with_vector`] with another fusion (for the measurements).
-    pub fn search_fused(
-        &self,
-        query: &str,
-        limit: Option<usize>,
-        vector: Option<&[f32]>,
-        fusion: &Fusion,
-    ) -> Result<SearchResult, Error> {
-        let Some(vector) = vector else { return Ok(self.search(query, limit)) };
-        let embeddings = self
-            .embeddings
-            .as_ref()
-            .ok_or_else(|| invalid("a query vector for a shelf without embeddings (setEmbeddings first)"))?;
-        let similarities = embeddings.similarities(vector)?;
-        let (index, documents) = self.prepared_index();
-        let limit = limit.unwrap_or(self.options.search_default_limit).clamp(1, self.options.max_search_limit);
-        Ok(crate::find::search(&self.catalog, index, documents, query, limit, Some((&similarities, fusion))))
-    }
-}
-
-/// A shelf for one unwrap whose searches fuse in the vectors given for their queries, and which
-/// records the queries searched (`crate::unwrap` reads a shelf only through [`Prepared`]).
-struct WithQueryVectors<'s> {
-    shelf: &'s Shelf,
-    /// Each query's vector; `None`: searches record their query and search nothing.
-    vectors: Option<Vec<(&'s str, &'s [f32])>>,
-    asked: core::cell::RefCell<Vec<String>>,
-}
-
-impl Prepared for WithQueryVectors<'_> {
-    fn catalog(&self) -> &crate::catalog::Catalog {
-        self.shelf.catalog()
-    }
-
-    fn options(&self) -> &crate::options::Options {
-        self.shelf.options()
-    }
-
-    fn search(&self, query: &str, limit: Option<usize>) -> SearchResult {
-        self.asked.borrow_mut().push(String::from(query));
-        let Some(vectors) = &self.vectors else {
-            return SearchResult::default();
-        };
-        let vector = vectors.iter().find(|(q, _)| *q == query).map(|&(_, v)| v);
-        self.shelf.search_with_vector(query, limit, vector).unwrap_or_else(|_| self.shelf.search(query, limit))
-    }
-
-    fn describe(&self, name: &str) -> Option<crate::describe::Described> {
-        self.shelf.describe(name)
-    }
-}
-
-impl Shelf {
-    /// The queries that unwrapping `call` (JSON text) searches: a `tool_search` call's query, or
-    /// a batched one's queries, in any provider's shape; none for any other call. What a binding
-    /// embeds before [`Shelf::unwrap_with_vectors`].
-    pub fn search_queries(&self, call: &str) -> Vec<String> {
-        let recorder = WithQueryVectors { shelf: self, vectors: None, asked: Default::default() };
-        let _ = crate::unwrap::unwrap_text(&recorder, call, None);
-        recorder.asked.into_inner()
-    }
-
-    /// [`Shelf::unwrap_json`] with the vector of each query a search of the call makes (by query
-    /// text, as [`Shelf::search_queries`] gives them) fused into its ranking, and a warning for
-    /// each vector not used: one that cannot be compared with the shelf's (another dimension,
-    /// empty, a NaN or infinite component, all zero) leaves its query to the lexical search, as
-    /// does a shelf without vectors (SPEC §15: an unusable vector is never an error, never silent).
-    pub fn unwrap_with_vectors(
-        &self,
-        call: &str,
-        vectors: &[(String, Vec<f32>)],
-    ) -> Result<(Unwrapped, Vec<String>), Error> {
-        let mut warnings = Vec::new();
-        let mut usable = Vec::new();
-        match &self.embeddings {
-            None if !vectors.is_empty() => {
-                warnings.push(String::from("the shelf has no vectors (setEmbeddings first): the search was lexical"));
-            }
-            None => {}
-            Some(embeddings) => {
-                for (query, vector) in vectors {
-                    match embeddings.check_query(vector) {
-                        Ok(()) => usable.push((query.as_str(), vector.as_slice())),
-                        Err(reason) => warnings.push(alloc::format!(
-                            "the vector for {} is unusable ({reason}): that query was searched lexically",
-                            quoted(query)
-                        )),
-                    }
-                }
-            }
-        }
-        let with = WithQueryVectors { shelf: self, vectors: Some(usable), asked: Default::default() };
-        Ok((crate::unwrap::unwrap_text(&with, call, None)?, warnings))
-    }
 }
 
 #[cfg(test)]
