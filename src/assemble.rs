@@ -1,5 +1,7 @@
 //! assemble (SPEC §3): the budget, the tier, and the model-visible tools array with its facts and
 //! a fingerprint for prompt caches.
+//!
+//! Layer 11 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::bridge::bridge_tools;
 use crate::catalog::{Catalog, Tool};

@@ -1,5 +1,7 @@
 //! The three bridge tools of SPEC §6 (`tool_search`, `tool_describe`, `tool_call`), in the default
 //! or batched shapes, written in the toolbox's format.
+//!
+//! Layer 5 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::format::Format;
 use crate::json::Value;

@@ -1,5 +1,7 @@
 //! The toolbox of SPEC §2.2 read into a catalog: every tool with its name, server, own name,
 //! description, schema and size; direct and deferred tools told apart; errors with a path.
+//!
+//! Layer 6 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::error::{Error, ErrorCode};
 use crate::format::Format;

@@ -1,5 +1,7 @@
 //! describe (SPEC §5): a deferred tool's whole description and schema; and the closest names to a
 //! name that is not in the toolbox, for messages that help the model recover from a typo.
+//!
+//! Layer 8 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::catalog::Catalog;
 use crate::json::Value;

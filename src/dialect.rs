@@ -2,6 +2,8 @@
 //! dialects in `native` and the operations `assemble` and `unwrap`): the model-visible array's
 //! slots, what unwrap makes of a call (`Unwrapped`, `Call`) and reads of a prepared toolbox
 //! (`Prepared`), and the reading of a call's arguments and of the searches it asks for.
+//!
+//! Layer 9 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::bridge::MAX_BATCH_QUERIES;
 use crate::catalog::{Catalog, Tool};

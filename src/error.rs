@@ -1,4 +1,6 @@
 //! Programmer errors: a stable code and a message that says where (`servers.github[3]: ...`).
+//!
+//! Layer 0 of ARCHITECTURE.md's Layers: imports only nothing.
 
 use alloc::string::String;
 use core::fmt;

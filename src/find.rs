@@ -1,5 +1,7 @@
 //! search (SPEC §4) over a catalog's deferred tools: the result a program gets, and the JSON the
 //! model reads for a `tool_search` call (default and batched shapes).
+//!
+//! Layer 8 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::catalog::{Catalog, Tool};
 use crate::format::Format;

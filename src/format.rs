@@ -1,5 +1,7 @@
 //! The five tool-definition formats of SPEC §2.1: detect one, read a tool's name, description and
 //! schema from it, and write a tool (the bridge tools) in it.
+//!
+//! Layer 2 of ARCHITECTURE.md's Layers: imports only `error`, `hash`, `float`, `swar`, `lowercase`, `json`.
 
 use crate::json::Value;
 use alloc::string::String;

@@ -1,5 +1,7 @@
 //! FNV-1a, 64 bits: the one hash of the crate (fingerprints, the suffix of long qualified names),
 //! and its hex digits.
+//!
+//! Layer 0 of ARCHITECTURE.md's Layers: imports only nothing.
 
 use alloc::string::String;
 

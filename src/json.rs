@@ -4,6 +4,8 @@
 //! Why not `serde_json`: its order-preserving map needs `std`, and toolshelf needs key order (tool
 //! sizes and pass-through bytes), a depth bound that is an error rather than a stack overflow, and
 //! number text written exactly as JavaScript writes it. This module is those three things and no more.
+//!
+//! Layer 1 of ARCHITECTURE.md's Layers: imports only `error`, `hash`, `float`, `swar`, `lowercase`.
 
 use crate::swar;
 use alloc::borrow::Cow;

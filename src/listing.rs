@@ -1,5 +1,7 @@
 //! The listing of SPEC §3.4: what is on the shelf, per server at one of three levels (full, names,
 //! summary), fitted greedily to a token budget, and the short descriptions its full lines carry.
+//!
+//! Layer 8 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::catalog::{Catalog, Tool};
 use crate::options::Switch;

@@ -1,6 +1,8 @@
 //! Native tool search (SPEC §11), every provider rule in one place: Anthropic's `defer_loading`
 //! tools loaded by `tool_reference` blocks, and OpenAI Responses' client `tool_search` answered by
 //! a `tool_search_output` item of per-server namespaces. The listing and the ranking stay ours.
+//!
+//! Layer 10 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::catalog::{Catalog, Server, Tool};
 use crate::conversation::{tool_names, Bindings, Target};

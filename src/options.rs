@@ -1,5 +1,7 @@
 //! Options of SPEC §3.1, parsed leniently: out-of-range values are clamped, unparseable ones take
 //! the default, unknown names are ignored, and every repair is reported as a warning. Never an error.
+//!
+//! Layer 3 of ARCHITECTURE.md's Layers: imports only `error`, `hash`, `float`, `swar`, `lowercase`, `json`, `format`, `wire`.
 
 use crate::format::Format;
 use crate::json::Value;

@@ -19,6 +19,8 @@
 //!   for overlapping alternatives); an `enum` or `const` that the node's own `type` rules out
 //!   entirely (a broken schema no value satisfies) is not judged; nor is `additionalProperties`
 //!   beside `allOf`/`anyOf`/`oneOf`/`$ref`, which may declare the properties it would forbid.
+//!
+//! Layer 5 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::float::parse_f64;
 use crate::json::{self, Value};

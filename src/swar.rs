@@ -1,5 +1,7 @@
 //! Bytes eight at a time in a `u64` (SWAR; the wasm build has no SIMD): the JSON parser's search
 //! for a string's end, the listing's search for a word's end, and the comparison of tool names.
+//!
+//! Layer 0 of ARCHITECTURE.md's Layers: imports only nothing.
 
 use core::cmp::Ordering;
 

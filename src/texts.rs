@@ -1,5 +1,7 @@
 //! Every sentence the model reads from toolshelf, in one place: the listing's framing and blocks and
 //! the bridge tools' descriptions. Each word here is paid on every request, so they stay short.
+//!
+//! Layer 4 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::options::BridgeNames;
 use alloc::format;

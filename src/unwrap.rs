@@ -1,5 +1,7 @@
 //! unwrap (SPEC §7): from the model's tool call, in any provider's shape, to the real call, a local
 //! answer (search, describe) or a reject that tells the model how to recover.
+//!
+//! Layer 11 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::bridge::MAX_BATCH_NAMES;
 use crate::catalog::Tool;

@@ -3,6 +3,8 @@
 //! decides nothing: the JS layer (`pkg-template/`) turns the text into objects and puts the caller's
 //! own objects back where the core says they are (a tool def's place in the toolbox, the key that
 //! held a call's untouched arguments).
+//!
+//! Layer 13 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 use crate::error::{Error, ErrorCode};
 use crate::json::Value;

@@ -3,6 +3,8 @@
 //! hold `.`, `/`, spaces and more. Each scope of names (a request's tools, a search answer's
 //! namespaces, one namespace's functions) gets a deterministic, collision-free provider name per
 //! name, which maps back.
+//!
+//! Layer 2 of ARCHITECTURE.md's Layers: imports only `error`, `hash`, `float`, `swar`, `lowercase`, `json`.
 
 use alloc::string::String;
 use alloc::vec::Vec;

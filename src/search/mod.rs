@@ -30,6 +30,8 @@
 //! Invariants: nothing here panics on any input, no input drives recursion, and a query costs the
 //! occurrence lists of its words (at most [`MAX_QUERY_CONCEPTS`] words), a pass over the tools they
 //! touch, and a sort of the best `limit` of them.
+//!
+//! Layer 7 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
 mod bm25;
 pub mod embed;
