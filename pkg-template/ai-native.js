@@ -17,8 +17,8 @@
 import { NoSuchToolError, asSchema, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
 import {
-  DEFERRED_DIRECT, anthropicHistory, calledTools, embeddingSearch, isPromise, loadToolbox, loadedFunctions, madeName, own, put,
-  qualifiedName, refusal, responsesHistory, sameSignature, serversOf, signature, withProperties,
+  DEFERRED_DIRECT, anthropicHistory, calledTools, embeddingSearch, isPromise, loadToolbox, loadedFunctions, madeName, observers, own,
+  put, qualifiedName, refusal, responsesHistory, sameSignature, serversOf, signature, withProperties,
 } from "./ai-shared.js";
 
 /**
@@ -212,12 +212,15 @@ function nativeToolbox({ direct, servers, options, write, onPrepared }) {
  * given, the core reads the call (`asCall(args, execution)`, with the conversation): a reject's text
  * is the tool's answer and nothing runs; then `onCall`, whose string declines the call.
  */
-function runsBefore(unwrap, onCall, call, real, asCall) {
+function runsBefore(unwrap, onCall, call, real, asCall, watch) {
   return async (input, execution) => {
     let args = input ?? {};
     if (asCall && !validatesItself(real)) {
       const u = unwrap(asCall(args, execution), execution);
-      if (u.kind !== "call") return u.content; // the reject: nothing ran
+      if (u.kind !== "call") {
+        watch?.reject?.({ name: call.name, arguments: args, id: execution?.toolCallId }, u.content);
+        return u.content; // the reject: nothing ran
+      }
       args = u.arguments; // coerced where the schema asks
     }
     const verdict = onCall ? await onCall({ ...call, arguments: args }, execution) : undefined;
@@ -231,17 +234,21 @@ function runsBefore(unwrap, onCall, call, real, asCall) {
  * routes the call to a tool after all, that tool runs, unless it needs approval (asked only for a
  * tool called by its own name).
  */
-function standIn({ description, schema, providerOptions, asCall, unwrap, realOf, serverName, onCall }) {
+function standIn({ name, description, schema, providerOptions, asCall, unwrap, realOf, serverName, onCall, watch }) {
   return aiTool({
     description,
     inputSchema: jsonSchema(schema ?? { type: "object" }),
     providerOptions,
     execute: async (input, execution) => {
+      const rejected = (reason) => {
+        watch?.reject?.({ name, arguments: input ?? {}, id: execution?.toolCallId }, reason);
+        return reason;
+      };
       const u = unwrap(asCall(input ?? {}, execution), execution);
-      if (u.kind !== "call") return typeof u.content === "string" ? u.content : JSON.stringify(u.content);
+      if (u.kind !== "call") return rejected(typeof u.content === "string" ? u.content : JSON.stringify(u.content));
       const real = realOf({ server: u.server ?? null, own: u.tool ?? u.name });
-      if (typeof real?.execute !== "function") return `${u.name} has no tool here; it was not invoked.`;
-      if (real.needsApproval) return `${u.name} needs approval: call it by its name as a search loads it; it was not run.`;
+      if (typeof real?.execute !== "function") return rejected(`${u.name} has no tool here; it was not invoked.`);
+      if (real.needsApproval) return rejected(`${u.name} needs approval: call it by its name as a search loads it; it was not run.`);
       const verdict = onCall ? await onCall({ name: u.name, server: serverName(u.server ?? null), tool: u.tool ?? u.name, arguments: u.arguments }, execution) : undefined;
       if (typeof verdict === "string") return verdict;
       let result = await real.execute(u.arguments, execution);
@@ -258,7 +265,7 @@ function syncToolSet(tools, wanted) {
 }
 
 /** `repairToolCall`'s answer to a name the step's tools do not hold: the tool it stands for, or the core's text. */
-function repairer({ unwrap, asCall, keyOf, searchName }) {
+function repairer({ unwrap, asCall, keyOf, searchName, watch }) {
   return async ({ toolCall, tools, error, messages }) => {
     if (!NoSuchToolError.isInstance(error)) return null; // invalid input: the SDK's own error
     let input;
@@ -268,12 +275,16 @@ function repairer({ unwrap, asCall, keyOf, searchName }) {
       input = {};
     }
     const u = unwrap(asCall(toolCall, input), { messages });
+    const rejected = (reason) => {
+      watch?.reject?.({ name: toolCall.toolName, arguments: input, id: toolCall.toolCallId }, reason);
+      return new Error(reason);
+    };
     if (u.kind === "call") {
       const key = keyOf({ server: u.server ?? null, own: u.tool ?? u.name });
       if (key !== undefined && own(tools, key) !== undefined) return { ...toolCall, toolName: key };
-      throw new Error(`${toolCall.toolName} is not loaded: search for it with ${searchName()} first, then call it by the name the search gives.`);
+      throw rejected(`${toolCall.toolName} is not loaded: search for it with ${searchName()} first, then call it by the name the search gives.`);
     }
-    throw new Error(typeof u.content === "string" ? u.content : `${toolCall.toolName} is not a tool here; search with ${searchName()}.`);
+    throw rejected(typeof u.content === "string" ? u.content : `${toolCall.toolName} is not a tool here; search with ${searchName()}.`);
   };
 }
 
@@ -288,7 +299,7 @@ function repairer({ unwrap, asCall, keyOf, searchName }) {
  * prepareStep, repairToolCall, update, shelf, assembly, warnings }` for @ai-sdk/anthropic; undefined
  * where the core keeps the bridge (over 10,000 deferred tools at creation).
  */
-export function anthropicNative({ tools: direct = {}, servers = {}, options = {}, onCall, embedding } = {}) {
+export function anthropicNative({ tools: direct = {}, servers = {}, options = {}, onCall, onSearch, onReject, onWarning, embedding } = {}) {
   const box = nativeToolbox({ direct, servers, options: { ...options, format: "anthropic", mode: "native" }, write: anthropicDef });
   if (box.start() && box.shelf.assemble().mode !== "native") {
     // Over 10,000 deferred tools (the API's limit) without a conversation: the bridge, with every guarantee of toolshelf/ai.
@@ -296,6 +307,8 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
     return undefined;
   }
   const semantic = embedding?.model ? embeddingSearch(embedding) : undefined;
+  const watch = observers({ onSearch, onReject, onWarning });
+  const serverName = (server) => box.serverName(server) ?? server;
   const history = (messages) => anthropicHistory(messages);
   const unwrap = (call, execution) => box.shelf.unwrap(call, history(execution?.messages));
   const asCall = (name) => (args, execution) => ({ type: "tool_use", id: execution?.toolCallId ?? "", name, input: args });
@@ -308,7 +321,10 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
   const answer = (name) => async (input, execution) => {
     const call = { type: "tool_use", id: execution?.toolCallId ?? "", name, input: input ?? {} };
     const context = history(execution?.messages);
-    return (semantic ? await semantic.unwrap(box.shelf, call, context) : box.shelf.unwrap(call, context)).content;
+    const u = semantic ? await semantic.unwrap(box.shelf, call, context) : box.shelf.unwrap(call, context);
+    if (u.kind === "answer") watch.searchShelf(box.shelf, input, serverName);
+    else if (u.kind === "reject") watch.reject?.({ name, arguments: input ?? {}, id: execution?.toolCallId }, u.content);
+    return u.content;
   };
 
   /** The ToolSet's tool for a def of the core's. */
@@ -321,19 +337,19 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
     if (cached?.id === id && cached.real === real) return cached.tool;
     let made;
     if (source && real !== undefined && box.state.directDefs.has(def)) {
-      made = onCall ? withProperties(real, runsBefore(unwrap, onCall, { name: def.name, server: undefined, tool: def.name }, real, null)) : real;
+      made = onCall ? withProperties(real, runsBefore(unwrap, onCall, { name: def.name, server: undefined, tool: def.name }, real, null, watch)) : real;
     } else if (source && real !== undefined) {
       const call = { name: def.name, server: box.serverName(source.server), tool: source.own };
       if (deferred) {
         const providerOptions = { ...real.providerOptions, anthropic: { ...real.providerOptions?.anthropic, deferLoading: true } };
-        made = withProperties(real, runsBefore(unwrap, onCall, call, real, asCall(def.name)), { providerOptions });
+        made = withProperties(real, runsBefore(unwrap, onCall, call, real, asCall(def.name), watch), { providerOptions });
       } else {
         // A server tool the request carries as it is (alwaysLoad; every tool with `enabled: off`).
-        made = onCall ? withProperties(real, runsBefore(unwrap, onCall, call, real, null)) : real;
+        made = onCall ? withProperties(real, runsBefore(unwrap, onCall, call, real, null, watch)) : real;
       }
     } else if (deferred || source) {
       // The core's stand-in for a tool the history references that is gone: its reject.
-      made = standIn({ description: def.description, schema: def.input_schema, providerOptions: { anthropic: { deferLoading: true } }, asCall: asCall(def.name), unwrap, realOf: (source) => box.real(source), serverName: (server) => box.serverName(server), onCall });
+      made = standIn({ name: def.name, description: def.description, schema: def.input_schema, providerOptions: { anthropic: { deferLoading: true } }, asCall: asCall(def.name), unwrap, realOf: (source) => box.real(source), serverName: (server) => box.serverName(server), onCall, watch });
     } else {
       // toolshelf's own search tool (never deferred): its answer reaches the model as tool-reference parts.
       made = aiTool({ description: def.description, inputSchema: jsonSchema(def.input_schema), execute: answer(def.name), toModelOutput: referenceOutput });
@@ -403,7 +419,7 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
       });
     },
     /** For generateText/streamText's `repairToolCall`: a wrong name is answered with toolshelf's reject, never a listing. */
-    repairToolCall: repairer({ unwrap, asCall: (toolCall, input) => asCall(toolCall.toolName)(input, { toolCallId: toolCall.toolCallId }), keyOf, searchName }),
+    repairToolCall: repairer({ unwrap, asCall: (toolCall, input) => asCall(toolCall.toolName)(input, { toolCallId: toolCall.toolCallId }), keyOf, searchName, watch }),
     /** Re-assembles with other servers (an object, or a function read before every step); a failure leaves the adapter as it was. */
     update(next) {
       return box.update(next, ready);
@@ -434,7 +450,7 @@ const rejectedSearch = (name) => (part) => part?.type === "tool-result" && part.
  * prepareStep, repairToolCall, update, shelf, assembly, warnings }` for @ai-sdk/openai's Responses
  * models; undefined where the core keeps the bridge. `toolSearch` is `openai.tools.toolSearch`.
  */
-export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, options = {}, onCall } = {}) {
+export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, options = {}, onCall, onSearch, onReject, onWarning } = {}) {
   if (typeof toolSearch !== "function") {
     throw new TypeError("createOpenAINativeToolshelf: toolSearch must be the SDK's factory, openai.tools.toolSearch from @ai-sdk/openai");
   }
@@ -484,6 +500,7 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
   const coreName = (namespace, name) => coreNames.get(`${namespace}\0${name}`) ?? sources.get(name)?.own ?? name;
   const history = (messages) => responsesHistory(messages, searchName, coreName);
   const unwrap = (call, execution) => box.shelf.unwrap(call, history(execution?.messages));
+  const watch = observers({ onSearch, onReject, onWarning });
   const functionCall = (namespace, name) => (args, execution) => ({
     type: "function_call", call_id: execution?.toolCallId ?? "", name, arguments: JSON.stringify(args ?? {}), ...(namespace === undefined ? {} : { namespace }),
   });
@@ -502,7 +519,12 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
         return { ...unmarked(f), name };
       }) };
     });
-    return u.kind === "reject" ? { tools: loaded, reason: u.content } : { tools: loaded };
+    if (u.kind === "reject") {
+      watch.reject?.({ name: searchName, arguments: input?.arguments ?? {}, id: call.call_id ?? undefined }, u.content);
+      return { tools: loaded, reason: u.content };
+    }
+    watch.searchShelf(box.shelf, input?.arguments, (server) => box.serverName(server) ?? server);
+    return { tools: loaded };
   }
 
   const tools = {};
@@ -514,7 +536,7 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
     const id = `${JSON.stringify([call.server ?? null, call.tool])}${asCall ? "checked" : ""}${extra ? "deferred" : ""}`;
     const cached = cache.get(name);
     if (cached?.id === id && cached.real === real) return cached.tool;
-    const made = onCall || asCall || extra ? withProperties(real, runsBefore(unwrap, onCall, call, real, asCall), extra) : real;
+    const made = onCall || asCall || extra ? withProperties(real, runsBefore(unwrap, onCall, call, real, asCall, watch), extra) : real;
     cache.set(name, { id, real, tool: made });
     return made;
   }
@@ -570,10 +592,11 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
     const cached = cache.get(name);
     if (cached?.id === id) return cached.tool;
     const made = standIn({
+      name,
       description: `${name}: no longer available.`,
       providerOptions: { openai: { omitFromRequestTools: true } },
       asCall: (args, execution) => functionCall(namespace, namespace === undefined ? name : coreName(namespace, name))(args, execution),
-      unwrap, realOf: (source) => box.real(source), serverName: (server) => box.serverName(server), onCall,
+      unwrap, realOf: (source) => box.real(source), serverName: (server) => box.serverName(server), onCall, watch,
     });
     cache.set(name, { id, tool: made });
     return made;
@@ -649,6 +672,7 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
       },
       keyOf,
       searchName: () => searchName,
+      watch,
     }),
     /** Re-assembles with other servers (an object, or a function read before every step); a failure leaves the adapter as it was. */
     update(next) {

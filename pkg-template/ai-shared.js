@@ -315,3 +315,78 @@ export function embeddingSearch({ model, name, onWarning = (w) => console.warn(w
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The observing hooks of both adapters: `onSearch(query, matches, unknownWords)` after a search is
+// answered, `onReject(call, reason)` when toolshelf rejects a model's call (nothing runs). Neither
+// is awaited, neither changes an answer: one that throws (or whose promise rejects) is reported to
+// `onWarning` (default console.warn) and the loop goes on.
+
+/**
+ * The hooks of an adapter, each safe to call: `search(query, matches, unknownWords)`,
+ * `reject(call, reason)`, and `searchAnswer(content, serverName)`, which reads a bridge search
+ * answer (its JSON text, single or batched) and calls `search` for each query it answers.
+ */
+export function observers({ onSearch, onReject, onWarning = (w) => console.warn(w) } = {}) {
+  const report = (hook, error) => {
+    try {
+      onWarning(`toolshelf/ai: ${hook} threw, ignored: ${error?.message ?? error}`);
+    } catch {
+      // a failing onWarning is not the loop's business either
+    }
+  };
+  const safe = (hook, fn) => (typeof fn !== "function" ? undefined : (...args) => {
+    try {
+      const result = fn(...args);
+      if (isPromise(result)) Promise.resolve(result).catch((error) => report(hook, error));
+    } catch (error) {
+      report(hook, error);
+    }
+  });
+  const search = safe("onSearch", onSearch);
+  const reject = safe("onReject", onReject);
+  return {
+    search,
+    reject,
+    /** Calls `search` for each query a bridge search answer (`{"query"…}` or `{"results"…}` JSON) answers. */
+    searchAnswer(content, serverName = (server) => server) {
+      if (!search || typeof content !== "string" || !/^\{"(query|results)"/.test(content)) return;
+      let answer;
+      try {
+        answer = JSON.parse(content);
+      } catch {
+        return;
+      }
+      const withServer = (m) => ({ ...m, server: serverName(m.server) });
+      if (Array.isArray(answer.matches)) {
+        search(answer.query, answer.matches.map(withServer), answer.unknown_words ?? []);
+        return;
+      }
+      for (const result of Array.isArray(answer.results) ? answer.results : []) {
+        const partial = new Set(result.partial ?? []);
+        const matches = (result.matches ?? []).map((name) => withServer({ name, ...answer.tools?.[name], partial: partial.has(name) }));
+        search(result.query, matches, result.unknown_words ?? []);
+      }
+    },
+    /** Calls `search` with the shelf's own search of `query` (native answers carry no ranking as data). */
+    searchShelf(shelf, input, serverName = (server) => server) {
+      if (typeof input === "string") {
+        try {
+          input = JSON.parse(input);
+        } catch {
+          return;
+        }
+      }
+      if (!search || typeof input?.query !== "string") return;
+      let result;
+      try {
+        result = shelf.search(input.query, Number.isInteger(input.limit) ? { limit: input.limit } : {});
+      } catch (error) {
+        report("onSearch", error);
+        return;
+      }
+      if (result.error) return;
+      search(input.query, result.matches.map((m) => ({ ...m, server: serverName(m.server) })), result.unknownWords ?? []);
+    },
+  };
+}

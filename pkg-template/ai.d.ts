@@ -24,6 +24,24 @@ export interface RealCall {
  */
 export type ServersInput = Record<string, ToolSet> | (() => Record<string, ToolSet> | PromiseLike<Record<string, ToolSet>>);
 
+/** A match `onSearch` hears: the tool's name as the model knows it, its server (as given), whether it is partial. */
+export interface SearchHookMatch {
+  name: string;
+  server: string;
+  description?: string;
+  required?: string[];
+  partial: boolean;
+  /** The core's score (native adapters). */
+  score?: number;
+}
+
+/** A model's call `onReject` hears: the tool it named (the bridge's `tool_call` too), its input, its call id. */
+export interface RejectedCall {
+  name: string;
+  arguments: unknown;
+  id?: string;
+}
+
 export interface ToolshelfInput {
   /** Direct tools: the model always sees them, as they are. */
   tools?: ToolSet;
@@ -36,6 +54,19 @@ export interface ToolshelfInput {
    * Return a string to decline: it goes back to the model as the tool result and nothing runs.
    */
   onCall?: (call: RealCall, execution: ExecutionOptions) => unknown;
+  /**
+   * Called after a search is answered (each query of a batched one): the query, its matches (the
+   * bridge's: as its answer gives them; native: the core's ranking of the query) and the query's
+   * words no tool holds. Observes only: not awaited, its result is ignored.
+   */
+  onSearch?: (query: string, matches: SearchHookMatch[], unknownWords: string[]) => unknown;
+  /**
+   * Called when toolshelf rejects a model's call (nothing runs): the call as the model made it
+   * and the reason, which is what the model reads. Observes only: not awaited.
+   */
+  onReject?: (call: RejectedCall, reason: string) => unknown;
+  /** Hears a hook (`onSearch`, `onReject`) that threw or rejected; the loop goes on. Default console.warn. */
+  onWarning?: (warning: string) => void;
   /**
    * Approval of the real tools, in generateText's `toolApproval` shape, keyed by the name the model
    * knows (else the tool's own name). Applied to calls through the bridge as the SDK applies it to a

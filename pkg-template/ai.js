@@ -11,8 +11,8 @@ import { InvalidToolInputError, TypeValidationError, asSchema, jsonSchema, tool 
 import { Shelf } from "toolshelf";
 import { anthropicNative, openaiNative } from "./ai-native.js";
 import {
-  DEFERRED_DIRECT, anthropicHistory, embeddingSearch, freeName, isAsyncGeneratorFunction, isPromise, isToolboxError, loadToolbox, own, put,
-  refusal, sameSignature, serversOf, signature, withProperties,
+  DEFERRED_DIRECT, anthropicHistory, embeddingSearch, freeName, isAsyncGeneratorFunction, isPromise, isToolboxError, loadToolbox, observers,
+  own, put, refusal, sameSignature, serversOf, signature, withProperties,
 } from "./ai-shared.js";
 
 export { embeddingSearch };
@@ -123,7 +123,8 @@ async function lastOf(iterable) {
  * every step and re-assembles when a server or its tool list changed (the `tools` object is updated
  * in place). Each call is unwrapped with the step's conversation (SPEC §14).
  */
-export function createToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, toolApproval, embedding } = {}) {
+export function createToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, onSearch, onReject, onWarning, toolApproval, embedding } = {}) {
+  const watch = observers({ onSearch, onReject, onWarning });
   const semantic = embedding?.model ? embeddingSearch(embedding) : undefined;
   const toolSet = {};
   const defs = new WeakMap(); // tool object → its MCP def, so that Shelf.update keeps what it read
@@ -256,9 +257,16 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     let u = unwrapCall(name, input, execution);
     // A search answered with the embedding model's vectors fused in (SPEC §12).
     if (semantic && u.kind === "answer") u = await semantic.unwrap(shelf, { name, arguments: input ?? {}, id: execution?.toolCallId }, historyOf(execution));
+    const modelCall = { name, arguments: input ?? {}, id: execution?.toolCallId };
+    if (u.kind === "answer") watch.searchAnswer(u.content, (server) => state.routes.get(server)?.server ?? server);
+    if (u.kind === "reject") watch.reject?.(modelCall, u.content);
     if (u.kind !== "call") return { content: u.content };
     const found = target(u);
-    if (!found) return { content: `${u.name} has no tool here; it was not invoked.` };
+    if (!found) {
+      const content = `${u.name} has no tool here; it was not invoked.`;
+      watch.reject?.(modelCall, content);
+      return { content };
+    }
     const { tool, call } = found;
     const value = await validated(tool?.inputSchema, u.arguments,
       (cause) => new InvalidToolInputError({ toolName: u.name, toolInput: JSON.stringify(u.arguments), cause }));
@@ -497,8 +505,8 @@ export function toolshelfSearch({ tools, limit = 10, server = "deferred", onWarn
  * bridge (over 10,000 deferred tools at creation), createToolshelf's bridge.
  */
 export function createAnthropicNativeToolshelf(input = {}) {
-  const { tools, servers, options, onCall, embedding } = input;
-  return anthropicNative(input) ?? createToolshelf({ tools, servers, options: { ...options, mode: "bridge" }, onCall, embedding });
+  const { tools, servers, options, onCall, onSearch, onReject, onWarning, embedding } = input;
+  return anthropicNative(input) ?? createToolshelf({ tools, servers, options: { ...options, mode: "bridge" }, onCall, onSearch, onReject, onWarning, embedding });
 }
 
 /**
@@ -506,6 +514,6 @@ export function createAnthropicNativeToolshelf(input = {}) {
  * core keeps the bridge, createToolshelf's bridge.
  */
 export function createOpenAINativeToolshelf(input = {}) {
-  const { tools, servers, options, onCall } = input;
-  return openaiNative(input) ?? createToolshelf({ tools, servers, options: { ...options, mode: "bridge" }, onCall });
+  const { tools, servers, options, onCall, onSearch, onReject, onWarning } = input;
+  return openaiNative(input) ?? createToolshelf({ tools, servers, options: { ...options, mode: "bridge" }, onCall, onSearch, onReject, onWarning });
 }

@@ -20,7 +20,7 @@ export interface ToolOfFormat {
 /** What toolshelf/mcp uses of an MCP SDK `Client` (a connected one is one of these). */
 export interface McpClientLike {
   listTools(params?: { cursor?: string }, options?: { signal?: AbortSignal }): Promise<{ tools: McpTool[]; nextCursor?: string }>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: undefined, options?: { signal?: AbortSignal; timeout?: number }): Promise<unknown>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: undefined, options?: CallOptions): Promise<unknown>;
   /** The server's name from initialize; used when clients are given as a list. */
   getServerVersion?(): { name: string } | undefined;
   /** Where a client is watched (`onToolsChanged`): its handler of `notifications/tools/list_changed` is set. */
@@ -122,5 +122,31 @@ export declare function toolMessage(result: unknown): string;
 export declare function callMcpTool(
   clients: Record<string, McpClientLike>,
   call: Extract<Unwrapped, { kind: "call" }>,
-  options?: { signal?: AbortSignal; timeout?: number },
+  options?: CallOptions,
 ): Promise<{ content: string; result: unknown; isError: boolean; error?: unknown }>;
+
+/** A progress notification's params (`notifications/progress`), as the MCP SDK hands them to `onprogress`. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * callMcpTool's options: the MCP SDK's RequestOptions, given to `callTool` as they are (others it
+ * takes, such as `task`, pass through too).
+ */
+export interface CallOptions {
+  /** Asks the server for progress notifications and hears each; one that throws is ignored. */
+  onprogress?: (progress: McpProgress) => void;
+  /** Cancels the call: the SDK sends `notifications/cancelled` and the result says it was cancelled. Already aborted: nothing runs. */
+  signal?: AbortSignal;
+  /** Milliseconds to wait for the result (the SDK's default is 60 seconds). */
+  timeout?: number;
+  /** Whether each progress notification starts `timeout` again. */
+  resetTimeoutOnProgress?: boolean;
+  /** Milliseconds to wait at most, whatever the progress. */
+  maxTotalTimeout?: number;
+  [option: string]: unknown;
+}

@@ -270,6 +270,9 @@ export function toolMessage(result) {
   return result.content.map((item) => (item?.type === "text" ? item.text : JSON.stringify(item))).join("\n");
 }
 
+/** Why a signal aborted, as text. */
+const reasonOf = (signal) => signal.reason?.message ?? String(signal.reason ?? "aborted");
+
 /** A failure as a tool result: the message the model reads, with the error for programs. */
 function failure(text, error) {
   return { content: text, result: { content: [{ type: "text", text }], isError: true }, isError: true, ...(error !== undefined ? { error } : {}) };
@@ -279,7 +282,11 @@ function failure(text, error) {
  * Runs an unwrapped `call` (kind "call" with a server) through `client.callTool` on its server,
  * under the tool's own (server-side) name; returns the tool message, the raw result and isError.
  * Never throws for the call's failures: a call no client serves (a direct tool, the `defer`
- * pseudo-server "builtin"), a JSON-RPC error and a timeout come back as `isError: true` results.
+ * pseudo-server "builtin"), a JSON-RPC error, a timeout and a cancelled call come back as
+ * `isError: true` results. `options` are the MCP SDK's RequestOptions, passed to `callTool`:
+ * `onprogress` (the server's progress notifications; one that throws is ignored), `signal` (an
+ * abort cancels the request on the server; an aborted signal runs nothing), `timeout`,
+ * `resetTimeoutOnProgress`, `maxTotalTimeout`.
  */
 export async function callMcpTool(clients, call, options) {
   const name = call?.name;
@@ -290,10 +297,27 @@ export async function callMcpTool(clients, call, options) {
   if (clients == null || !Object.hasOwn(clients, server)) {
     return failure(`${name} belongs to server "${server}", which is not connected, so it was not run.`);
   }
+  const signal = options?.signal;
+  if (signal?.aborted) return failure(`${name} was cancelled before it ran on server "${server}": ${reasonOf(signal)}`, signal.reason);
+  let request = options;
+  if (typeof options?.onprogress === "function") {
+    const onprogress = options.onprogress;
+    request = {
+      ...options,
+      onprogress: (progress) => {
+        try {
+          onprogress(progress);
+        } catch {
+          // an observer's failure does not fail the call
+        }
+      },
+    };
+  }
   try {
-    const result = await clients[server].callTool({ name: call.tool ?? name, arguments: call.arguments }, undefined, options);
+    const result = await clients[server].callTool({ name: call.tool ?? name, arguments: call.arguments }, undefined, request);
     return { content: toolMessage(result), result, isError: result?.isError === true };
   } catch (error) {
+    if (signal?.aborted) return failure(`${name} was cancelled on server "${server}": ${reasonOf(signal)}`, error);
     const code = typeof error?.code === "number" ? ` (error ${error.code})` : "";
     return failure(`${name} failed on server "${server}"${code}: ${error?.message ?? error}`, error);
   }

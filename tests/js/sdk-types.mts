@@ -6,6 +6,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import { Shelf, assemble, unwrap } from "toolshelf";
 import { callMcpTool, mcpServers } from "toolshelf/mcp";
+import { createAnthropicNativeToolshelf, createToolshelf } from "toolshelf/ai";
 
 declare const anthropicTools: Anthropic.Tool[];
 declare const chatTools: OpenAI.ChatCompletionFunctionTool[];
@@ -51,4 +52,25 @@ const { servers: chatServers } = await mcpServers({ github: client }, { format: 
 const chatShelf = new Shelf({ tools: chatTools, servers: chatServers });
 const chatAssembled: OpenAI.ChatCompletionTool[] = chatShelf.assemble().tools;
 
+// callMcpTool passes the SDK's RequestOptions: progress, cancellation, timeouts (issue 32).
+const stop = new AbortController();
+const progressed = await callMcpTool(chatShelfClients(), { kind: "call", name: "t", server: "github", tool: "t", arguments: {}, viaBridge: true }, {
+  onprogress: (p) => console.log(p.progress, p.total, p.message),
+  signal: stop.signal,
+  timeout: 30_000,
+  resetTimeoutOnProgress: true,
+  maxTotalTimeout: 600_000,
+});
+const progressedText: string = progressed.content;
+function chatShelfClients() { return { github: client }; }
+
+// The observing hooks of toolshelf/ai (issue 32).
+const hooked = createToolshelf({
+  onSearch: (query, matches, unknownWords) => console.log(query.length, matches.map((m) => `${m.server}/${m.name} ${m.partial}`), unknownWords.join()),
+  onReject: (call, reason) => console.log(call.name, call.id, reason.length),
+  onWarning: (warning) => console.warn(warning),
+});
+const hookedNative = createAnthropicNativeToolshelf({ onSearch: async () => {}, onReject: () => undefined });
+
+export { hooked, hookedNative, progressedText };
 export { anthropicBridge, anthropicNative, chat, chatAssembled, content, responses };
