@@ -1,5 +1,5 @@
 // Where ready-to-search goes, stage by stage, beside MiniSearch's build in the same process
-// (docs/benchmarks.md, "Targets"): what V8 alone costs before the core starts (JSON.stringify of
+// (docs/benchmarks.md, "Snapshots"): what V8 alone costs before the core starts (JSON.stringify of
 // the toolbox, its UTF-8 written into wasm memory), the core's read of the toolbox (ShelfHandle),
 // the first search (the index build), the whole `new Shelf` + first search through the package;
 // and Shelf.fromSnapshot with the toolbox given (its JSON.stringify, then the check and the load)
