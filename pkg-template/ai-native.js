@@ -17,7 +17,7 @@
 import { NoSuchToolError, asSchema, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
 import {
-  DEFERRED_DIRECT, anthropicHistory, calledTools, embeddingSearch, isPromise, loadToolbox, loadedFunctions, madeName, observers, own,
+  DEFERRED_DIRECT, anthropicHistory, calledTools, embeddingSearch, freeName, isPromise, loadToolbox, loadedFunctions, madeName, observers, own,
   put, qualifiedName, refusal, responsesHistory, sameSignature, serversOf, signature, withProperties,
 } from "./ai-shared.js";
 
@@ -128,7 +128,7 @@ function nativeToolbox({ direct, servers, options, write, onPrepared }) {
       }
       let seenAs = server;
       if (server === DEFERRED_DIRECT) {
-        for (let n = 2; ; n++) if (!taken.has(`${server}_${n}`)) { seenAs = `${server}_${n}`; break; }
+        seenAs = freeName(server, taken);
         taken.add(seenAs);
         warnings.push(`server "${server}" is named "${seenAs}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
       }
@@ -295,6 +295,21 @@ function repairer({ unwrap, asCall, keyOf, searchName, watch }) {
 // names the history uses, stand-ins for the gone ones.
 
 /**
+ * The box's assembly as the adapter shows it (the core's marks taken off the tools, the adapter's
+ * warnings first), made again only when the box's state changes.
+ */
+function exposedAssembly(box) {
+  let exposed;
+  return () => {
+    if (exposed?.version !== box.state.version) {
+      const { assembly } = box.state;
+      exposed = { version: box.state.version, assembly: { ...assembly, tools: assembly.tools.map(unmarked), warnings: [...box.state.warnings, ...assembly.warnings] } };
+    }
+    return exposed.assembly;
+  };
+}
+
+/**
  * Direct tools plus deferred tools by server (ToolSets, or a function of them) → `{ tools,
  * prepareStep, repairToolCall, update, shelf, assembly, warnings }` for @ai-sdk/anthropic; undefined
  * where the core keeps the bridge (over 10,000 deferred tools at creation).
@@ -392,18 +407,12 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
     })?.name;
   };
 
-  let exposed;
+  const exposed = exposedAssembly(box);
   return {
     tools,
     get shelf() { return box.shelf; },
     /** The toolbox's assembly (every deferred tool; mode, listing, contextTokens, warnings, fingerprint). */
-    get assembly() {
-      if (exposed?.version !== box.state.version) {
-        const { assembly } = box.state;
-        exposed = { version: box.state.version, assembly: { ...assembly, tools: assembly.tools.map(unmarked), warnings: [...box.state.warnings, ...assembly.warnings] } };
-      }
-      return exposed.assembly;
-    },
+    get assembly() { return exposed(); },
     get warnings() { return box.state.warnings; },
     /**
      * For generateText/streamText: the servers read (a function's, sync or async), then the
@@ -631,18 +640,12 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
     return names.get(sourceKey(wanted)) ?? (wanted.server === null ? wanted.own : undefined);
   };
 
-  let exposed;
+  const exposed = exposedAssembly(box);
   return {
     tools,
     get shelf() { return box.shelf; },
     /** The toolbox's assembly (mode, listing, contextTokens, warnings, fingerprint). */
-    get assembly() {
-      if (exposed?.version !== box.state.version) {
-        const { assembly } = box.state;
-        exposed = { version: box.state.version, assembly: { ...assembly, tools: assembly.tools.map(unmarked), warnings: [...box.state.warnings, ...assembly.warnings] } };
-      }
-      return exposed.assembly;
-    },
+    get assembly() { return exposed(); },
     get warnings() { return box.state.warnings; },
     /**
      * For generateText/streamText: the servers read (a function's, sync or async); `activeTools`

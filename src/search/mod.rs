@@ -275,6 +275,14 @@ pub struct Explanation {
     pub unknown_words: Vec<String>,
 }
 
+/// The tables an index makes of the tools' description text (what a snapshot stores).
+struct Tables {
+    terms: Texts,
+    postings: Lists<Posting>,
+    name_terms: Vec<u32>,
+    name_starts: Vec<u32>,
+}
+
 /// One tool of the index, as ranking needs it.
 #[derive(Clone, Debug)]
 struct Doc {
@@ -502,31 +510,8 @@ impl SearchIndex {
             terms.push(term);
         }
         drop(vocabulary);
-        let (names, name_docs) = sorted_names(&metas);
-        let tie_rank = tie_ranks(&metas);
-        let variants = if config.variants { analysed_variants(&analyzer) } else { Vec::new() };
-        let servers = server_of.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
-        let name_weights = name_term_weights(&name_terms, &postings, metas.len());
-        let mut lower_names = Texts::default();
-        for meta in &metas {
-            lower_names.push(&meta.lower_name);
-        }
-        SearchIndex {
-            analyzer,
-            config,
-            lower_names,
-            terms,
-            postings,
-            names,
-            name_docs,
-            name_terms,
-            name_starts,
-            server_of,
-            servers,
-            tie_rank,
-            variants,
-            name_weights,
-        }
+        let tables = Tables { terms, postings, name_terms, name_starts };
+        SearchIndex::assembled(analyzer, config, &metas, server_of, tables)
     }
 
     /// An index of the parts a snapshot stores (`crate::shelf::snapshot`): the terms, their occurrence
@@ -550,16 +535,31 @@ impl SearchIndex {
             let lower_name = crate::lowercase::lowercase(name);
             metas.push(Doc { name: name.to_string(), server: server.to_string(), lower_name });
         }
-        let (names, name_docs) = sorted_names(&metas);
-        let tie_rank = tie_ranks(&metas);
+        let analyzer = Analyzer::new(&config);
+        let tables = Tables { terms, postings, name_terms, name_starts };
+        SearchIndex::assembled(analyzer, config, &metas, server_of, tables)
+    }
+
+    /// The index of `metas` (each tool's name and server, in build order) and the tables made of
+    /// their descriptions: every table made of the names and servers alone is made here, for a
+    /// build and a snapshot's load alike.
+    fn assembled(
+        analyzer: Analyzer,
+        config: SearchConfig,
+        metas: &[Doc],
+        server_of: Vec<u32>,
+        tables: Tables,
+    ) -> SearchIndex {
+        let Tables { terms, postings, name_terms, name_starts } = tables;
+        let (names, name_docs) = sorted_names(metas);
+        let tie_rank = tie_ranks(metas);
+        let variants = if config.variants { analysed_variants(&analyzer) } else { Vec::new() };
         let servers = server_of.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
         let name_weights = name_term_weights(&name_terms, &postings, metas.len());
         let mut lower_names = Texts::default();
-        for meta in &metas {
+        for meta in metas {
             lower_names.push(&meta.lower_name);
         }
-        let analyzer = Analyzer::new(&config);
-        let variants = if config.variants { analysed_variants(&analyzer) } else { Vec::new() };
         SearchIndex {
             analyzer,
             config,
