@@ -997,7 +997,8 @@ const SESSION_STEPS: usize = 48;
 ///
 /// The first byte: bit 0 the provider (Anthropic, Responses), bit 1 the mode (bridge, native),
 /// bits 2–3 the number of servers attached at the start (modulo 3, each then one byte: a server of
-/// the pool); bits 4–7 are unused. Then up to [`SESSION_STEPS`] steps, each an opcode byte
+/// the pool); bits 4–5 the `pins` of
+/// [`session_model::pinned_options`] (`directWhenFits`, a pinned tool); bits 6–7 are unused. Then up to [`SESSION_STEPS`] steps, each an opcode byte
 /// (modulo 29, weighted as the property test's strategy) and its operands:
 ///
 /// | opcode | step | operands |
@@ -1044,7 +1045,7 @@ pub fn session_script(data: &[u8]) -> (session_model::Provider, session_model::M
         };
         steps.push(step);
     }
-    (provider, mode, Script { initial, steps })
+    (provider, mode, Script { initial, steps, pins: header >> 4 & 3 })
 }
 
 /// A server of the session model's pool from a byte, weighted as the property test's strategy

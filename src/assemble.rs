@@ -12,6 +12,7 @@ use crate::json::Value;
 use crate::listing::{fit, Form, Level};
 use crate::native::Protocol;
 use crate::options::{Mode, Options, Switch};
+use crate::wire::Names;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -173,7 +174,12 @@ pub fn layout<'a>(
     // A conversation that loaded tools natively keeps the search tool (and its references their
     // definitions) even when no deferred tool is left (SPEC §14).
     let natively_loaded = protocol.is_some() && history.is_some_and(|h| !h.references.is_empty() || h.searched);
-    let bridged = (!deferred.is_empty() || natively_loaded) && options.enabled != Switch::Off;
+    let deferred_tokens = deferred.iter().map(|t| t.tokens()).sum();
+    // `directWhenFits`: every deferred tool's definition costs no more than the listing may (and
+    // than the cap), so the tools go as they are (not once the conversation loaded tools natively).
+    let fits = options.direct_when_fits.is_some_and(|cap| deferred_tokens <= budget.min(cap)) && !natively_loaded;
+    let bridged = (!deferred.is_empty() || natively_loaded) && options.enabled != Switch::Off && !fits;
+    let names = tool_names(catalog, &options.bridge_names.search);
     let bindings = match (protocol, history) {
         (Some(Protocol::Anthropic), Some(history)) if bridged => {
             let bindings = Bindings::of(history, catalog, &tool_names(catalog, &options.bridge_names.search));
@@ -193,7 +199,7 @@ pub fn layout<'a>(
             None => crate::texts::listing_framing(&options.bridge_names),
         };
         let listing = fit(catalog, budget, options.listing, framing);
-        let mut slots: Vec<Slot<'_>> = catalog.direct().map(Slot::Given).collect();
+        let mut slots: Vec<Slot<'_>> = shown(catalog, &names).filter(|(t, _)| !t.deferred).map(|(_, s)| s).collect();
         match protocol {
             Some(protocol) => {
                 let (native, in_context) = protocol.tools(catalog, options, &listing.text, bindings.as_ref());
@@ -205,7 +211,7 @@ pub fn layout<'a>(
         let tokens = if listing.form == Form::None { 0 } else { listing.tokens() };
         (slots, listing.form, tokens, listing.levels)
     } else {
-        let slots = catalog.tools.iter().map(|t| pass_through(catalog, t)).collect();
+        let slots = shown(catalog, &names).map(|(_, slot)| slot).collect();
         (slots, Form::None, 0, alloc::vec![Level::Full; catalog.servers.len()])
     };
     let tier = match form {
@@ -224,7 +230,7 @@ pub fn layout<'a>(
         tier,
         form,
         deferred_count: deferred.len(),
-        deferred_tokens: deferred.iter().map(|t| t.tokens()).sum(),
+        deferred_tokens,
         budget_tokens: budget,
         listing_tokens,
         servers,
@@ -237,13 +243,22 @@ pub fn layout<'a>(
     Layout { slots, facts }
 }
 
-/// A tool shown as it is (tier 0): the caller's def, or under its qualified name when renamed.
-fn pass_through<'a>(catalog: &Catalog, tool: &'a Tool) -> Slot<'a> {
-    if tool.renamed {
-        Slot::Made(catalog.format.renamed(&tool.def(), &tool.name))
-    } else {
-        Slot::Given(tool)
-    }
+/// Every tool as the model sees it outside the bridge, in input order: the caller's own tools as
+/// given; a server's tool under the name the request sends for it (its qualified name, or one
+/// made of it that every provider accepts: [`tool_names`]).
+fn shown<'a, 'n>(catalog: &'a Catalog, names: &'n Names) -> impl Iterator<Item = (&'a Tool, Slot<'a>)> + 'n
+where
+    'a: 'n,
+{
+    catalog.tools.iter().enumerate().map(|(i, tool)| {
+        let name = if tool.server.is_some() { names.of_index(i, &tool.name) } else { tool.name.as_str() };
+        let slot = if tool.renamed || name != tool.name {
+            Slot::Made(catalog.format.renamed(&tool.def(), name))
+        } else {
+            Slot::Given(tool)
+        };
+        (tool, slot)
+    })
 }
 
 fn tools_json(slots: &[Slot<'_>]) -> String {

@@ -326,8 +326,7 @@ impl Catalog {
             left_out.push(tool);
         }
         misread.warn(format, &mut warnings);
-        apply_always_load(&mut tools, &options.always_load, &mut warnings);
-        apply_defer(&mut tools, &options.defer, &mut warnings);
+        apply_load_choices(&mut tools, options, &mut warnings);
         match options.qualify {
             Switch::On => qualify(&mut tools),
             Switch::Auto => qualify_clashes(&mut tools, &mut warnings),
@@ -382,7 +381,7 @@ impl Catalog {
         found.ok().and_then(|at| self.by_name.get(at)).copied()
     }
 
-    /// The indexes of the deferred tools known under another name whose own (server-side) name
+    /// The indexes of the servers' tools known under another name whose own (server-side) name
     /// is `own_name` (several when servers clash), in the order of [`Catalog::tools`].
     pub fn own_named(&self, own_name: &str) -> Vec<usize> {
         let own = |i: &usize| self.tools.get(*i).map(|t| t.own_name.as_str());
@@ -390,7 +389,7 @@ impl Catalog {
         self.by_own_name.iter().skip(first).take_while(|i| own(i) == Some(own_name)).copied().collect()
     }
 
-    /// The tool the model knows as `name`, or else the one deferred tool whose own (server-side)
+    /// The tool the model knows as `name`, or else the one server's tool whose own (server-side)
     /// name is `name` when no other tool has that own name (`create_issue` for a qualified
     /// `mcp__github__create_issue`).
     pub fn lookup(&self, name: &str) -> Option<&Tool> {
@@ -988,46 +987,102 @@ pub fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
     (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
 }
 
-/// Makes the tools of the `servers` named direct: one pass over the tools, the names sorted.
-fn apply_always_load(tools: &mut [Tool], servers: &[String], warnings: &mut Vec<String>) {
-    let order = sorted_names(servers);
-    let mut found = alloc::vec![false; servers.len()];
+/// Which tools `alwaysLoad` keeps direct and `defer` defers (SPEC §2.2, per tool as well as per
+/// server). An entry names a server (all its tools), one tool of a server as `server/tool`, or
+/// tools by name (a server's tool by its name or its own name; for `defer`, also a direct tool of
+/// the caller's, which goes under server `builtin`). For a server's tool the more precise entry
+/// wins, and `defer` wins a tie. Each list is sorted once; the tools are read in one pass.
+fn apply_load_choices(tools: &mut [Tool], options: &Options, warnings: &mut Vec<String>) {
+    let mut keep = Entries::of(&options.always_load);
+    let mut defer = Entries::of(&options.defer);
+    let mut key = String::new();
     for tool in tools.iter_mut() {
-        if let Some(seen) =
-            tool.server.as_deref().and_then(|s| swar::last_named(&order, s)).and_then(|i| found.get_mut(i))
-        {
+        let Some(server) = tool.server.as_deref() else { continue };
+        let kept = keep.precision(tool, server, &mut key);
+        let deferred = defer.precision(tool, server, &mut key);
+        if kept > deferred {
             tool.deferred = false;
-            *seen = true;
+        } else if deferred > 0 {
+            tool.deferred = true;
         }
     }
-    for server in servers {
-        if !swar::last_named(&order, server).and_then(|i| found.get(i)).is_some_and(|seen| *seen) {
-            warnings.push(format!("alwaysLoad: no server named \"{server}\""));
+    defer_own_tools(tools, &mut defer);
+    keep.warn_unused("alwaysLoad", warnings);
+    defer.warn_unused("defer", warnings);
+}
+
+/// The entries of `alwaysLoad` or `defer`, sorted for lookup, each marked once it names a tool.
+struct Entries<'a> {
+    names: &'a [String],
+    order: Vec<(&'a str, usize)>,
+    used: Vec<bool>,
+    /// True when an entry holds `/` (only then is a tool's `server/tool` key made).
+    paths: bool,
+}
+
+impl<'a> Entries<'a> {
+    fn of(names: &'a [String]) -> Entries<'a> {
+        let paths = names.iter().any(|n| n.contains('/'));
+        Entries { names, order: sorted_names(names), used: alloc::vec![false; names.len()], paths }
+    }
+
+    /// How precisely the entries name `tool` of `server`: 0 not at all, 1 by its server, 2 by
+    /// itself (`server/tool`, its name or its own name). `key` is scratch space.
+    fn precision(&mut self, tool: &Tool, server: &str, key: &mut String) -> u8 {
+        let mut precision = u8::from(self.mark(server));
+        if self.mark(&tool.name) | (tool.own_name != tool.name && self.mark(&tool.own_name)) {
+            precision = 2;
+        }
+        if self.paths {
+            key.clear();
+            key.push_str(server);
+            key.push('/');
+            key.push_str(&tool.own_name);
+            if self.mark(key) {
+                precision = 2;
+            }
+        }
+        precision
+    }
+
+    /// True when an entry is `name` (and that entry is then used).
+    fn mark(&mut self, name: &str) -> bool {
+        let at = swar::last_named(&self.order, name);
+        at.and_then(|at| self.used.get_mut(at)).map(|used| *used = true).is_some()
+    }
+
+    fn warn_unused(&self, option: &str, warnings: &mut Vec<String>) {
+        for name in self.names {
+            let used = swar::last_named(&self.order, name).and_then(|at| self.used.get(at));
+            if !used.is_some_and(|used| *used) {
+                warnings.push(format!("{option}: no server or tool named \"{name}\""));
+            }
         }
     }
 }
 
-/// Defers the direct tools `names` names, each name the next such tool of that name in input
-/// order: the candidates gathered per name (the names sorted), not a scan of every tool per name.
-fn apply_defer(tools: &mut [Tool], names: &[String], warnings: &mut Vec<String>) {
-    let order = sorted_names(names);
-    let mut candidates: Vec<Vec<usize>> = alloc::vec![Vec::new(); names.len()];
+/// Defers the caller's own direct tools the `defer` entries name, each entry the next such tool of
+/// that name in input order, under server `builtin`: the candidates gathered per name, not a scan
+/// of every tool per entry.
+fn defer_own_tools(tools: &mut [Tool], defer: &mut Entries<'_>) {
+    let mut candidates: Vec<Vec<usize>> = alloc::vec![Vec::new(); defer.names.len()];
     for (i, tool) in tools.iter().enumerate().rev() {
         if tool.deferred || tool.server.is_some() {
             continue;
         }
-        if let Some(list) = swar::last_named(&order, &tool.name).and_then(|at| candidates.get_mut(at)) {
+        if let Some(list) = swar::last_named(&defer.order, &tool.name).and_then(|at| candidates.get_mut(at)) {
             list.push(i); // reversed: the first in input order is popped first
         }
     }
-    for name in names {
-        let at = swar::last_named(&order, name);
-        match at.and_then(|at| candidates.get_mut(at)).and_then(Vec::pop).and_then(|i| tools.get_mut(i)) {
-            Some(tool) => {
-                tool.deferred = true;
-                tool.server = Some(BUILTIN_SERVER.into());
+    for name in defer.names {
+        let Some(at) = swar::last_named(&defer.order, name) else { continue };
+        let next = candidates.get_mut(at).and_then(Vec::pop).and_then(|i| tools.get_mut(i));
+        if let Some(tool) = next {
+            tool.deferred = true;
+            tool.server = Some(BUILTIN_SERVER.into());
+            if let Some(used) = defer.used.get_mut(at) {
+                *used = true;
             }
-            None => warnings.push(format!("defer: no direct tool named \"{name}\"")),
         }
     }
 }
@@ -1041,11 +1096,11 @@ fn sorted_names(names: &[String]) -> Vec<(&str, usize)> {
 
 /// Gives deferred tools of the grouped form the name `mcp__<server>__<tool>` ([`qualified_name`]).
 fn qualify(tools: &mut [Tool]) {
-    tools.iter_mut().for_each(rename_qualified);
+    tools.iter_mut().filter(|t| t.deferred).for_each(rename_qualified);
 }
 
-/// `qualify: auto`: qualifies the grouped deferred tools whose name another tool of the toolbox
-/// also has, and says so in one warning.
+/// `qualify: auto`: qualifies the tools of the grouped form (deferred, or kept direct by
+/// `alwaysLoad`) whose name another tool of the toolbox also has, and says so in one warning.
 fn qualify_clashes(tools: &mut [Tool], warnings: &mut Vec<String>) {
     let clashing = clashing_tools(tools);
     if clashing.is_empty() {
@@ -1057,7 +1112,7 @@ fn qualify_clashes(tools: &mut [Tool], warnings: &mut Vec<String>) {
     warnings.push(crate::texts::qualified_clashes(&names, clashing.len()));
 }
 
-/// The indexes of the grouped deferred tools whose name another tool also has, in name order
+/// The indexes of the tools of the grouped form whose name another tool also has, in name order
 /// (one sort: n·log n).
 fn clashing_tools(tools: &[Tool]) -> Vec<usize> {
     order_by(tools, |t| &t.name, |_| true)
@@ -1078,9 +1133,9 @@ fn order_by(tools: &[Tool], key: fn(&Tool) -> &str, keep: fn(&Tool) -> bool) -> 
     order
 }
 
-/// A deferred tool of the grouped form not already named `mcp__<server>__<tool>`.
+/// A tool of the grouped form (a server's) not already named `mcp__<server>__<tool>`.
 fn is_qualifiable(tool: &Tool) -> bool {
-    tool.deferred && matches!(tool.origin, Origin::Server(_)) && split_mcp_name(&tool.name).is_none()
+    matches!(tool.origin, Origin::Server(_)) && split_mcp_name(&tool.name).is_none()
 }
 
 /// Renames a qualifiable tool to `mcp__<server>__<tool>`; leaves any other tool as it is.
@@ -1095,10 +1150,13 @@ fn rename_qualified(tool: &mut Tool) {
     }
 }
 
-/// The indexes of the deferred tools whose name is not their own name, in code-point order of own
+/// The indexes of the servers' tools whose name is not their own name, in code-point order of own
 /// names.
 fn index_own_names(tools: &[Tool]) -> Vec<usize> {
-    order_by(tools, |t| &t.own_name, |t| t.deferred && t.name != t.own_name).into_iter().map(|(_, i)| i).collect()
+    order_by(tools, |t| &t.own_name, |t| t.server.is_some() && t.name != t.own_name)
+        .into_iter()
+        .map(|(_, i)| i)
+        .collect()
 }
 
 /// `mcp__<server>__<tool>` made a name every provider accepts (`^[a-zA-Z0-9_-]{1,64}$`): other

@@ -418,7 +418,7 @@ impl<'c> Lookup<'c> {
     }
 
     /// The tools `name` may stand for now, in order of preference: the tool of that name or
-    /// provider name, or the deferred tool whose qualified form it is; else every deferred tool
+    /// provider name, or the server's tool whose qualified form it is; else every server's tool
     /// whose own name (or the provider name made of it) it is.
     fn candidates(&self, name: &str) -> Vec<usize> {
         let exact = self.catalog.index_of(name).or_else(|| self.wire.index_of(name));
@@ -438,25 +438,24 @@ impl<'c> Lookup<'c> {
         all.extend(self.qualified(name));
         all.extend(self.catalog.own_named(name));
         all.extend(self.own_made(name));
-        let of_server =
-            |i: &usize| self.catalog.tools.get(*i).is_some_and(|t| t.deferred && t.server.as_deref() == Some(server));
+        let of_server = |i: &usize| self.catalog.tools.get(*i).is_some_and(|t| t.server.as_deref() == Some(server));
         all.into_iter().find(of_server).into_iter().collect()
     }
 
-    /// The deferred tool whose qualified form (`mcp__<server>__<tool>`) `name` is.
+    /// The server's tool (deferred, or kept direct) whose qualified form (`mcp__<server>__<tool>`) `name` is.
     fn qualified<'a>(&'a self, name: &'a str) -> impl Iterator<Item = usize> + 'a {
         let asked = name.starts_with("mcp__");
         let table = asked.then(|| {
             self.qualified.get_or_init(|| {
-                let deferred = self.catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred);
-                let pairs = deferred.filter_map(|(i, t)| Some((qualified_name(t.server.as_deref()?, &t.own_name), i)));
+                let tools = self.catalog.tools.iter().enumerate();
+                let pairs = tools.filter_map(|(i, t)| Some((qualified_name(t.server.as_deref()?, &t.own_name), i)));
                 Keyed::of(pairs.collect())
             })
         });
         table.into_iter().flat_map(move |table| table.find(name))
     }
 
-    /// The deferred tools whose own name is outside the providers' pattern and whose provider
+    /// The servers' tools whose own name is outside the providers' pattern and whose provider
     /// name made of it alone is `name` (a name learned before a clash qualified the tool); only
     /// a name of the made form (`_` and 8 hex digits last) is looked for.
     fn own_made<'a>(&'a self, name: &'a str) -> impl Iterator<Item = usize> + 'a {
@@ -465,7 +464,7 @@ impl<'c> Lookup<'c> {
         let table = made_form.then(|| {
             self.own_made.get_or_init(|| {
                 let odd = self.catalog.tools.iter().enumerate();
-                let odd = odd.filter(|(_, t)| t.deferred && !crate::wire::is_valid(&t.own_name));
+                let odd = odd.filter(|(_, t)| t.server.is_some() && !crate::wire::is_valid(&t.own_name));
                 Keyed::of(odd.map(|(i, t)| (crate::wire::made(&t.own_name), i)).collect())
             })
         });
@@ -488,7 +487,7 @@ fn names_by_tool(names: &[(String, Target, bool)], tools: usize) -> Vec<u32> {
     by_tool
 }
 
-/// The deferred tool whose qualified name (`mcp__<server>__<tool>`) is `name`, whatever the
+/// The server's tool whose qualified name (`mcp__<server>__<tool>`) is `name`, whatever the
 /// toolbox calls it now: a name the model learned while two servers clashed stays usable. One
 /// name, O(n): a whole history's names go through [`Bindings::of`]'s table instead.
 pub fn qualified_form(catalog: &Catalog, name: &str) -> Option<usize> {
@@ -507,7 +506,11 @@ pub fn qualified_form(catalog: &Catalog, name: &str) -> Option<usize> {
             return found;
         }
     }
-    None
+    // A server's tool kept direct (`alwaysLoad`) is in no server's list of deferred tools.
+    let kept = catalog.tools.iter().enumerate().filter(|(_, t)| !t.deferred);
+    kept.filter_map(|(i, t)| Some((i, qualified_name(t.server.as_deref()?, &t.own_name))))
+        .find(|(_, q)| q == name)
+        .map(|(i, _)| i)
 }
 
 /// A namespace and a name as one key (a NUL between: neither holds one in any sane history).

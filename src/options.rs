@@ -118,6 +118,11 @@ pub struct Options {
     /// Native search answers (both providers): the most tools one answer loads; the other
     /// matches are named (SPEC §14). Tools the conversation loaded already do not count.
     pub load_limit: usize,
+    /// Send every tool as it is (tier 0, no bridge) when all the deferred tools' definitions
+    /// together cost no more tokens than the listing budget and than this cap (`true`: the
+    /// budget alone, `u64::MAX`). `None` (the default): SPEC §3.3, the bridge whenever a tool is
+    /// deferred.
+    pub direct_when_fits: Option<u64>,
 }
 
 /// The default of [`Options::load_limit`], chosen by measurement (docs/benchmarks.md,
@@ -144,6 +149,7 @@ impl Default for Options {
             mode: Mode::Bridge,
             load_max_tokens: None,
             load_limit: DEFAULT_LOAD_LIMIT,
+            direct_when_fits: None,
         }
     }
 }
@@ -157,7 +163,7 @@ pub struct ParsedOptions {
     pub warnings: Vec<String>,
 }
 
-const KNOWN: [(&str, &str); 17] = [
+const KNOWN: [(&str, &str); 18] = [
     ("contextLength", "context_length"),
     ("enabled", "enabled"),
     ("thresholdPct", "threshold_pct"),
@@ -175,6 +181,7 @@ const KNOWN: [(&str, &str); 17] = [
     ("mode", "mode"),
     ("loadMaxTokens", "load_max_tokens"),
     ("loadLimit", "load_limit"),
+    ("directWhenFits", "direct_when_fits"),
 ];
 
 impl Options {
@@ -232,6 +239,7 @@ impl Reader<'_> {
             mode: self.mode().unwrap_or(defaults.mode),
             load_max_tokens: self.integer("loadMaxTokens", 100, 1_000_000),
             load_limit: self.integer("loadLimit", 1, 50).map_or(defaults.load_limit, |n| n as usize),
+            direct_when_fits: self.direct_when_fits(),
         }
     }
 
@@ -308,6 +316,14 @@ impl Reader<'_> {
             self.default_warning(name, &value, "auto, on or off");
         }
         switch
+    }
+
+    /// `directWhenFits`: a boolean (`true`: within the budget), or a cap in tokens (100–60,000).
+    fn direct_when_fits(&mut self) -> Option<u64> {
+        match self.get("directWhenFits")?.as_f64() {
+            Some(x) if x > 1.0 => self.integer("directWhenFits", 100, 60_000),
+            _ => self.boolean("directWhenFits").and_then(|on| on.then_some(u64::MAX)),
+        }
     }
 
     fn boolean(&mut self, name: &str) -> Option<bool> {
@@ -469,6 +485,11 @@ mod tests {
         check(r#"{"alwaysLoad":["a",1,"b"]}"#, |o| o.always_load == ["a", "b"], 1);
         check(r#"{"always_load":"a, b"}"#, |o| o.always_load == ["a", "b"], 0);
         check(r#"{"defer":{"x":1}}"#, |o| o.defer.is_empty(), 1);
+        check(r#"{"directWhenFits":true}"#, |o| o.direct_when_fits == Some(u64::MAX), 0);
+        check(r#"{"direct_when_fits":"no"}"#, |o| o.direct_when_fits.is_none(), 0);
+        check(r#"{"directWhenFits":1000}"#, |o| o.direct_when_fits == Some(1000), 0);
+        check(r#"{"directWhenFits":50}"#, |o| o.direct_when_fits == Some(100), 1);
+        check(r#"{"directWhenFits":"always"}"#, |o| o.direct_when_fits.is_none(), 1);
         check(r#"{"bridgeNames":{"call":"invoke_tool"}}"#, |o| o.bridge_names.call == "invoke_tool", 0);
         check(r#"{"bridge_names":["s","d","c"]}"#, |o| o.bridge_names.describe == "d", 0);
         check(r#"{"bridgeNames":["s","s","c"]}"#, |o| o.bridge_names == BridgeNames::default(), 1);

@@ -404,11 +404,18 @@ fn describe_named(shelf: &dyn Prepared, name: &str) -> Result<Value, String> {
     if let Some(described) = shelf.describe(name) {
         return Ok(described.to_value());
     }
-    let names = &shelf.options().bridge_names;
-    if shelf.catalog().get(name).is_some() || names.contains(name) {
-        return Err(texts::describe_direct(name));
+    let (catalog, names) = (shelf.catalog(), &shelf.options().bridge_names);
+    let named = catalog.get(name).or_else(|| {
+        let direct = catalog
+            .lookup(name)
+            .or_else(|| crate::conversation::qualified_form(catalog, name).and_then(|i| catalog.tools.get(i)));
+        direct.filter(|t| !t.deferred)
+    });
+    match named {
+        Some(tool) => Err(texts::describe_direct(&tool.name)),
+        None if names.contains(name) => Err(texts::describe_direct(name)),
+        None => Err(texts::describe_unknown(name, &closest_names(catalog, name), names)),
     }
-    Err(texts::describe_unknown(name, &closest_names(shelf.catalog(), name), names))
 }
 
 /// `{tools: [...found], not_found: [names], errors: [{name, error}]}`.

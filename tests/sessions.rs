@@ -51,11 +51,12 @@ fn step(huge: bool) -> impl Strategy<Value = Step> {
 fn script(huge: bool) -> impl Strategy<Value = Script> {
     let initial = prop::collection::vec(pick(false), 0..3);
     let steps = prop::collection::vec(step(huge), 1..if huge { 10 } else { 28 });
-    (initial, steps, 0u16..2000).prop_map(move |(mut initial, steps, n)| {
+    let pins = prop_oneof![4 => Just(0u8), 1 => 1u8..4];
+    (initial, steps, 0u16..2000, pins).prop_map(move |(mut initial, steps, n, pins)| {
         if huge {
             initial.push((8, n));
         }
-        Script { initial, steps }
+        Script { initial, steps, pins }
     })
 }
 

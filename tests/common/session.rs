@@ -472,6 +472,26 @@ pub fn bridge_session(shelf: &Shelf, provider: Provider, tasks: &[Task], describ
     s.cost
 }
 
+/// A session on a shelf that sends every tool as it is (`directWhenFits`, tier 0) over `tasks`:
+/// per task a request, the task's tool called by its name (unwrapped: it must route), the fixed
+/// result; a request for the closing text.
+pub fn direct_session(shelf: &Shelf, provider: Provider, tasks: &[Task]) -> Cost {
+    let mut s = Session::new(shelf, provider);
+    for task in tasks {
+        s.user(&task.query);
+        s.request();
+        let call = s.call(&task.expected, Value::object::<&str>([]), None);
+        let routed = shelf.unwrap_with(&call, &s.context()).map(|u| u.to_value());
+        let kind = routed.as_ref().ok().and_then(|u| u.get("kind").and_then(Value::as_str).map(String::from));
+        assert!(matches!(kind.as_deref(), Some("call" | "reject")), "{}: {routed:?}", task.expected);
+        s.run(&call);
+        s.request();
+        s.closing();
+    }
+    s.cost.history = s.history;
+    s.cost
+}
+
 /// A native session (the shelf in native mode) over `tasks`.
 pub fn native_session(shelf: &Shelf, provider: Provider, tasks: &[Task]) -> Cost {
     let mut s = Session::new(shelf, provider);

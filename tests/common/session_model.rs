@@ -92,7 +92,20 @@ pub fn tag_of(description: &str) -> Option<usize> {
 }
 
 pub fn options(mode: Mode) -> Value {
-    parse(&format!(r#"{{"mode":"{}","contextLength":200000}}"#, mode.as_str()))
+    pinned_options(mode, 0, None)
+}
+
+/// The session's options: `pins` bit 0 adds `directWhenFits` (every tool goes direct while the
+/// deferred ones fit the budget), bit 1 keeps the tool `pinned` (`server/tool`) direct by `alwaysLoad`.
+pub fn pinned_options(mode: Mode, pins: u8, pinned: Option<&str>) -> Value {
+    let mut members = vec![("mode".to_string(), s(mode.as_str())), ("contextLength".to_string(), Value::uint(200_000))];
+    if pins & 1 == 1 {
+        members.push(("directWhenFits".to_string(), Value::Bool(true)));
+    }
+    if let Some(pinned) = pinned.filter(|_| pins & 2 == 2) {
+        members.push(("alwaysLoad".to_string(), Value::Array(vec![s(pinned)])));
+    }
+    Value::Object(members)
 }
 
 /// Arguments the tool's schema accepts: each required property with a value of its type.
@@ -375,6 +388,8 @@ pub enum Step {
 pub struct Script {
     pub initial: Vec<(u8, u16)>,
     pub steps: Vec<Step>,
+    /// Options beyond the mode: see [`pinned_options`].
+    pub pins: u8,
 }
 
 /// What the model has seen a name mean: `(namespace, name)` → the tool (an id of `registry`).
@@ -420,7 +435,7 @@ impl Drop for Session {
 }
 
 impl Session {
-    fn new(provider: Provider, mode: Mode, initial: &[(u8, u16)]) -> Result<Session, String> {
+    fn new(provider: Provider, mode: Mode, initial: &[(u8, u16)], pins: u8) -> Result<Session, String> {
         let key = match provider {
             Provider::Anthropic => "messages",
             Provider::Responses => "input",
@@ -452,7 +467,13 @@ impl Session {
             session.put(name, tools);
         }
         let toolbox = session.toolbox();
-        session.shelf = Shelf::new(&toolbox, &options(mode)).map_err(|e| format!("Shelf::new refused: {e}"))?;
+        let pinned =
+            session.servers.first().and_then(|(server, tools)| Some(format!("{server}/{}", tools.first()?.own)));
+        if pins != 0 {
+            session.trace.push(format!("options {}", pinned_options(mode, pins, pinned.as_deref()).to_json()));
+        }
+        let options = pinned_options(mode, pins, pinned.as_deref());
+        session.shelf = Shelf::new(&toolbox, &options).map_err(|e| format!("Shelf::new refused: {e}"))?;
         session.check()?;
         Ok(session)
     }
@@ -484,6 +505,12 @@ impl Session {
         let (server, own) = &self.registry[id];
         let (_, tools) = self.servers.iter().find(|(s, _)| s == server)?;
         tools.iter().find(|t| t.own == *own)
+    }
+
+    /// True when the shelf keeps tool `id` direct (`alwaysLoad`): the model sees it in its tools.
+    fn kept_direct(&self, id: usize) -> bool {
+        let (server, own) = &self.registry[id];
+        self.shelf.catalog().direct().any(|t| t.server.as_deref() == Some(server.as_str()) && t.own_name == *own)
     }
 
     fn present(&self, id: usize) -> bool {
@@ -759,7 +786,8 @@ impl Session {
                 let candidates: Vec<Binding> = self.seen.iter().filter(|b| self.present(b.id)).cloned().collect();
                 let Some(b) = candidates.get(usize::from(i) % candidates.len().max(1)) else { return Ok(()) };
                 let arguments = arguments_for(&self.spec(b.id).unwrap().schema);
-                let call = self.call_of(b.namespace.as_deref(), &b.name, arguments, !direct);
+                let bridged = !direct && !self.kept_direct(b.id);
+                let call = self.call_of(b.namespace.as_deref(), &b.name, arguments, bridged);
                 self.trace.push(format!("call {} (loaded {})", call_label(&call), self.label(b.id)));
                 let u = self.send(&call)?;
                 self.expect_route(&u, b.id, &format!("calling {} as {}", self.label(b.id), b.name))?;
@@ -824,7 +852,7 @@ impl Session {
                 let guessed = name == own;
                 let id = self.id(&server, &own);
                 let arguments = arguments_for(&self.spec(id).unwrap().schema);
-                let call = self.call_of(None, &name, arguments, true);
+                let call = self.call_of(None, &name, arguments, !self.kept_direct(id));
                 self.trace.push(format!("call {} (unloaded {})", call_label(&call), self.label(id)));
                 let u = self.send(&call)?;
                 self.expect_route(&u, id, &format!("calling unloaded {} as {name}", self.label(id)))?;
@@ -863,6 +891,9 @@ impl Session {
                 let tag = described.as_ref().and_then(|d| text(d, "description")).and_then(tag_of);
                 match (text(&u, "kind"), self.present(b.id)) {
                     (Some("answer"), true) if tag == Some(b.id) => {}
+                    (Some("reject"), true)
+                        if self.kept_direct(b.id)
+                            && text(&u, "content").is_some_and(|c| c.contains("already in your tools list")) => {}
                     (Some("reject"), false) => {}
                     _ => {
                         return Err(format!(
@@ -916,6 +947,8 @@ impl Session {
         // provider takes as it is (an odd MCP name may be listed under its provider name).
         let plain = own.len() <= 64 && own.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         let unique = all.iter().filter(|(_, o)| o == own).count() == 1 && own != "read_file" && plain;
+        // Search finds deferred tools only (SPEC §4): a tool kept direct is in the request already.
+        let unique = unique && !self.kept_direct(self.id(server, own));
         (own.clone(), unique.then(|| self.id(server, own)))
     }
 
@@ -1207,7 +1240,7 @@ pub fn malformed(provider: Provider, kind: u8) -> Value {
 /// Runs a script: a session of `provider` and `mode` starting with `script.initial`'s servers,
 /// checked after every step; the first violation, with the steps that led to it.
 pub fn run(provider: Provider, mode: Mode, script: &Script) -> Result<(), String> {
-    let mut session = Session::new(provider, mode, &script.initial)?;
+    let mut session = Session::new(provider, mode, &script.initial, script.pins)?;
     for step in &script.steps {
         if let Err(e) = session.step(step).and_then(|()| session.check()) {
             return Err(format!("{e}\n  steps: {}", session.trace.join(" → ")));
