@@ -40,7 +40,7 @@ for (const dir of dirs) {
     search: (shelf, q) => shelf.search(q, { limit: 5 }),
   });
 }
-const mini = variants.minisearch[1][1]; // "OR, exact terms": MiniSearch without prefix search (issue 20)
+const mini = variants.minisearch[1][1]; // "OR, exact terms": MiniSearch without prefix search
 subjects.push({ name: "minisearch", build: () => mini.build(entries), search: (index, q) => mini.search(index, q, 5) });
 
 const results = new Map(subjects.map((s) => [s.name, { ready: [], p50: [] }]));

@@ -1,4 +1,4 @@
-// scripts/bench --hostile: inputs shaped to make work grow faster than n·log n (issue 12, SPEC §8),
+// scripts/bench --hostile: inputs shaped to make work grow faster than n·log n (SPEC §8),
 // through the built npm package (../pkg, the JSON boundary included), at n and 10n in one Node
 // process. Prints a markdown table: the best time of a few runs at n and at 10n, the growth, and
 // `JSON.parse` of the same text (the JSON that crosses into wasm) as the yardstick. Targets: every
@@ -148,9 +148,9 @@ const CASES = [
       return { run: () => shelf.unwrap(call), text: JSON.stringify(manyTools(n)), done: () => shelf.free() };
     },
   },
-  // Issue 21: schemas a malicious MCP server could publish, each grown in both of its dimensions.
+  // Schemas a malicious MCP server could publish, each grown in both of its dimensions.
   {
-    name: "anyOf of n/100 $refs to anyOf of n/100 $refs to n/4 type names (Shelf.unwrap; trapped at 600/1,500)",
+    name: "anyOf of n/100 $refs to anyOf of n/100 $refs to n/4 type names (Shelf.unwrap)",
     make(n) {
       const types = Array.from({ length: n / 4 }, (_, i) => (i % 2 ? "null" : "boolean"));
       return unwrapCase(fanOut(n / 100, { type: types }), { v: "hello" });

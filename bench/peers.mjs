@@ -9,7 +9,8 @@
 //
 // Each peer has a default setup (used by scripts/bench) and variants tried once on the keyword set
 // (`scripts/bench --variants`); the chosen default is the variant with the best recall@5 there, so
-// every choice errs in the peer's favour. README "Benchmarks" lists the variants and their recall.
+// every choice errs in the peer's favour. docs/benchmarks.md, "Retrieval against
+// the peers", lists the variants and their recall.
 import MiniSearch from "minisearch";
 import { create, insertMultiple, search as oramaSearch } from "@orama/orama";
 import FlexSearch from "flexsearch";

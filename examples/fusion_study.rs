@@ -1,4 +1,4 @@
-//! The fusion study of issue 18 (docs/search.md, "Semantic retrieval"): how much a fusion of the
+//! The fusion study (docs/search.md, "Semantic retrieval"): how much a fusion of the
 //! lexical ranking and the all-MiniLM-L6-v2 similarities could find at best (the oracle), where
 //! the targets sit in each list, and a grid of principled fusion families (score normalisation,
 //! union size, CombSUM / CombMNZ, weights adapted to the lexical ranking's confidence, leaders)

@@ -1,7 +1,7 @@
 //! Retrieval benchmark of `toolshelf::search`: recall@1, recall@5 and MRR@10 per catalog and per
 //! query set, for the default ranking and its ablations.
 //!
-//! `cargo run --release --example retrieval` prints the markdown tables of docs/search.md.
+//! `cargo run --profile native --example retrieval` prints the markdown tables of docs/search.md.
 //! `-- --misses` also lists the keyword queries whose answer is not in the top 5 (default config);
 //! `-- --only model-even,model-odd` measures the model set's halves by query index parity.
 //! `-- --explain CATALOG QUERY TOOL` shows why a tool does or does not answer a query.

@@ -1,4 +1,4 @@
-//! The floors of semantic retrieval (issue 18) with the committed all-MiniLM-L6-v2 fixtures
+//! The floors of semantic retrieval (SPEC §12) with the committed all-MiniLM-L6-v2 fixtures
 //! (tests/data/embeddings/): hybrid search against lexical on every labelled set, as
 //! examples/retrieval_vectors.rs measures it (docs/search.md, "Semantic retrieval").
 #![cfg(not(target_arch = "wasm32"))]
@@ -87,9 +87,9 @@ fn keyword_set_holds_its_recall() {
     assert_eq!(empty, 0);
 }
 
-/// Model-phrased set: measured 0.781 (lexical 0.770), both halves above lexical; the issue's
-/// floor of 0.80 is not met with MiniLM (docs/search.md). The floor here is the measured figure
-/// less 0.01, and never below lexical.
+/// Model-phrased set: measured 0.781 (lexical 0.770), both halves above lexical; 0.80 is out of
+/// reach with MiniLM (docs/search.md). The floor here is the measured figure less 0.01, and never
+/// below lexical.
 #[test]
 fn model_phrased_set_gains_on_lexical() {
     let mut bench = Bench::new();

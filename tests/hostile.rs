@@ -1,4 +1,4 @@
-//! Hostile input (issue 12, SPEC §8): for each shape of input that could make work grow faster
+//! Hostile input (SPEC §8): for each shape of input that could make work grow faster
 //! than n·log n (a wide arguments object, a schema with n properties, n tools on one server, an
 //! array of n objects, a long enum, many `anyOf` branches, `$ref`s into wide definitions, long
 //! strings, a long query, n servers, long option lists …), the cost at 10n is at most a generous
@@ -205,8 +205,8 @@ const CASES: &[Case] = &[
     }),
 ];
 
-/// Amplifying schemas (issue 21): what a malicious MCP server could publish to make one call's
-/// validation cost far more than its input. Each grows with n in both dimensions the issue names.
+/// Amplifying schemas: what a malicious MCP server could publish to make one call's validation
+/// cost far more than its input. Each grows with n in both of its dimensions.
 const SCHEMA_CASES: &[Case] = &[
     ("unwrap: anyOf of n $refs to anyOf of n $refs to a type list of 25n names", 60, |n| {
         let names: Vec<&str> = (0..25 * n).map(|i| if i % 2 == 0 { "\"boolean\"" } else { "\"null\"" }).collect();
@@ -491,7 +491,7 @@ fn a_reject_quotes_a_long_schema_cut() {
     assert_eq!(note, format!(" ({} more characters of schema left out)", whole - 8_000));
 }
 
-/// The verdict on each amplifying schema of issue 21 is the right one, not merely a fast one:
+/// The verdict on each amplifying schema is the right one, not merely a fast one:
 /// each is judged in full (a reject naming the keyword), none passes for want of work.
 #[test]
 fn amplifying_schemas_are_judged_in_full() {
@@ -499,7 +499,7 @@ fn amplifying_schemas_are_judged_in_full() {
         toolshelf::Unwrapped::Reject { content, .. } => content,
         other => panic!("expected a reject, got {other:?}"),
     };
-    // The 40 KB schema that trapped the instance (issue 21): 600 × 600 paths to a list of 1,500 types.
+    // A 40 KB schema: 600 × 600 paths to a list of 1,500 types.
     let names: Vec<&str> = (0..1500).map(|i| if i % 2 == 0 { "\"boolean\"" } else { "\"null\"" }).collect();
     let shelf = one_tool(&nested_ref_fan_out(600, &format!(r#"{{"type":[{}]}}"#, names.join(","))));
     let content = reject(&shelf, r#"{"v":"hello"}"#);
@@ -570,8 +570,8 @@ fn amplifying_schemas_are_judged_in_full() {
     }
 }
 
-/// A violation found is a reject whatever the passes after it cost (issue 21: 600,000 ids before
-/// a bad `mode` and an extra property came back as a call): the passes never share one budget.
+/// A violation found is a reject whatever the passes after it cost (600,000 ids before a bad
+/// `mode` and an extra property are a reject, never a call): the passes never share one budget.
 #[test]
 fn a_violation_found_is_never_lost_to_the_work_bound() {
     let schema = r#"{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer"}},"mode":{"enum":["a","b"]}},"additionalProperties":false}"#;
@@ -598,8 +598,8 @@ fn a_violation_found_is_never_lost_to_the_work_bound() {
 }
 
 /// Arguments nested deeper than the parser reads are a reject in every provider shape, as the same
-/// arguments sent as JSON text are (issue 21: an Anthropic `tool_use` at 128 levels threw
-/// `too_large`); the call's id is carried through.
+/// arguments sent as JSON text are (an Anthropic `tool_use` at 128 levels included, never a
+/// `too_large` error); the call's id is carried through.
 #[test]
 fn deep_arguments_are_a_reject_in_every_shape() {
     let shelf = one_tool(r#"{"type":"object"}"#);
@@ -654,9 +654,10 @@ fn an_unjudged_call_passes_with_a_warning() {
     }
 }
 
-/// The smaller findings of issue 21, each mended.
+/// Edge cases of a toolbox and a call: a tool given twice, tools named as bridge tools, a forced
+/// format, a name with spaces, numbers out of a float's range.
 #[test]
-fn the_smaller_findings_are_mended() {
+fn edge_cases_of_names_formats_and_numbers() {
     let code = |toolbox: &str, options: &str| Shelf::from_json(toolbox, options).err().map(|e| e.code.as_str());
     // A flat mcp__gh__foo beside gh: [foo] is one real tool given twice, in every qualify mode.
     let twice = r#"{"tools":[{"name":"mcp__gh__foo","description":"x","input_schema":{"type":"object"}}],"servers":{"gh":[{"name":"foo","description":"y","input_schema":{"type":"object"}}]}}"#;

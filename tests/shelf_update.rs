@@ -254,7 +254,7 @@ pub fn js_update_text(last: &Value, next: &Value) -> (String, Vec<String>) {
     (Value::Object(members.collect()).to_json(), keep)
 }
 
-/// Issue 31: a server holding a tool left out of the deferred set (named as a bridge tool, as a
+/// A server holding a tool left out of the deferred set (named as a bridge tool, as a
 /// custom `bridgeNames` tool, or an assembly's own bridge tool fed back) and another tool that
 /// changes: the JS side names the kept tools by their index in the server's last list, which
 /// counts the left-out tool. Every variant, in bridge and native mode, updates to what a new

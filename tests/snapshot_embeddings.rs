@@ -96,8 +96,8 @@ fn a_hybrid_shelf_loads_with_its_vectors_and_answers_as_the_live_one() {
     assert_eq!(hybrid_answers(&loaded_value, &queries), expected, "a shelf of a value");
 }
 
-/// Issue 31: a snapshot dropped the vectors, and the loaded shelf refused a query vector
-/// (`unwrapAsync` then answered lexically without a word).
+/// A snapshot keeps the vectors: the loaded shelf takes a query vector (`unwrapAsync` does not
+/// fall back to a lexical answer).
 #[test]
 fn a_loaded_hybrid_shelf_takes_a_query_vector() {
     let (live, _, queries) = hybrid();

@@ -1,4 +1,4 @@
-// Issue 22: through the bridge, a deferred AI SDK tool behaves as the SDK makes the same tool behave
+// Through the bridge, a deferred AI SDK tool behaves as the SDK makes the same tool behave
 // when given directly. Each test runs the real `ai` 7 (generateText / streamText with @ai-sdk/openai's
 // Chat model against the scripted model server on 127.0.0.1) twice: once with the tool given
 // directly (the reference) and once deferred behind toolshelf/ai's bridge, and compares what ran,

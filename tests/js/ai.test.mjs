@@ -29,7 +29,7 @@ test("GitHub + Linear ToolSets: direct tools as given, the bridge, list_issues q
     onCall: (call) => { seen.push(call); return call.tool === "delete_file" ? "declined by policy" : undefined; },
   });
   assert.deepEqual(Object.keys(shelf.tools), ["read_file", "tool_search", "tool_describe", "tool_call"]);
-  // With onCall, a direct tool is the caller's tool with an execute that asks onCall first (issue 22);
+  // With onCall, a direct tool is the caller's tool with an execute that asks onCall first;
   // without it, the caller's very object (the next test).
   const { execute: wrapped, ...rest } = shelf.tools.read_file;
   assert.deepEqual(rest, { description: readFile.description, inputSchema: readFile.inputSchema });

@@ -38,7 +38,7 @@ test("every labelled query has a vector by the key of its text, one per distinct
 const hasTexts = typeof toolshelf.Shelf?.prototype?.embeddingTexts === "function";
 test(
   "every deferred tool of every labelled catalog has a vector by the package's embedding key",
-  { skip: hasTexts ? false : "the installed package has no Shelf.embeddingTexts() yet (SPEC §12, issue 18's core part)" },
+  { skip: hasTexts ? false : "the installed package has no Shelf.embeddingTexts() yet (SPEC §12)" },
   () => {
     const tools = readVectors("tools");
     assertWellFormed("tools", tools);

@@ -1,4 +1,4 @@
-// The observing hooks of toolshelf/ai (issue 32): onSearch(query, matches, unknownWords) after a
+// The observing hooks of toolshelf/ai: onSearch(query, matches, unknownWords) after a
 // search is answered and onReject(call, reason) when toolshelf rejects a model's call, in the
 // bridge (through generateText with the AI SDK's MockLanguageModelV3) and in both native adapters
 // (their tools' execute and repairToolCall, as the SDK calls them). A hook that throws is reported

@@ -1,4 +1,4 @@
-// callMcpTool passes the MCP SDK's RequestOptions to callTool (issue 32): progress notifications
+// callMcpTool passes the MCP SDK's RequestOptions to callTool: progress notifications
 // of the reference server's trigger-long-running-operation (over stdio, a real child process) reach
 // `onprogress`, `resetTimeoutOnProgress` keeps a slow call alive, an AbortSignal cancels it (an
 // isError result that says so), and a signal aborted before the call sends nothing.

@@ -1,4 +1,4 @@
-// Issue 22: toolshelf/mcp against real MCP servers (the SDK's low-level `Server` over its
+// toolshelf/mcp against real MCP servers (the SDK's low-level `Server` over its
 // InMemoryTransport, driven by the SDK's `Client`): hostile listings are bounded (pages, tools,
 // the caller's signal), one failing or unusable server is left out with a warning while the others
 // are listed, repeated tools are kept once, the `defer` pseudo-server name and `__proto__` stay

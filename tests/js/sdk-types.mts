@@ -52,7 +52,7 @@ const { servers: chatServers } = await mcpServers({ github: client }, { format: 
 const chatShelf = new Shelf({ tools: chatTools, servers: chatServers });
 const chatAssembled: OpenAI.ChatCompletionTool[] = chatShelf.assemble().tools;
 
-// callMcpTool passes the SDK's RequestOptions: progress, cancellation, timeouts (issue 32).
+// callMcpTool passes the SDK's RequestOptions: progress, cancellation, timeouts.
 const stop = new AbortController();
 const progressed = await callMcpTool(chatShelfClients(), { kind: "call", name: "t", server: "github", tool: "t", arguments: {}, viaBridge: true }, {
   onprogress: (p) => console.log(p.progress, p.total, p.message),
@@ -64,7 +64,7 @@ const progressed = await callMcpTool(chatShelfClients(), { kind: "call", name: "
 const progressedText: string = progressed.content;
 function chatShelfClients() { return { github: client }; }
 
-// The observing hooks of toolshelf/ai (issue 32).
+// The observing hooks of toolshelf/ai.
 const hooked = createToolshelf({
   onSearch: (query, matches, unknownWords) => console.log(query.length, matches.map((m) => `${m.server}/${m.name} ${m.partial}`), unknownWords.join()),
   onReject: (call, reason) => console.log(call.name, call.id, reason.length),

@@ -11,13 +11,13 @@ import { join } from "node:path";
 import { Shelf } from "toolshelf";
 import { catalog, dataDir, grouped } from "./support.mjs";
 
-/** Floors of SPEC §4 / issue 11 for the keyword set. */
+/** Floors of SPEC §4 for the keyword set. */
 const KEYWORD_RECALL_AT_5 = 0.98;
 const KEYWORD_RECALL_AT_1 = 0.88;
 /**
  * The model-phrased set's recall@5 floor: the native retrieval bench's figure minus 0.02.
- * Measured natively (target/native/examples/retrieval --only model, default ranking) at 0.770 on
- * 2026-12-01 after the second ranking pass (docs/search.md); the lead sets the final figure.
+ * Measured natively (`cargo run --profile native --example retrieval -- --only model`, default
+ * ranking) at 0.770 (docs/search.md).
  */
 const MODEL_RECALL_AT_5 = 0.77 - 0.02;
 /** Share of absent-service queries that must name every missing word among `unknownWords`. */

@@ -486,7 +486,7 @@ test("with the MiniLM fixtures: the model-phrased set's hybrid recall@5 through 
   assert.ok(h >= l && h >= 0.771, `hybrid recall@5 ${h.toFixed(3)}, lexical ${l.toFixed(3)}`);
 });
 
-test("a snapshot holds the vectors (issue 31): fromSnapshot answers vector searches and unwrapAsync as the shelf it was taken from", async () => {
+test("a snapshot holds the vectors: fromSnapshot answers vector searches and unwrapAsync as the shelf it was taken from", async () => {
   const { shelf, vectors } = shelfWithVectors(8);
   const probe = near(vectors[9], generator(88));
   const embed = async (text) => near(vectors[(text.length * 7) % vectors.length], generator(text.length));

@@ -119,7 +119,7 @@ function heldToolbox(bytes) {
 }
 
 /**
- * What is wrong with a loaded shelf (issue 31's findings), or null: every answer plain data or a
+ * What is wrong with a loaded shelf, or null: every answer plain data or a
  * ToolshelfError, the assembly's tools objects with unique names, its snapshot loading again, and
  * an update to its own toolbox accepted and changing no answer.
  */
@@ -145,7 +145,7 @@ function wrongWith(shelf, given) {
   return null;
 }
 
-test("a forged snapshot (checksum made right) is invalid_snapshot or a shelf that answers rightly (issue 31)", () => {
+test("a forged snapshot (checksum made right) is invalid_snapshot or a shelf that answers rightly", () => {
   const toolbox = {
     tools: [tool("read_file", "Read a file."), tool("mcp__gh__merge", "Merge.")],
     servers: {

@@ -114,7 +114,7 @@ test("the free functions keep nothing: 50 toolboxes do not grow wasm memory past
   assert.ok(withKept > afterFifty + 2 ** 20, `ten kept Shelfs: ${withKept} bytes, against ${afterFifty}`);
 });
 
-test("a prepared Shelf of 3,397 tools takes under 12 MiB of wasm memory (issue 20), its text's 2.3x", async () => {
+test("a prepared Shelf of 3,397 tools takes under 12 MiB of wasm memory, its text's 2.3x", async () => {
   const { growth, textBytes, matches, error } = await inWorker("./prepared-memory.mjs");
   assert.equal(error, undefined);
   assert.equal(matches, 5);
@@ -175,7 +175,7 @@ test("Shelf.update gives a new Shelf's results: attach, detach, change one tool,
   }
 });
 
-// Issue 31 (SPEC §15): update() accepts every toolbox new Shelf accepts and then answers as the new
+// SPEC §15: update() accepts every toolbox new Shelf accepts and then answers as the new
 // Shelf, whatever tools are left out of the deferred set (bridge names, custom bridgeNames, an
 // assembly's own bridge tools fed back).
 
@@ -232,7 +232,7 @@ function assertAnswersAs(shelf, fresh, toolbox, label) {
   b.forEach((t, i) => defs.has(t) && assert.equal(a[i], t, `${label}: tool ${i} is the caller's own object`));
 }
 
-test("update past a left-out tool (issue 31): every variant, bridge and native mode, as a new Shelf", () => {
+test("update past a left-out tool: every variant, bridge and native mode, as a new Shelf", () => {
   const schema = { type: "object", properties: { path: { type: "string" } } };
   const fedBack = new Shelf({ servers: { s: [tool("a")] } }, { contextLength: 2000 }).assemble().tools.find((t) => t.function?.name === "tool_search");
   assert.ok(fedBack, "the bridge's own search tool");

@@ -47,14 +47,14 @@ function typeCheck(name, options, files, compiler = "typescript") {
 
 /**
  * The ```ts blocks that import the package (or its adapters) in the installed README (the npm
- * page), the repository's README, the contract's §0 (docs/SPEC.md) and docs/adapters.md, each as a
- * module with the shared prelude beside it.
+ * page), the repository's README, the contract's §0 (docs/SPEC.md), docs/guide.md and
+ * docs/adapters.md, each as a module with the shared prelude beside it.
  */
 function exampleFiles() {
   const readme = readFileSync(new URL(import.meta.resolve("toolshelf/package.json").replace(/package\.json$/, "README.md")), "utf8");
-  const docs = [join(repoDir, "README.md"), ...["SPEC.md", "adapters.md"].map((name) => join(repoDir, "docs", name))].map((path) => readFileSync(path, "utf8"));
+  const docs = [join(repoDir, "README.md"), ...["SPEC.md", "guide.md", "adapters.md"].map((name) => join(repoDir, "docs", name))].map((path) => readFileSync(path, "utf8"));
   const blocks = [...[readme, ...docs].join("\n").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((c) => /from "toolshelf(\/\w+)?"/.test(c));
-  assert.ok(blocks.length >= 14, "the npm page's five loops, the README's, SPEC §0 and the adapters' six examples");
+  assert.ok(blocks.length >= 14, "the npm page's five loops, the README's, SPEC §0, the guide's and the adapters' six examples");
   const prelude = join(work, "prelude.mts");
   writeFileSync(prelude, PRELUDE);
   return [prelude, join(process.cwd(), "sdk-types.mts"), ...blocks.map((code, i) => {
@@ -117,7 +117,7 @@ for (const [compilerName, compiler] of COMPILERS) {
 // copy): skipLibCheck, so only the examples' use of them is checked; the package's .d.ts were
 // checked above.
 for (const [compilerName, compiler] of COMPILERS) {
-  test(`${compilerName}: the README's, SPEC §0's and docs/adapters.md's loops type-check against the real openai, @anthropic-ai/sdk, ai and MCP SDK types`, () => {
+  test(`${compilerName}: the README's, SPEC §0's, docs/guide.md's and docs/adapters.md's loops type-check against the real openai, @anthropic-ai/sdk, ai and MCP SDK types`, () => {
     const [name, options] = CONFIGS[0];
     assert.equal(typeCheck(`${name} examples`, { ...options, skipLibCheck: true, outDir: undefined, noEmit: true }, exampleFiles(), compiler), "", `${compilerName}, ${name}`);
   });

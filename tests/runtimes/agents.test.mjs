@@ -66,7 +66,7 @@ test("examples/agents: wrangler's bundle in miniflare, this.mcp tools through to
       const reply = await response.json();
       assert.equal(reply.answer, SCRIPT.at(-1).text);
       assert.equal(reply.steps, SCRIPT.length);
-      // The arguments after the tool's own validation, as the SDK gives a direct tool (issue 22): the
+      // The arguments after the tool's own validation, as the SDK gives a direct tool: the
       // defaults of Linear's schema (includeArchived, orderBy) filled in by the Agents SDK's tool.
       const args = { limit: 50, assignee: "me", includeArchived: true, orderBy: "updatedAt" };
       // What the server ran, in the order the SDK's validated value holds its keys.
