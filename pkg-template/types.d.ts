@@ -85,10 +85,24 @@ export interface Options {
   fullMatchesFirst?: boolean;
   /** Bridge tool names, e.g. `{ call: "invoke_tool" }` where a chat template reserves `tool_call`. */
   bridgeNames?: { search?: string; describe?: string; call?: string } | [string, string, string];
-  /** Servers whose tools stay direct. */
-  alwaysLoad?: string[];
-  /** Direct tools deferred anyway, under server `builtin`. */
-  defer?: string[];
+  /**
+   * Servers and single tools kept direct: a server's name, `"server/tool"` (its own name), or a
+   * tool's name (every server's tool of that name). A tool kept direct keeps its server, so its
+   * call unwraps to `{server, tool}` (`callMcpTool` runs it). Also a comma-separated string.
+   */
+  alwaysLoad?: string[] | string;
+  /**
+   * Tools deferred anyway, named as in `alwaysLoad`: for a server's tool the more precise entry of
+   * the two wins and `defer` wins a tie; the caller's own direct tools go under server `builtin`.
+   */
+  defer?: string[] | string;
+  /**
+   * Send every tool as it is (tier 0, no bridge) when the deferred tools' tokens fit the listing
+   * budget (`true`), and this cap too (a number, 100–60000). Off by default (SPEC §3.3 bridges
+   * whenever a tool is deferred). Measured: pays off for toolboxes up to about 1,000 tokens
+   * (docs/options.md), so `1000` is the suggested setting.
+   */
+  directWhenFits?: boolean | number;
   /** Force the toolbox format instead of detecting it. */
   format?: ToolFormat;
   /**

@@ -185,7 +185,7 @@ enum Outcome {
 fn in_namespace(shelf: &dyn Prepared, namespace: &str, name: &str, arguments: Value, talk: &Conversation) -> Outcome {
     use crate::native::Miss;
     match crate::native::in_namespace(shelf.catalog(), shelf.options(), namespace, name, talk.bindings.as_ref()) {
-        Ok(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
+        Ok(tool) if is_checked(tool) => checked_call(shelf, tool, arguments, false),
         Ok(tool) => Outcome::Call(call_of(tool, arguments, false, None)),
         Err(Miss::Unavailable) => Outcome::Unavailable(String::from(name)),
         Err(Miss::Unknown(reject)) => Outcome::Reject(reject),
@@ -230,7 +230,7 @@ fn direct_call(
     talk: &Conversation,
 ) -> Outcome {
     match named(shelf, name, talk) {
-        Named::Tool(tool) if tool.deferred => checked_call(shelf, tool, arguments, false),
+        Named::Tool(tool) if is_checked(tool) => checked_call(shelf, tool, arguments, false),
         Named::Tool(tool) => Outcome::Call(call_of(tool, arguments, false, untouched)),
         Named::Unavailable => Outcome::Unavailable(String::from(name)),
         Named::Unknown => unknown(shelf, name),
@@ -274,6 +274,13 @@ fn unknown(shelf: &dyn Prepared, name: &str) -> Outcome {
 }
 
 /// A deferred tool's call, after validating (and coercing) its arguments against its schema.
+/// Whether a call of `tool` is validated here: a deferred tool's, and a server's tool kept direct
+/// (`alwaysLoad`: its MCP server gets what it would get through the bridge). The caller's own
+/// direct tools are theirs to validate, and their arguments come back untouched.
+fn is_checked(tool: &Tool) -> bool {
+    tool.deferred || tool.server.is_some()
+}
+
 fn checked_call(shelf: &dyn Prepared, tool: &Tool, mut arguments: Value, via_bridge: bool) -> Outcome {
     let mut warnings = Vec::new();
     if let Some(schema) = tool.schema(shelf.catalog().format) {

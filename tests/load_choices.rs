@@ -49,6 +49,9 @@ fn one_tool_of_a_server_stays_direct_by_server_slash_tool_or_by_its_name() {
         // Routed to its server, with its own name, and validated as every server tool's call.
         let call = direct_call(&shelf, "save_issue", r#"{"title":"x","team":"y"}"#);
         assert_eq!((call.server.as_deref(), call.tool.as_deref()), (Some("linear"), Some("save_issue")));
+        let bad = json::parse(r#"{"name":"save_issue","arguments":{"title":7}}"#).unwrap();
+        let Unwrapped::Reject { content, .. } = shelf.unwrap(&bad).unwrap() else { panic!("{entry}: not validated") };
+        assert!(content.contains("invalid arguments"), "{content}");
     }
 }
 
@@ -75,8 +78,8 @@ fn a_bare_name_keeps_every_servers_tool_of_that_name_and_auto_qualifies_the_clas
     let a = shelf.assemble();
     let names: Vec<&str> = a.tools.iter().take(2).map(openai_name).collect();
     assert_eq!(names, ["mcp__github__list_issues", "mcp__linear__list_issues"]);
-    for server in ["github", "linear"] {
-        let call = direct_call(&shelf, &format!("mcp__{server}__list_issues"), "{}");
+    for (server, arguments) in [("github", r#"{"owner":"o","repo":"r"}"#), ("linear", "{}")] {
+        let call = direct_call(&shelf, &format!("mcp__{server}__list_issues"), arguments);
         assert_eq!((call.server.as_deref(), call.tool.as_deref()), (Some(server), Some("list_issues")));
     }
     // The own name alone is ambiguous now: rejected with both qualified names, never guessed.
