@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// The core's rooms, bottom first: a room may import only rooms of lower layers.
 const CORE: &[&[&str]] = &[
-    &["error", "hash", "float", "swar", "lowercase", "lazy"],
+    &["error", "hash", "float", "swar", "lowercase"],
     &["json"],
     &["format", "wire"],
     &["options"],
@@ -112,6 +112,14 @@ fn rooms(dir: &Path, rust: bool) -> BTreeMap<String, Vec<String>> {
     out
 }
 
+/// The table's rooms that are not in the tree (the table is the picture ARCHITECTURE.md draws);
+/// `wasm/toolshelf`, the build's glue, is not committed.
+fn stale_rooms(layers: &[&[&str]], found: &BTreeMap<String, Vec<String>>) -> Vec<String> {
+    let rooms = layers.iter().flat_map(|layer| layer.iter());
+    let stale = rooms.filter(|room| !room.contains('/') && !found.contains_key(**room));
+    stale.map(|room| format!("{room}: in the layer table but not in the tree")).collect()
+}
+
 /// The imports that break the layering: of a room not in the table, of one not below.
 fn breaches(layers: &[&[&str]], found: &BTreeMap<String, Vec<String>>) -> Vec<String> {
     let mut out = Vec::new();
@@ -134,14 +142,14 @@ fn breaches(layers: &[&[&str]], found: &BTreeMap<String, Vec<String>>) -> Vec<St
 #[test]
 fn core_modules_import_only_lower_layers() {
     let found = rooms(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), true);
-    let broken = breaches(CORE, &found);
+    let broken = [breaches(CORE, &found), stale_rooms(CORE, &found)].concat();
     assert!(broken.is_empty(), "src/ layering:\n{}", broken.join("\n"));
 }
 
 #[test]
 fn package_files_import_only_lower_layers() {
     let found = rooms(&Path::new(env!("CARGO_MANIFEST_DIR")).join("pkg-template"), false);
-    let broken = breaches(PACKAGE, &found);
+    let broken = [breaches(PACKAGE, &found), stale_rooms(PACKAGE, &found)].concat();
     assert!(broken.is_empty(), "pkg-template/ layering:\n{}", broken.join("\n"));
 }
 
