@@ -5,7 +5,7 @@
 
 use crate::bridge::bridge_tools;
 use crate::catalog::{Catalog, Tool};
-use crate::conversation::{tool_names, Bindings, History};
+use crate::conversation::{tool_names, Bindings, History, Target};
 pub use crate::dialect::Slot;
 use crate::hash::{fnv1a, push_hex};
 use crate::json::Value;
@@ -13,6 +13,7 @@ use crate::listing::{fit, Form, Level};
 use crate::native::Protocol;
 use crate::options::{Mode, Options, Switch};
 use crate::wire::Names;
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -199,7 +200,8 @@ pub fn layout<'a>(
             None => crate::texts::listing_framing(&options.bridge_names),
         };
         let listing = fit(catalog, budget, options.listing, framing);
-        let mut slots: Vec<Slot<'_>> = shown(catalog, &names).filter(|(t, _)| !t.deferred).map(|(_, s)| s).collect();
+        let shown = shown(catalog, &names, bindings.as_ref());
+        let mut slots: Vec<Slot<'_>> = shown.filter(|(t, _)| !t.deferred).map(|(_, s)| s).collect();
         match protocol {
             Some(protocol) => {
                 let (native, in_context) = protocol.tools(catalog, options, &listing.text, bindings.as_ref());
@@ -211,7 +213,7 @@ pub fn layout<'a>(
         let tokens = if listing.form == Form::None { 0 } else { listing.tokens() };
         (slots, listing.form, tokens, listing.levels)
     } else {
-        let slots = shown(catalog, &names).map(|(_, slot)| slot).collect();
+        let slots = shown(catalog, &names, None).map(|(_, slot)| slot).collect();
         (slots, Form::None, 0, alloc::vec![Level::Full; catalog.servers.len()])
     };
     let tier = match form {
@@ -245,15 +247,26 @@ pub fn layout<'a>(
 
 /// Every tool as the model sees it outside the bridge, in input order: the caller's own tools as
 /// given; a server's tool under the name the request sends for it (its qualified name, or one
-/// made of it that every provider accepts: [`tool_names`]).
-fn shown<'a, 'n>(catalog: &'a Catalog, names: &'n Names) -> impl Iterator<Item = (&'a Tool, Slot<'a>)> + 'n
+/// made of it that every provider accepts: [`tool_names`]). With a conversation's `bindings`, a
+/// server's tool kept direct whose name the conversation gave another tool (one gone, whose
+/// stand-in then holds the name) goes by its qualified name instead, so a name keeps its meaning.
+fn shown<'a, 'n>(
+    catalog: &'a Catalog,
+    names: &'n Names,
+    bindings: Option<&'n Bindings>,
+) -> impl Iterator<Item = (&'a Tool, Slot<'a>)> + 'n
 where
     'a: 'n,
 {
-    catalog.tools.iter().enumerate().map(|(i, tool)| {
-        let name = if tool.server.is_some() { names.of_index(i, &tool.name) } else { tool.name.as_str() };
-        let slot = if tool.renamed || name != tool.name {
-            Slot::Made(catalog.format.renamed(&tool.def(), name))
+    catalog.tools.iter().enumerate().map(move |(i, tool)| {
+        let Some(server) = tool.server.as_deref() else { return (tool, Slot::Given(tool)) };
+        let mut name = Cow::Borrowed(names.of_index(i, &tool.name));
+        let taken = bindings.and_then(|b| b.get(&name)).is_some_and(|target| target != Target::Tool(i));
+        if taken && !tool.deferred {
+            name = Cow::Owned(crate::catalog::qualified_name(server, &tool.own_name));
+        }
+        let slot = if tool.renamed || *name != tool.name {
+            Slot::Made(catalog.format.renamed(&tool.def(), &name))
         } else {
             Slot::Given(tool)
         };

@@ -65,7 +65,9 @@ fn run_case(provider: Provider, mode: Mode, script: &Script) -> Result<(), TestC
     run(provider, mode, script).map_err(TestCaseError::fail)
 }
 
+/// `cases` sessions, or `PROPTEST_CASES` of them when set (a longer hunt than CI's).
 fn config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
     ProptestConfig { cases, failure_persistence: None, max_shrink_iters: 2048, ..ProptestConfig::default() }
 }
 
@@ -307,6 +309,32 @@ fn regression_3_a_detached_referenced_tool_is_unavailable_not_dangling() {
     );
     let u = turn(&shelf, p, &mut history, tool_use("toolu_02", "list_issues", obj([("query", s("open"))])));
     assert_unavailable(&u, "list_issues after GitHub was detached");
+}
+
+/// Regression 7 (native Anthropic, a tool pinned by `alwaysLoad`): the history loaded Linear's
+/// `list_issues`; Linear is detached and GitHub, whose `list_issues` is kept direct, attached: the
+/// stand-in keeps the name `list_issues` (a call of it is unavailable) and GitHub's tool goes by
+/// its qualified name, which routes to GitHub; no two tools share a name.
+#[test]
+fn regression_7_a_pinned_tool_never_takes_a_name_the_conversation_gave_another() {
+    let p = Provider::Anthropic;
+    let pinned = parse(r#"{"mode":"native","contextLength":200000,"alwaysLoad":["github/list_issues"]}"#);
+    let mut shelf = Shelf::new(&toolbox_of(p, &[("linear", LINEAR)]), &pinned).unwrap();
+    let mut history = vec![user_text("Which issues are open?")];
+    let u = turn(&shelf, p, &mut history, tool_use("toolu_01", "tool_search", obj([("query", s("list_issues"))])));
+    assert!(references(&u).iter().any(|r| r == "list_issues"), "{}", u.to_json());
+    shelf.update(&toolbox_of(p, &[("github", GITHUB)])).unwrap();
+    let tools = next_tools(&shelf, p, &history, "after Linear was swapped for GitHub");
+    let stand_in = def_named(&tools, "list_issues").expect("the referenced name is still defined");
+    assert_eq!(stand_in.get("defer_loading"), Some(&Value::Bool(true)), "{}", stand_in.to_json());
+    let github = def_named(&tools, "mcp__github__list_issues").expect("GitHub's pinned tool, qualified");
+    assert_eq!((tag(github), github.get("defer_loading")), (Some(1), None), "{}", github.to_json());
+    let u = turn(&shelf, p, &mut history, tool_use("toolu_02", "list_issues", obj([("query", s("open"))])));
+    assert_unavailable(&u, "list_issues after Linear was detached");
+    let call = tool_use("toolu_03", "mcp__github__list_issues", obj([("query", s("open"))]));
+    let u = turn(&shelf, p, &mut history, call);
+    assert_routes(&u, "github", "list_issues", "the pinned tool by its qualified name");
+    next_tools(&shelf, p, &history, "after the pinned tool was called");
 }
 
 /// Regression 3 (native Responses): GitHub's namespace loaded by a `tool_search_output`, GitHub
