@@ -1113,15 +1113,21 @@ fn qualify_clashes(tools: &mut [Tool], warnings: &mut Vec<String>) {
 }
 
 /// The indexes of the tools of the grouped form whose name another tool also has, in name order
-/// (one sort: n·log n).
+/// (one sort: n·log n): the deferred ones; a server's tool kept direct only when another direct
+/// tool has its name too (one direct tool of a name keeps it).
 fn clashing_tools(tools: &[Tool]) -> Vec<usize> {
-    order_by(tools, |t| &t.name, |_| true)
-        .chunk_by(|a, b| a.0 == b.0)
-        .filter(|group| group.len() > 1)
-        .flatten()
-        .map(|&(_, i)| i)
-        .filter(|&i| tools.get(i).is_some_and(is_qualifiable))
-        .collect()
+    let order = order_by(tools, |t| &t.name, |_| true);
+    let groups = order.chunk_by(|a, b| a.0 == b.0).filter(|group| group.len() > 1);
+    let mut clashing = Vec::new();
+    for group in groups {
+        let direct = group.iter().filter(|&&(_, i)| tools.get(i).is_some_and(|t| !t.deferred)).count();
+        let renamed = group
+            .iter()
+            .map(|&(_, i)| i)
+            .filter(|&i| tools.get(i).is_some_and(|t| is_qualifiable(t) && (t.deferred || direct > 1)));
+        clashing.extend(renamed);
+    }
+    clashing
 }
 
 /// `(key, index)` of the tools `keep` admits, in code-point order of keys, ties in input order. Every

@@ -88,6 +88,17 @@ fn a_bare_name_keeps_every_servers_tool_of_that_name_and_auto_qualifies_the_clas
     assert!(content.contains("list_issues"), "{content}");
 }
 
+/// One direct tool of a name keeps it; the deferred tool that shares it is qualified.
+#[test]
+fn a_pinned_tool_keeps_its_name_and_the_deferred_namesake_is_qualified() {
+    let shelf = shelf(&grouped(&[GITHUB, LINEAR]), r#"{"alwaysLoad":["github/list_issues"]}"#);
+    let a = shelf.assemble();
+    assert_eq!(openai_name(&a.tools[0]), "list_issues");
+    assert_eq!(shelf.catalog().get("mcp__linear__list_issues").map(|t| t.deferred), Some(true));
+    let call = direct_call(&shelf, "list_issues", r#"{"owner":"o","repo":"r"}"#);
+    assert_eq!((call.server.as_deref(), call.tool.as_deref()), (Some("github"), Some("list_issues")));
+}
+
 #[test]
 fn an_entry_that_names_nothing_is_one_warning_per_option() {
     let toolbox = grouped_with(vec![openai_tool("web_fetch", "Fetch a page.")], &[LINEAR]);
