@@ -289,10 +289,14 @@ export class Gateway {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       await this.start();
       const token = request.params?._meta?.progressToken ?? extra?._meta?.progressToken;
+      // Progress is sent in order, and all of it before the result (a stateless HTTP response ends with the result).
+      let sent = Promise.resolve();
       const onprogress = token === undefined ? undefined : (progress) => {
-        extra.sendNotification({ method: "notifications/progress", params: { ...progress, progressToken: token } }).catch(() => {});
+        sent = sent.then(() => extra.sendNotification({ method: "notifications/progress", params: { ...progress, progressToken: token } })).catch(() => {});
       };
-      return this.callTool(request.params, { signal: extra?.signal, onprogress });
+      const result = await this.callTool(request.params, { signal: extra?.signal, onprogress });
+      await sent;
+      return result;
     });
     if (!listChanged) return server; // a server of one request (stateless HTTP): nothing to tell it later
     this.#servers.add(server);
