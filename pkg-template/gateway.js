@@ -458,11 +458,11 @@ export class Gateway {
         if (change.reason === "list_changed") {
           up.tools = this.#usable(up.name, change.tools ?? []);
           up.listError = undefined;
-          this.#refresh();
+          if (this.#live) this.#refresh();
         } else if (change.reason === "failed") {
           // Its last good list is kept: the server still answers calls.
           up.listError = "its tools/list failed after it said its tools changed; its last list is kept";
-          this.#refresh();
+          if (this.#live) this.#refresh();
         } else this.#lost(up, generation, "its connection closed");
       },
     });
@@ -478,7 +478,7 @@ export class Gateway {
     up.error = why;
     this.#warn(`server "${up.name}": ${why}`);
     this.#schedule(up);
-    this.#refresh();
+    if (this.#live) this.#refresh();
   }
 
   /** The next reconnection of `up`, after a backoff doubling from `initialMs` to `maxMs`, unless `maxAttempts` are spent. */
@@ -524,7 +524,8 @@ export class Gateway {
       }
     }
     const assembly = this.#shelf.assemble();
-    const down = [...this.#upstreams.values()].filter((up) => up.state === "down" || up.state === "failed");
+    // Named until back: an upstream being reconnected keeps its last error (the bytes do not flap with each attempt).
+    const down = [...this.#upstreams.values()].filter((up) => up.state !== "ready" && up.state !== "disabled" && up.error !== undefined);
     const listFailed = [...this.#upstreams.values()].filter((up) => up.state === "ready" && up.listError !== undefined);
     const notes = [
       ...down.map((up) => `${up.name} (${up.error ?? up.state})`),

@@ -11,18 +11,13 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Shelf } from "toolshelf";
 import { dataDir, repoDir } from "./support.mjs";
-
-const here = dirname(fileURLToPath(import.meta.url)); // the project the package is installed in
-export const CLI = join(here, "node_modules", "toolshelf", "cli.js");
-export const UPSTREAM = join(here, "gateway-upstream.mjs");
+import { CLI, UPSTREAM, bridge, eventually, gatewayClient, here, textOf } from "./gateway-support.mjs";
 const servers = join(repoDir, "node_modules", "@modelcontextprotocol");
 const dir = mkdtempSync(join(tmpdir(), "toolshelf-gateway-"));
 const files = join(dir, "files");
@@ -45,20 +40,6 @@ const OPTIONS = { alwaysLoad: ["memory"], contextLength: 200_000 };
 const CONFIG = join(dir, "mcp.json");
 writeFileSync(CONFIG, JSON.stringify({ mcpServers: UPSTREAMS, toolshelf: OPTIONS }, null, 2));
 
-/** An SDK Client on `toolshelf serve --config <config>` over stdio; `notifications` counts its list_changed. */
-export async function gatewayClient(config, args = []) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--config", config, ...args], stderr: "pipe" });
-  let stderr = "";
-  transport.stderr.on("data", (d) => (stderr += d));
-  const client = new Client({ name: "gateway-test", version: "1.0.0" });
-  const seen = { listChanged: 0 };
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    seen.listChanged++;
-  });
-  await client.connect(transport);
-  return { client, transport, seen, stderr: () => stderr };
-}
-
 /** An SDK Client on one upstream of its own (what the gateway's results are compared with). */
 async function directClient(spec) {
   const client = new Client({ name: "gateway-test-direct", version: "1.0.0" });
@@ -68,18 +49,6 @@ async function directClient(spec) {
 
 /** The JSON lines the project's upstreams logged. */
 const logged = () => (existsSync(LOG) ? readFileSync(LOG, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
-const textOf = (result) => result.content.map((c) => c.text).join("\n");
-const bridge = (name, args) => ({ name: "tool_call", arguments: { name, arguments: args } });
-
-async function eventually(check, what, ms = 10_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) assert.fail(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 test("toolshelf serve over stdio, in front of server-everything, server-memory, server-filesystem and two real catalogs", { timeout: 120_000 }, async (t) => {
   const direct = {};
