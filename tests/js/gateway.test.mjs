@@ -214,3 +214,36 @@ test("serve without @modelcontextprotocol/sdk says what to install; bad flags an
     assert.equal(run.stdout, "", "nothing on stdout (the MCP connection)");
   }
 });
+
+test("gateway.d.ts type-checks as a user's compiler sees it (strict, the package's .d.ts checked, node16)", { timeout: 120_000 }, () => {
+  const work = join(here, "ts-gateway"); // in the project, where its node_modules resolve
+  mkdirSync(work, { recursive: true });
+  const usage = join(work, "gateway-usage.mts");
+  writeFileSync(usage, `
+import { Gateway, httpHandler, readConfig, upstreamSpec, type UpstreamStatus, type CallToolResult } from "toolshelf/gateway";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+const gateway = Gateway.fromConfig({ mcpServers: { memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"] } }, toolshelf: { alwaysLoad: ["memory"] } }, { timeout: 5000, onWarning: (w: string) => console.error(w) });
+const status: UpstreamStatus[] = await gateway.start();
+const names: string[] = gateway.listTools().map((t) => t.name);
+const result: CallToolResult = await gateway.callTool({ name: "tool_search", arguments: { query: "memory" } }, { signal: AbortSignal.timeout(1000), onprogress: (p) => console.log(p.progress) });
+await gateway.server().connect(new StdioServerTransport());
+const handle: (request: Request) => Promise<Response> = httpHandler(gateway, { token: "0123456789abcdef0123" });
+const spec = upstreamSpec({ url: "https://example.com/mcp" });
+if ("http" in spec) console.log(spec.http.url);
+console.log(readConfig({ mcpServers: {} }).upstreams, status.length, names, result.isError, handle);
+const offline = new Gateway({ snapshot: new Uint8Array(0), connection: "per-call" });
+// @ts-expect-error: connection is "persistent" or "per-call"
+new Gateway({ connection: "sometimes" });
+// @ts-expect-error: httpHandler needs a token
+httpHandler(offline, {});
+await gateway.close();
+`);
+  const tsc = join(repoDir, "node_modules", "typescript", "bin", "tsc");
+  for (const [name, options] of [["node16", { module: "node16", moduleResolution: "node16" }]]) {
+    const config = join(work, `tsconfig.${name}.json`);
+    writeFileSync(config, JSON.stringify({ compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, target: "es2022", lib: ["es2022", "dom"], typeRoots: [join(repoDir, "node_modules", "@types")], types: ["node"], ...options }, files: [usage] }));
+    const r = spawnSync(process.execPath, [tsc, "-p", config], { cwd: here, encoding: "utf8", timeout: 120_000 });
+    assert.equal(`${r.stdout}${r.stderr}`, "", `tsc, ${name}`);
+    assert.equal(r.status, 0);
+  }
+});
