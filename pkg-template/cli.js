@@ -40,7 +40,8 @@ const INPUT_HELP = `input (one of):
                           stdin when no file is given)
   --mcp-config <file>     every server of an MCP client config ({"mcpServers": {...}} as Claude Desktop,
                           Cursor and VS Code write it; "-" for stdin): their tools/list, one server
-                          each (needs @modelcontextprotocol/sdk installed)
+                          each (needs @modelcontextprotocol/sdk installed); its "toolshelf" key's
+                          options are used as toolshelf serve uses them (--options laid over them)
   --timeout <ms>          per MCP server, to start and list its tools (default ${DEFAULT_TIMEOUT_MS})
 
 options:
@@ -440,7 +441,13 @@ async function loadInput(flags, file) {
     const text = config === "-" ? await readStdin("--mcp-config") : readText(config, "--mcp-config");
     const json = parseJson(text, { label: config === "-" ? "--mcp-config stdin" : config, file: true, Kind: InputError });
     const { servers, failed, total } = await mcpToolbox(json, { format: format ?? "mcp", timeout, label: config === "-" ? "stdin" : config });
-    if (format !== undefined) options = { ...options, format };
+    // The config's "toolshelf" options under --options, as toolshelf serve reads them: what inspect
+    // shows and what a snapshot records are what the gateway serves from the same config.
+    const own = json["toolshelf"];
+    if (own !== undefined && (own === null || typeof own !== "object" || Array.isArray(own))) {
+      throw new InputError(`--mcp-config ${config === "-" ? "stdin" : config}: "toolshelf" is not an object of toolshelf options`);
+    }
+    options = { ...own, ...options, format: format ?? "mcp" };
     return { toolbox: { servers }, options, source: { kind: "mcp-config", path: config, servers: total, failed }, partial: failed.length > 0 };
   }
   if (format !== undefined) options = { ...options, format };

@@ -171,7 +171,13 @@ export class Gateway {
       this.#upstreams.set(key, { name: key, spec, state: spec.skip ? "disabled" : spec.error ? "failed" : "idle", error: spec.error ?? spec.skip, client: null, tools: undefined, attempts: 0, timer: null, unwatch: null, connecting: null, generation: 0 });
     }
     if (snapshot !== undefined) {
-      this.#shelf = Shelf.fromSnapshot(snapshot);
+      try {
+        // The snapshot must have been made with the options served here (the config's "toolshelf" key, format mcp).
+        this.#shelf = Shelf.fromSnapshot(snapshot, undefined, this.#options);
+      } catch (error) {
+        if (error?.code !== "invalid_snapshot") throw error;
+        throw new TypeError(`Gateway: the snapshot does not fit this gateway (${error.message}); make it from the same MCP client config, whose "toolshelf" options it records: toolshelf snapshot --mcp-config mcp.json -o shelf.bin`, { cause: error });
+      }
       this.#snapshot = true;
       this.#refresh();
     }
