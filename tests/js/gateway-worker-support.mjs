@@ -214,6 +214,6 @@ export async function serveWorker(work, built, bindings) {
   const out = join(work, "out");
   const port = await freePort();
   writeFileSync(join(out, "config.capnp"), capnp({ port, ...built, bindings, compatibilityDate: wranglerConfig(work).compatibility_date }));
-  const workerd = await startWorkerd({ work: out, configFile: "config.capnp", port, path: "/mcp", probe: () => true });
+  const workerd = await startWorkerd({ work: out, configFile: "config.capnp", port, path: "/mcp", probe: () => true, pollMs: 10 });
   return { ...workerd, url: `http://127.0.0.1:${port}/mcp` };
 }
