@@ -65,7 +65,9 @@ export interface GatewayOptions {
   options?: Options;
   /**
    * Bytes of `toolshelf snapshot` / `shelf.snapshot()` (with its toolbox) to serve from at once:
-   * the catalog is then the snapshot's, and each upstream is connected on its first call.
+   * the catalog is then the snapshot's, and each upstream is connected on its first call. It must
+   * have been made with this gateway's options and format mcp (`toolshelf snapshot --mcp-config`
+   * of the same config does so); another snapshot is refused with a TypeError.
    */
   snapshot?: Uint8Array | ArrayBuffer | ArrayBufferView;
   /** Makes an upstream's client transport instead of stdio / Streamable HTTP (an SDK `Transport`). */

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Shelf } from "toolshelf";
+import { Gateway } from "toolshelf/gateway";
 import { bundle, catalogServer, httpUpstream, mcpTools, reportsServer, runBuild, serveWorker, writeExample } from "./gateway-worker-support.mjs";
 
 const work = join(process.cwd(), "gateway-worker");
@@ -168,4 +169,28 @@ test("examples/gateway-worker in workerd: bearer token, snapshot start, search, 
   assert.equal(still.structuredContent.total, 1234.5);
   assert.equal(textOf(await client.callTool(bridge("mcp__github__list_issues", { owner: "o", repo: "r" }))), 'list_issues ran with {"owner":"o","repo":"r"}');
   t.diagnostic(`bundle ${(packed.bytes / 1024).toFixed(0)} KiB + wasm; snapshot ${snapshot.length} bytes; workerd ready in ${worker.readyMs.toFixed(0)} ms`);
+});
+
+test("a Gateway refuses a snapshot made with other options than its own, saying how to make one that fits", () => {
+  const servers = { linear: mcpTools("linear-mcp-official") };
+  const made = (options) => {
+    const shelf = new Shelf({ servers }, options);
+    try {
+      return shelf.snapshot();
+    } finally {
+      shelf.free();
+    }
+  };
+  const upstreams = { linear: { url: "http://127.0.0.1:9/mcp" } };
+  // What toolshelf snapshot --mcp-config records: the config's options and format mcp.
+  const fits = new Gateway({ upstreams, options: OPTIONS, snapshot: made({ ...OPTIONS, format: "mcp" }), connection: "per-call" });
+  assert.deepEqual(fits.listTools().map((t) => t.name), ["tool_search", "tool_describe", "tool_call"]);
+  for (const options of [undefined, { format: "mcp" }, { ...OPTIONS, format: "openai" }]) {
+    assert.throws(() => new Gateway({ upstreams, options: OPTIONS, snapshot: made(options), connection: "per-call" }), (e) => {
+      assert.ok(e instanceof TypeError);
+      assert.match(e.message, /^Gateway: the snapshot does not fit this gateway \(.*options.*\); .*toolshelf snapshot --mcp-config mcp\.json -o shelf\.bin$/);
+      assert.equal(e.cause?.code, "invalid_snapshot");
+      return true;
+    }, JSON.stringify(options));
+  }
 });
