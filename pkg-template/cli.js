@@ -5,7 +5,9 @@
 // tools for a query as the model's tool_search would, `snapshot` writes the bytes
 // `Shelf.fromSnapshot` loads (SPEC §13). The toolbox comes from a JSON file, stdin, or the
 // tools/list of every server in an MCP client config (`--mcp-config`, through the optional peer
-// @modelcontextprotocol/sdk). Warnings and failures go to stderr; exit codes are in EXIT.
+// @modelcontextprotocol/sdk). `serve` runs toolshelf/gateway: an MCP server over stdio (or
+// Streamable HTTP with --port) in front of every server of an MCP client config (docs/gateway.md).
+// Warnings and failures go to stderr; exit codes are in EXIT.
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { Shelf, ToolshelfError, assemble } from "./node.js";
 import { fromMcpTool, mcpServers } from "./mcp.js";
@@ -38,7 +40,8 @@ const INPUT_HELP = `input (one of):
                           stdin when no file is given)
   --mcp-config <file>     every server of an MCP client config ({"mcpServers": {...}} as Claude Desktop,
                           Cursor and VS Code write it; "-" for stdin): their tools/list, one server
-                          each (needs @modelcontextprotocol/sdk installed)
+                          each (needs @modelcontextprotocol/sdk installed); its "toolshelf" key's
+                          options are used as toolshelf serve uses them (--options laid over them)
   --timeout <ms>          per MCP server, to start and list its tools (default ${DEFAULT_TIMEOUT_MS})
 
 options:
@@ -47,6 +50,25 @@ options:
                           with --mcp-config, the format the servers' tools are given in (default mcp)
   -h, --help              this help`;
 
+const SERVE_HELP = `usage: toolshelf serve --config <mcp.json> [flags]
+
+An MCP server (over stdio, or Streamable HTTP with --port) in front of every server of an MCP client
+config: it serves the bridge tools (tool_search with the listing of every upstream tool in its
+description, tool_describe, tool_call) and the tools of the servers the config pins, and runs each
+call on its upstream, its result passed back as the upstream sent it. Toolshelf options come from the
+config's "toolshelf" key ({"alwaysLoad": ["server"], "contextLength": 200000}) and --options.
+Warnings go to stderr; stdout is the MCP connection. Docs: docs/gateway.md.
+
+  --config <mcp.json>     the MCP client config ({"mcpServers": {...}}; also --mcp-config)
+  --options <json|file>   toolshelf options, laid over the config's "toolshelf" key
+  --timeout <ms>          per upstream, to start and list its tools (default ${DEFAULT_TIMEOUT_MS})
+  --call-timeout <ms>     per call, started again by each progress notification (default 60000)
+  --port <n>              serve Streamable HTTP at http://<host>:<n>/mcp instead of stdio; the bearer
+                          token is $TOOLSHELF_GATEWAY_TOKEN (one is made and printed when unset)
+  --host <host>           the address --port listens on (default 127.0.0.1)
+
+needs @modelcontextprotocol/sdk: npx -y -p toolshelf -p @modelcontextprotocol/sdk toolshelf serve --config mcp.json`;
+
 const HELP = {
   toolshelf: `toolshelf: keep many MCP tools behind a search tool; try a toolbox from the shell
 
@@ -54,6 +76,7 @@ usage:
   toolshelf inspect  [<toolbox.json> | -] [flags]           what the model sees: tier, listing, cost per request
   toolshelf search   <toolbox.json | -> <query...> [flags]  the deferred tools a query finds, ranked, with why
   toolshelf snapshot [<toolbox.json> | -] -o <shelf.bin>    the bytes Shelf.fromSnapshot loads, for build steps
+  toolshelf serve --config <mcp.json> [--port <n>]          an MCP server: every server of the config behind tool_search
   toolshelf help <command>                                  a command's flags (or: toolshelf <command> --help)
   toolshelf --version
 
@@ -108,6 +131,8 @@ for Shelf.fromSnapshot(bytes[, toolbox, options]).
   --without-toolbox       leave the toolbox's text out (fromSnapshot then needs the toolbox)
 
 ${INPUT_HELP}`,
+
+  serve: SERVE_HELP,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -119,6 +144,7 @@ const FLAGS = {
   inspect: { ...COMMON_FLAGS, "--json": false, "--no-listing": false },
   search: { ...COMMON_FLAGS, "--json": false, "--limit": true },
   snapshot: { ...COMMON_FLAGS, "--output": true, "--without-toolbox": false },
+  serve: { "--config": true, "--mcp-config": true, "--options": true, "--timeout": true, "--call-timeout": true, "--port": true, "--host": true, "--help": false },
 };
 const SHORT = { "-h": "--help", "-o": "--output" };
 
@@ -415,7 +441,13 @@ async function loadInput(flags, file) {
     const text = config === "-" ? await readStdin("--mcp-config") : readText(config, "--mcp-config");
     const json = parseJson(text, { label: config === "-" ? "--mcp-config stdin" : config, file: true, Kind: InputError });
     const { servers, failed, total } = await mcpToolbox(json, { format: format ?? "mcp", timeout, label: config === "-" ? "stdin" : config });
-    if (format !== undefined) options = { ...options, format };
+    // The config's "toolshelf" options under --options, as toolshelf serve reads them: what inspect
+    // shows and what a snapshot records are what the gateway serves from the same config.
+    const own = json["toolshelf"];
+    if (own !== undefined && (own === null || typeof own !== "object" || Array.isArray(own))) {
+      throw new InputError(`--mcp-config ${config === "-" ? "stdin" : config}: "toolshelf" is not an object of toolshelf options`);
+    }
+    options = { ...own, ...options, format: format ?? "mcp" };
     return { toolbox: { servers }, options, source: { kind: "mcp-config", path: config, servers: total, failed }, partial: failed.length > 0 };
   }
   if (format !== undefined) options = { ...options, format };
@@ -897,7 +929,106 @@ async function snapshot({ flags, positionals }) {
   return input.partial ? EXIT.partial : EXIT.ok;
 }
 
-const COMMANDS = { inspect, search, snapshot };
+/** The gateway module, whose static imports need the MCP SDK (an optional peer dependency). */
+async function gatewayModule() {
+  try {
+    return await import("./gateway.js");
+  } catch (e) {
+    if (e?.code === "ERR_MODULE_NOT_FOUND" && e.message.includes("@modelcontextprotocol/sdk")) {
+      throw new InputError(SDK_MISSING.replace("--mcp-config needs", "serve needs").replace("toolshelf ...", "toolshelf serve --config mcp.json"));
+    }
+    throw e;
+  }
+}
+
+/** serve: toolshelf/gateway over stdio (or Streamable HTTP with --port) until the client goes. */
+async function serve({ flags, positionals }) {
+  if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for serve (the config is given with --config)`);
+  if (flags["--config"] !== undefined && flags["--mcp-config"] !== undefined) throw new UsageError("--config and --mcp-config are the same flag: give one");
+  const path = flags["--config"] ?? flags["--mcp-config"];
+  if (path === undefined) throw new UsageError("serve needs --config <mcp.json>: toolshelf serve --config ~/.cursor/mcp.json");
+  if (path === "-") throw new UsageError("serve reads its config from a file: stdin is the MCP connection");
+  const options = flags["--options"] === undefined ? undefined : readOptions(flags["--options"]);
+  const timeout = flags["--timeout"] === undefined ? DEFAULT_TIMEOUT_MS : positiveInteger("--timeout", flags["--timeout"]);
+  const callTimeout = flags["--call-timeout"] === undefined ? undefined : positiveInteger("--call-timeout", flags["--call-timeout"]);
+  const port = flags["--port"] === undefined ? undefined : /^\d+$/.test(flags["--port"]) && Number(flags["--port"]) <= 65535 ? Number(flags["--port"]) : NaN;
+  if (Number.isNaN(port)) throw new UsageError(`--port: expected a port number, got ${JSON.stringify(flags["--port"])}`);
+  if (flags["--host"] !== undefined && port === undefined) throw new UsageError("--host is for --port (the address Streamable HTTP listens on)");
+  const config = parseJson(readText(path, "--config"), { label: path, file: true, Kind: InputError });
+  const { Gateway, httpHandler, readConfig } = await gatewayModule();
+  try {
+    readConfig(config);
+  } catch (e) {
+    throw new InputError(`--config ${path}: ${e.message}`);
+  }
+  const version = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).version;
+  const gateway = Gateway.fromConfig(config, { options, timeout, callTimeout, name: "toolshelf", version, onWarning: warn });
+  const names = Object.keys(config.mcpServers ?? config.servers);
+  if (port !== undefined) return serveHttp(gateway, httpHandler, { port, host: flags["--host"] ?? "127.0.0.1", names });
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const server = gateway.server();
+  const closed = new Promise((resolve) => {
+    server.onclose = resolve;
+    process.stdin.once("end", resolve);
+    process.stdin.once("close", resolve);
+  });
+  await server.connect(new StdioServerTransport());
+  const status = await gateway.start();
+  note(`serving ${status.filter((s) => s.state === "ready").length} of ${names.length} MCP servers over stdio`);
+  await closed;
+  await gateway.close();
+  return EXIT.ok;
+}
+
+/** serve --port: Node's HTTP server in front of the gateway's fetch handler, until SIGINT/SIGTERM. */
+async function serveHttp(gateway, httpHandler, { port, host, names }) {
+  const { createServer } = await import("node:http");
+  let token = process.env.TOOLSHELF_GATEWAY_TOKEN;
+  if (token === undefined || token === "") {
+    const { randomBytes } = await import("node:crypto");
+    token = randomBytes(24).toString("base64url");
+    note(`TOOLSHELF_GATEWAY_TOKEN is not set; this run's bearer token: ${token}`);
+  } else if (token.length < 16) throw new UsageError("TOOLSHELF_GATEWAY_TOKEN: at least 16 characters");
+  const handle = httpHandler(gateway, { token });
+  const server = createServer(async (req, res) => {
+    const controller = new AbortController();
+    res.once("close", () => controller.abort());
+    try {
+      const chunks = [];
+      for await (const chunk of req) chunks.push(chunk);
+      const body = chunks.length ? Buffer.concat(chunks) : undefined;
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+      const request = new Request(`http://${req.headers.host ?? `${host}:${port}`}${req.url}`, {
+        method: req.method,
+        headers,
+        body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
+        signal: controller.signal,
+      });
+      const response = await handle(request);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      if (response.body) for await (const chunk of response.body) res.write(chunk);
+      res.end();
+    } catch (e) {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(controller.signal.aborted ? undefined : `toolshelf: ${e?.message ?? e}\n`);
+    }
+  });
+  await new Promise((resolve, reject) => server.once("error", reject).listen(port, host, resolve));
+  const address = server.address();
+  const status = await gateway.start();
+  note(`serving ${status.filter((s) => s.state === "ready").length} of ${names.length} MCP servers at http://${host.includes(":") ? `[${host}]` : host}:${address.port}/mcp`);
+  await new Promise((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  server.close();
+  server.closeAllConnections?.();
+  await gateway.close();
+  return EXIT.ok;
+}
+
+const COMMANDS = { inspect, search, snapshot, serve };
 
 async function main(args) {
   const [first, ...rest] = args;
@@ -915,14 +1046,14 @@ async function main(args) {
   }
   if (first === "help") {
     const topic = rest[0] ?? "toolshelf";
-    if (!(topic in HELP)) throw new UsageError(`unknown command ${JSON.stringify(topic)}: toolshelf help lists inspect, search and snapshot`);
+    if (!(topic in HELP)) throw new UsageError(`unknown command ${JSON.stringify(topic)}: toolshelf help lists inspect, search, snapshot and serve`);
     console.log(HELP[topic]);
     return EXIT.ok;
   }
   if (!(first in COMMANDS)) {
     throw new UsageError(first.startsWith("-")
-      ? `unknown flag ${first}: a command comes first (inspect, search, snapshot); toolshelf --help`
-      : `unknown command ${JSON.stringify(first)}: the commands are inspect, search and snapshot; toolshelf --help`);
+      ? `unknown flag ${first}: a command comes first (inspect, search, snapshot, serve); toolshelf --help`
+      : `unknown command ${JSON.stringify(first)}: the commands are inspect, search, snapshot and serve; toolshelf --help`);
   }
   const parsed = parseArgs(first, rest);
   if (parsed.help) {
@@ -942,7 +1073,7 @@ try {
   if (e instanceof UsageError) {
     console.error(`toolshelf: ${e.message}`);
     const usage = (HELP[args[0]] ?? "").split("\n\n")[0];
-    console.error(usage.startsWith("usage:") ? usage : "usage: toolshelf <inspect | search | snapshot> ...; toolshelf --help");
+    console.error(usage.startsWith("usage:") ? usage : "usage: toolshelf <inspect | search | snapshot | serve> ...; toolshelf --help");
     code = EXIT.usage;
   } else if (e instanceof InputError) {
     console.error(`toolshelf: ${e.message}`);

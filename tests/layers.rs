@@ -34,7 +34,8 @@ const PACKAGE: &[&[&str]] = &[
     &["node", "workerd", "web", "slim"],
     &["ai-shared", "mcp"],
     &["ai-native"],
-    &["ai", "cli"],
+    &["ai", "gateway"],
+    &["cli"],
 ];
 
 fn layer_of(layers: &[&[&str]], room: &str) -> Option<usize> {

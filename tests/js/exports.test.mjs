@@ -61,6 +61,8 @@ const RESOLUTIONS = [
   ["the MCP SDK adapter, any runtime", "toolshelf/mcp", ["node", "import"], "./mcp.js"],
   ["TypeScript, toolshelf/ai", "toolshelf/ai", ["types", "import"], "./ai.d.ts"],
   ["TypeScript, toolshelf/mcp", "toolshelf/mcp", ["types", "import"], "./mcp.d.ts"],
+  ["the MCP gateway, any runtime", "toolshelf/gateway", ["workerd", "node", "import"], "./gateway.js"],
+  ["TypeScript, toolshelf/gateway", "toolshelf/gateway", ["types", "import"], "./gateway.d.ts"],
 ];
 
 test("each runtime's conditions resolve to its entry", () => {
@@ -79,6 +81,7 @@ test("Node's resolver agrees with the exports map, condition by condition", () =
     ["toolshelf/slim", [], "./slim.js"],
     ["toolshelf/ai", [], "./ai.js"],
     ["toolshelf/mcp", ["workerd"], "./mcp.js"],
+    ["toolshelf/gateway", [], "./gateway.js"],
     ["toolshelf/toolshelf_bg.wasm", [], "./wasm/toolshelf_bg.wasm"],
     ["toolshelf/package.json", [], "./package.json"],
   ];
@@ -90,7 +93,7 @@ test("Node's resolver agrees with the exports map, condition by condition", () =
 
 test("the tarball holds exactly the package's files, README included", () => {
   const files = listFiles(pkgDir).sort();
-  const expected = ["README.md", "ai.d.ts", "ai.js", "ai-native.d.ts", "ai-native.js", "ai-shared.js", "mcp.d.ts", "mcp.js", "api.js", "cli.js", "common.js", "index.d.ts", "node.js", "package.json", "slim.d.ts", "slim.js", "state.js",
+  const expected = ["README.md", "ai.d.ts", "ai.js", "ai-native.d.ts", "ai-native.js", "ai-shared.js", "mcp.d.ts", "mcp.js", "gateway.d.ts", "gateway.js", "api.js", "cli.js", "common.js", "index.d.ts", "node.js", "package.json", "slim.d.ts", "slim.js", "state.js",
     "types.d.ts", "web.js", "workerd.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm"];
   const licenses = files.filter((f) => /^LICEN[CS]E/i.test(f));
   assert.deepEqual(files.filter((f) => !licenses.includes(f)), expected.sort());
@@ -179,18 +182,20 @@ test("the slim entry throws not_initialized from every function until a loader r
   assert.deepEqual(result, { before: every("not_initialized"), isError: true, after: every("no throw") });
 });
 
-test("the core has no runtime dependency: the entries import only the package's own files; `ai` is an optional peer of toolshelf/ai, the MCP SDK of the CLI's --mcp-config", () => {
+test("the core has no runtime dependency: the entries import only the package's own files; `ai` is an optional peer of toolshelf/ai, the MCP SDK of the CLI's --mcp-config and toolshelf/gateway", () => {
   assert.equal(pkg.dependencies, undefined);
   assert.deepEqual(pkg.peerDependencies, { ai: "^6.0.0 || ^7.0.0", "@modelcontextprotocol/sdk": ">=1.10" }, "ai 6 and 7: tests/matrix runs the adapter on both");
   assert.deepEqual(pkg.peerDependenciesMeta, { ai: { optional: true }, "@modelcontextprotocol/sdk": { optional: true } });
   const bare = (file) => [...readFileSync(join(pkgDir, file), "utf8").matchAll(/(?:\bfrom|^\s*import)\s*["']([^"'.][^"']*)["']/gm)].map((m) => m[1])
     .filter((specifier) => !specifier.startsWith("node:")); // the runtime's built-ins are no dependency
-  for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".js") && f !== "ai.js" && f !== "ai-native.js" && f !== "ai-shared.js")) {
+  for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".js") && f !== "ai.js" && f !== "ai-native.js" && f !== "ai-shared.js" && f !== "gateway.js")) {
     assert.deepEqual(bare(file), [], `${file} imports no other package`);
   }
   assert.deepEqual(bare("ai.js").sort(), ["ai", "toolshelf"], "toolshelf/ai imports the AI SDK and the package itself");
   assert.deepEqual(bare("ai-native.js").sort(), ["ai", "toolshelf"], "its native path too (re-exported by ai.js)");
   assert.deepEqual(bare("ai-shared.js"), ["ai"], "the helpers both share");
+  assert.deepEqual(bare("gateway.js").sort(), ["@modelcontextprotocol/sdk/client/index.js", "@modelcontextprotocol/sdk/client/streamableHttp.js", "@modelcontextprotocol/sdk/server/index.js",
+    "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js", "@modelcontextprotocol/sdk/types.js", "toolshelf"], "toolshelf/gateway imports the MCP SDK (no Node-only module of it) and the package itself");
 });
 
 test("package.json: the Node versions tested, and where the project lives (Cargo.toml's repository)", () => {

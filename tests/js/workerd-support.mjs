@@ -67,11 +67,11 @@ export function freePort() {
 }
 
 /**
- * Starts workerd on `work`/`configFile`; resolves once `port` answers 200 at `path` (asked every
- * `pollMs`), with a `stop()`, a promise of the exit, the process id and the milliseconds from spawn
+ * Starts workerd on `work`/`configFile`; resolves once `port` answers at `path` as `probe` wants
+ * (default: a 200; asked every `pollMs`), with a `stop()`, a promise of the exit, the process id and the milliseconds from spawn
  * to that first answer. Never hangs: killed at `timeoutMs` and on exit.
  */
-export async function startWorkerd({ work, configFile, port, timeoutMs = 60_000, path = "/", pollMs = 100 }) {
+export async function startWorkerd({ work, configFile, port, timeoutMs = 60_000, path = "/", pollMs = 100, probe = (r) => r.ok }) {
   const began = performance.now();
   const child = spawn(WORKERD, ["serve", configFile], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -85,7 +85,7 @@ export async function startWorkerd({ work, configFile, port, timeoutMs = 60_000,
   process.once("exit", stop);
   while (performance.now() - began < timeoutMs) {
     if (child.exitCode !== null) break;
-    const ok = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5_000) }).then(probe, () => false);
     if (ok) return { stop, exited, pid: child.pid, output: () => output, readyMs: performance.now() - began };
     await new Promise((r) => setTimeout(r, pollMs));
   }

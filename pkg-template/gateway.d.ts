@@ -1,0 +1,130 @@
+// toolshelf/gateway: toolshelf as an MCP server in front of the upstream MCP servers of an MCP
+// client config (needs @modelcontextprotocol/sdk). docs/gateway.md.
+import type { Assembly, McpTool, Options } from "./types.js";
+import type { McpProgress } from "./mcp.js";
+
+/** How to reach one upstream, or why not (`upstreamSpec`). */
+export type UpstreamSpec =
+  | { stdio: { command: string; args: string[]; env?: Record<string, string>; cwd?: string } }
+  | { http: { url: string; headers?: Record<string, string>; sse: "only" | "fallback" | "never" } }
+  | { skip: string }
+  | { error: string };
+
+/** One server of an MCP client config, as desktop clients and IDEs write it. */
+export type UpstreamEntry =
+  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; type?: "stdio"; disabled?: boolean }
+  | { url: string; headers?: Record<string, string>; type?: "http" | "streamable-http" | "sse"; disabled?: boolean };
+
+/** An MCP client config; the `"toolshelf"` key holds the gateway's Shelf options. */
+export interface McpClientConfig {
+  mcpServers?: Record<string, UpstreamEntry | Record<string, unknown>>;
+  /** VS Code's spelling. */
+  servers?: Record<string, UpstreamEntry | Record<string, unknown>>;
+  toolshelf?: Options;
+  [key: string]: unknown;
+}
+
+/** How to reach a config entry: `{ stdio }`, `{ http }`, `{ skip }` (disabled) or `{ error }` (why not). */
+export declare function upstreamSpec(entry: unknown): UpstreamSpec;
+
+/** A config's upstreams (each an `upstreamSpec`) and its `"toolshelf"` options; throws a TypeError when it has no servers object. */
+export declare function readConfig(config: unknown): { upstreams: Record<string, UpstreamSpec>; options: Options };
+
+/** An upstream's state: `ready`, `connecting`, `down` (reconnected with backoff), `failed` (not retried), `disabled`, `idle` (not connected yet). */
+export interface UpstreamStatus {
+  name: string;
+  state: "ready" | "connecting" | "down" | "failed" | "disabled" | "idle";
+  /** Tools listed by its last good tools/list. */
+  tools: number;
+  /** Why it is not ready (or why its last listing failed). */
+  error?: string;
+  /** Connection attempts since it was last ready. */
+  attempts: number;
+}
+
+/** A tools/call result as MCP sends it (an upstream's, passed on as it came). */
+export interface CallToolResult {
+  content: Array<{ type: string; [key: string]: unknown }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** What an SDK `Server` is to the gateway's users: something to connect to a transport. */
+export interface GatewayServer {
+  connect(transport: unknown): Promise<void>;
+  close(): Promise<void>;
+  onclose?: (() => void) | undefined;
+}
+
+export interface GatewayOptions {
+  /** The upstreams by name: MCP client config entries or `upstreamSpec`s. */
+  upstreams?: Record<string, UpstreamEntry | UpstreamSpec | Record<string, unknown>>;
+  /** The Shelf's options (`format` is always `mcp`); `alwaysLoad` pins servers' tools as direct tools. */
+  options?: Options;
+  /**
+   * Bytes of `toolshelf snapshot` / `shelf.snapshot()` (with its toolbox) to serve from at once:
+   * the catalog is then the snapshot's, and each upstream is connected on its first call. It must
+   * have been made with this gateway's options and format mcp (`toolshelf snapshot --mcp-config`
+   * of the same config does so); another snapshot is refused with a TypeError.
+   */
+  snapshot?: Uint8Array | ArrayBuffer | ArrayBufferView;
+  /** Makes an upstream's client transport instead of stdio / Streamable HTTP (an SDK `Transport`). */
+  connect?: (name: string, spec: UpstreamSpec) => unknown | Promise<unknown>;
+  /**
+   * `persistent` (default): one connection per upstream, watched for tools/list_changed and
+   * reconnected; `per-call`: a connection per call, closed after it (Workers, whose I/O belongs to a request).
+   */
+  connection?: "persistent" | "per-call";
+  /** Milliseconds to connect to an upstream and list its tools (default 10,000). */
+  timeout?: number;
+  /** Milliseconds per call, started again by each progress notification (default 60,000). */
+  callTimeout?: number;
+  /** Tools kept per upstream (default 10,000) and tools/list pages read (default 1,000). */
+  maxTools?: number;
+  maxPages?: number;
+  /** Reconnection backoff: from `initialMs` (1,000) doubling to `maxMs` (60,000), `maxAttempts` (unbounded) tries. */
+  reconnect?: { initialMs?: number; maxMs?: number; maxAttempts?: number };
+  /** Hears each warning: an upstream down or left out, a listing cut off, an option repaired. */
+  onWarning?: (warning: string) => void;
+  /** The server's name and version in initialize (default "toolshelf"). */
+  name?: string;
+  version?: string;
+}
+
+/** toolshelf as an MCP server in front of upstream MCP servers. */
+export declare class Gateway {
+  constructor(options?: GatewayOptions);
+  /** A Gateway of a config's servers and `"toolshelf"` options (`settings.options` laid over them). */
+  static fromConfig(config: McpClientConfig, settings?: Omit<GatewayOptions, "upstreams">): Gateway;
+  /** Connects to every upstream and lists its tools (each within `timeout`); idempotent. */
+  start(): Promise<UpstreamStatus[]>;
+  /** The tools served now: pinned direct tools, then tool_search, tool_describe, tool_call. */
+  listTools(): McpTool[];
+  /** The facts of the assembly served now (null before the first). */
+  readonly assembly: Assembly<McpTool> | null;
+  /** The last 100 warnings. */
+  readonly warnings: string[];
+  status(): UpstreamStatus[];
+  /** Called when the served tools changed; returns a function that removes the listener. */
+  onToolsChanged(listener: () => void): () => void;
+  /** Runs a downstream tools/call; never rejects. */
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, options?: { signal?: AbortSignal; onprogress?: (progress: McpProgress) => void }): Promise<CallToolResult>;
+  /**
+   * A new SDK `Server` serving this gateway, to connect to a transport (one per session).
+   * `listChanged: false`: a server of one request, never told of changes (stateless HTTP).
+   */
+  server(options?: { listChanged?: boolean }): GatewayServer;
+  /** Closes the upstream connections and the served Servers; stops reconnecting. */
+  close(): Promise<void>;
+}
+
+/** Whether a request's `Authorization: Bearer` header holds `token` (compared in constant time). */
+export declare function bearerMatches(request: Request, token: string): Promise<boolean>;
+
+/**
+ * A fetch handler serving the gateway over MCP Streamable HTTP (stateless) at `path` (default
+ * "/mcp"), 401 without `Authorization: Bearer <token>` (a token of 16 characters at least).
+ */
+export declare function httpHandler(gateway: Gateway, options: { token: string; path?: string }): (request: Request) => Promise<Response>;

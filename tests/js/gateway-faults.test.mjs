@@ -1,0 +1,112 @@
+// toolshelf serve against upstreams that misbehave (gateway-upstream.mjs): one that never answers,
+// one whose call never answers, one that crashes during a call, one whose tools/list is not JSON or
+// not a tool list, one with hostile names, a 1 MB description and 20,000 tools, one that announces
+// tools/list_changed without changing anything and one whose tools change all the time. The gateway
+// keeps serving the others, answers every call (none is lost), names the broken upstreams in the
+// search tool's description, reconnects the one that crashed, tells the client list_changed only
+// when what it serves changed, and its memory stays bounded while an upstream churns.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { dataDir } from "./support.mjs";
+import { UPSTREAM, bridge, eventually, gatewayClient, textOf } from "./gateway-support.mjs";
+
+const dir = mkdtempSync(join(tmpdir(), "toolshelf-gateway-faults-"));
+const upstream = (...args) => ({ command: process.execPath, args: [UPSTREAM, ...args], env: { TOOLSHELF_DATA: dataDir } });
+const config = (name, mcpServers) => {
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify({ mcpServers, toolshelf: { contextLength: 200_000 } }));
+  return path;
+};
+const searchTool = async (client) => (await client.listTools()).tools.find((t) => t.name === "tool_search");
+
+/** Resident memory of a process in bytes (Linux /proc). */
+const rss = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) * 1024;
+
+test("broken upstreams: the rest keep serving, no call is lost, the crashed one is named and comes back", { timeout: 90_000 }, async (t) => {
+  const path = config("broken", {
+    linear: upstream("catalog", "linear-mcp-official"),
+    hang: upstream("hang"),
+    stuck: upstream("hang-call"),
+    crash: upstream("crash"),
+    malformed: upstream("malformed"),
+    hostile: upstream("hostile"),
+    missing: { command: join(dir, "no-such-server") },
+    typo: { url: 42 },
+  });
+  const gw = await gatewayClient(path, ["--timeout", "3000", "--call-timeout", "1500"]);
+  t.after(() => gw.client.close());
+
+  const search = await searchTool(gw.client);
+  const unavailable = /Unavailable now: (.*)\. A call to their tools answers with an error until they are back\.$/.exec(search.description)?.[1];
+  assert.ok(unavailable, "the search tool's description names the broken upstreams");
+  for (const [name, why] of [["hang", /timed out/], ["malformed", /tools\/list failed/], ["missing", /command not found|exited/], ["typo", /"url" is not a string/]]) {
+    assert.match(unavailable, new RegExp(`\\b${name} \\(`), name);
+    assert.match(unavailable.split(/; (?=\w+ \()/).find((s) => s.startsWith(`${name} (`)), why, name);
+  }
+  for (const name of ["linear", "stuck", "crash", "hostile"]) assert.doesNotMatch(unavailable, new RegExp(`\\b${name} \\(`), `${name} is up`);
+  assert.match(gw.stderr(), /server "hostile": tools\/list cut off at 10000 tools \(maxTools\)/);
+
+  // Hostile names are found and called; the huge description is listed cut, and described whole.
+  const found = JSON.parse(textOf(await gw.client.callTool({ name: "tool_search", arguments: { query: "files read" } })));
+  assert.equal(found.matches[0].name, "files.read v2");
+  assert.equal(textOf(await gw.client.callTool(bridge("files.read v2", { path: "a.txt" }))), 'files.read v2 ran with {"path":"a.txt"}');
+  assert.equal(textOf(await gw.client.callTool(bridge("📦 ship"))), "📦 ship ran with {}");
+  const huge = JSON.parse(textOf(await gw.client.callTool({ name: "tool_describe", arguments: { name: "huge_description" } })));
+  assert.equal(huge.description.length, "A tool with a long story. ".length + 5 * 200_000);
+  assert.ok(search.description.length < 200_000, "the listing stays within its budget");
+
+  // Calls in flight while one upstream crashes mid-call and another never answers: every call has its result.
+  const calls = Array.from({ length: 20 }, (_, i) => gw.client.callTool(bridge("list_issues", { limit: i + 1 })));
+  const crashed = gw.client.callTool(bridge("crash"));
+  const stuck = gw.client.callTool(bridge("never"));
+  const results = await Promise.all(calls);
+  results.forEach((r, i) => assert.equal(textOf(r), `list_issues ran with {"limit":${i + 1}}`));
+  const crashResult = await crashed;
+  assert.equal(crashResult.isError, true);
+  assert.match(textOf(crashResult), /crash failed on server "crash".*Connection closed/);
+  // ("ok" is a tool of two servers: the gateway serves them qualified, mcp__<server>__ok.)
+  const away = await gw.client.callTool(bridge("mcp__crash__ok"));
+  if (away.isError) assert.match(textOf(away), /server "crash" is unavailable \(its connection closed\); the gateway is reconnecting/);
+  else assert.equal(textOf(away), "ok ran with {}", "already reconnected");
+  const stuckResult = await stuck;
+  assert.equal(stuckResult.isError, true);
+  assert.match(textOf(stuckResult), /never failed on server "stuck".*timed out/i);
+
+  // The client is told when the crashed upstream is away (the listing names it) and again when it
+  // is back (reconnected after a 1 s backoff): its tools answer again, and the listing no longer names it.
+  await eventually(() => gw.seen.listings.some((d) => /\bcrash \(its connection closed\)/.test(d)), "a listing told to the client names the crashed server");
+  await eventually(async () => textOf(await gw.client.callTool(bridge("mcp__crash__ok"))) === "ok ran with {}", "the crashed server is back");
+  await eventually(async () => !/\bcrash \(its connection/.test((await searchTool(gw.client)).description), "the listing no longer names it");
+  assert.ok(gw.seen.listChanged >= 2, "told when it went and when it came back");
+  assert.equal(textOf(await gw.client.callTool(bridge("list_issues", { limit: 3 }))), 'list_issues ran with {"limit":3}', "linear served throughout");
+});
+
+test("tools/list_changed: told downstream only when the served tools changed; memory bounded under churn", { timeout: 60_000 }, async (t) => {
+  // An upstream that announces changes every 20 ms without changing anything: the client is never told.
+  const noisy = await gatewayClient(config("noisy", { linear: upstream("catalog", "linear-mcp-official"), noisy: upstream("noisy", "20") }));
+  t.after(() => noisy.client.close());
+  const before = JSON.stringify((await noisy.client.listTools()).tools);
+  await new Promise((r) => setTimeout(r, 1_500));
+  assert.equal(noisy.seen.listChanged, 0, "no list_changed for a listing whose bytes did not change");
+  assert.equal(JSON.stringify((await noisy.client.listTools()).tools), before);
+
+  // An upstream whose tools change every 20 ms: the client is told, sees the new tools, and the
+  // gateway's memory stops growing (each change replaces the last one).
+  const churn = await gatewayClient(config("churn", { linear: upstream("catalog", "linear-mcp-official"), churn: upstream("churn", "20") }));
+  t.after(() => churn.client.close());
+  const pid = churn.transport.pid;
+  await eventually(() => churn.seen.listChanged >= 3, "list_changed told for real changes");
+  const version = async () => Number(/churn_(\d+)_a/.exec((await searchTool(churn.client)).description)[1]);
+  const first = await version();
+  await new Promise((r) => setTimeout(r, 1_000));
+  const early = rss(pid);
+  await new Promise((r) => setTimeout(r, 3_000));
+  const late = rss(pid);
+  const last = await version();
+  assert.ok(last > first + 20, `the served tools follow the upstream (version ${first} → ${last})`);
+  assert.equal(textOf(await churn.client.callTool(bridge("list_issues", { limit: 1 }))), 'list_issues ran with {"limit":1}');
+  assert.ok(late - early < 48 * 1024 * 1024, `memory bounded: ${(early / 2 ** 20).toFixed(0)} MB → ${(late / 2 ** 20).toFixed(0)} MB over ~150 changes`);
+});
