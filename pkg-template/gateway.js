@@ -566,8 +566,9 @@ export class Gateway {
 
   /**
    * The core refused the toolbox: each server is tried alone, and those it refuses alone are left
-   * out; then the servers are added in name order, and one whose addition is refused (a pinned
-   * tool's name taken twice) is left out.
+   * out; the rest are tried together once. Only when that is refused too (a clash between servers,
+   * as `qualify: false` makes one) are they added one by one in name order, and one whose addition
+   * is refused is left out. Each server's tools are read once in the common case.
    */
   #refuse(toolbox, error) {
     const names = Object.keys(toolbox.servers).sort();
@@ -579,17 +580,27 @@ export class Gateway {
         return false;
       }
     };
-    const kept = {};
-    for (const name of names) {
-      const alone = {};
-      put(alone, name, toolbox.servers[name]);
-      const trial = { ...kept };
-      put(trial, name, toolbox.servers[name]);
-      if (ok(alone) && ok(trial)) put(kept, name, toolbox.servers[name]);
-      else {
-        const up = this.#upstreams.get(name);
-        up.listError = `its tools were refused (${cut(error.message, 200)})`;
-        this.#warn(`server "${name}" left out: toolshelf refused its tools (${cut(error.message, 200)})`);
+    const leaveOut = (name) => {
+      const up = this.#upstreams.get(name);
+      up.listError = `its tools were refused (${cut(error.message, 200)})`;
+      this.#warn(`server "${name}" left out: toolshelf refused its tools (${cut(error.message, 200)})`);
+    };
+    const alone = names.filter((name) => {
+      const one = {};
+      put(one, name, toolbox.servers[name]);
+      if (ok(one)) return true;
+      leaveOut(name);
+      return false;
+    });
+    let kept = {};
+    for (const name of alone) put(kept, name, toolbox.servers[name]);
+    if (!ok(kept)) {
+      kept = {};
+      for (const name of alone) {
+        const trial = { ...kept };
+        put(trial, name, toolbox.servers[name]);
+        if (ok(trial)) kept = trial;
+        else leaveOut(name);
       }
     }
     if (this.#shelf === null) this.#shelf = new Shelf({ servers: kept }, this.#options);

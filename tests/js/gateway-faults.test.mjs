@@ -4,14 +4,18 @@
 // tools/list_changed without changing anything and one whose tools change all the time. The gateway
 // keeps serving the others, answers every call (none is lost), names the broken upstreams in the
 // search tool's description, reconnects the one that crashed, tells the client list_changed only
-// when what it serves changed, and its memory stays bounded while an upstream churns.
+// when what it serves changed, and its memory stays bounded while an upstream churns. Servers whose
+// tools the core refuses (alone, or together as qualify: false makes two namesakes) are left out
+// with a warning while the rest are served.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dataDir } from "./support.mjs";
+import { Gateway } from "toolshelf/gateway";
 import { UPSTREAM, bridge, eventually, gatewayClient, textOf } from "./gateway-support.mjs";
+import { toolServer } from "./mcp-servers.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "toolshelf-gateway-faults-"));
 const upstream = (...args) => ({ command: process.execPath, args: [UPSTREAM, ...args], env: { TOOLSHELF_DATA: dataDir } });
@@ -109,4 +113,29 @@ test("tools/list_changed: told downstream only when the served tools changed; me
   assert.ok(last > first + 20, `the served tools follow the upstream (version ${first} → ${last})`);
   assert.equal(textOf(await churn.client.callTool(bridge("list_issues", { limit: 1 }))), 'list_issues ran with {"limit":1}');
   assert.ok(late - early < 48 * 1024 * 1024, `memory bounded: ${(early / 2 ** 20).toFixed(0)} MB → ${(late / 2 ** 20).toFixed(0)} MB over ~150 changes`);
+});
+
+test("refused tools: a server the core refuses alone is left out, then one of two that clash under qualify: false; the rest are served", async (t) => {
+  let deep = { type: "string" };
+  for (let i = 0; i < 200; i++) deep = { type: "object", properties: { x: deep } };
+  const tool = (name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object", properties: { q: { type: "string" } } } });
+  const servers = {
+    alpha: toolServer("alpha", [tool("list"), tool("alpha_only")]),
+    beta: toolServer("beta", [tool("list")]),
+    deep: toolServer("deep", [{ name: "nested", description: "Too deep.", inputSchema: deep }]),
+    gamma: toolServer("gamma", [tool("gamma_only")]),
+  };
+  const warnings = [];
+  const upstreams = Object.fromEntries(Object.keys(servers).map((name) => [name, { command: "in-process" }]));
+  const gateway = new Gateway({ upstreams, options: { qualify: false, contextLength: 200_000 }, connect: (name) => servers[name].transport(), onWarning: (w) => warnings.push(w) });
+  t.after(() => gateway.close());
+  await gateway.start();
+  const leftOut = warnings.filter((w) => /left out: toolshelf refused its tools/.test(w)).map((w) => /server "(\w+)"/.exec(w)[1]);
+  assert.deepEqual(leftOut.sort(), ["beta", "deep"], warnings.join("\n"));
+  assert.deepEqual(gateway.assembly.servers.map((s) => s.name), ["alpha", "gamma"]);
+  assert.match(gateway.listTools().find((t) => t.name === "tool_search").description, /Unavailable now: .*beta \(its tools were refused/);
+  const ran = await gateway.callTool(bridge("list", { q: "a" }));
+  assert.equal(textOf(ran), 'list ran with {"q":"a"}');
+  assert.equal(servers.alpha.calls.length, 1);
+  assert.equal(servers.beta.calls.length, 0);
 });
