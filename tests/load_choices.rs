@@ -199,3 +199,21 @@ fn direct_when_fits_keeps_a_conversation_that_loaded_tools_natively() {
     assert_ne!(a.facts.tier, 0);
     assert!(a.tools.iter().any(|t| t.get("name").and_then(Value::as_str) == Some("save_issue")));
 }
+
+/// A snapshot keeps the choices: loaded, it assembles and routes as the shelf it was made of.
+#[test]
+fn a_snapshot_keeps_pins_defers_and_direct_when_fits() {
+    let toolbox = grouped(&[GITHUB, LINEAR]);
+    for opts in [
+        r#"{"alwaysLoad":["linear/save_issue","list_issues"],"defer":["github/list_issues"]}"#,
+        r#"{"directWhenFits":60000,"listingMaxTokens":60000,"contextLength":2000000}"#,
+    ] {
+        let made = shelf(&toolbox, opts);
+        let loaded = Shelf::from_snapshot(made.snapshot(), None, None).unwrap_or_else(|e| panic!("{opts}: {e}"));
+        let (a, b) = (made.assemble(), loaded.assemble());
+        assert_eq!((a.facts.tier, &a.facts.fingerprint), (b.facts.tier, &b.facts.fingerprint), "{opts}");
+        assert_eq!(a.facts.tier == 0, opts.contains("directWhenFits"), "{opts}: {}", a.facts.deferred_tokens);
+        let call = json::parse(r#"{"name":"save_issue","arguments":{"title":"x","team":"y"}}"#).unwrap();
+        assert_eq!(made.unwrap(&call).unwrap().to_value(), loaded.unwrap(&call).unwrap().to_value(), "{opts}");
+    }
+}
