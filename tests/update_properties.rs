@@ -125,7 +125,7 @@ const DESCRIPTIONS: [&str; 6] = [
     "Search the documentation for a page.",
     "Refund a charge to the customer's card.",
 ];
-const OPTIONS: [&str; 12] = [
+const OPTIONS: [&str; 15] = [
     "{}",
     r#"{"qualify":true}"#,
     r#"{"qualify":false}"#,
@@ -136,6 +136,9 @@ const OPTIONS: [&str; 12] = [
     r#"{"contextLength":1000000}"#,
     r#"{"alwaysLoad":["gh"],"contextLength":4000}"#,
     r#"{"defer":["get","create_issue"]}"#,
+    r#"{"alwaysLoad":["linear/get","x.y/a.b/c d","create_issue"],"defer":["gh/create_issue"]}"#,
+    r#"{"alwaysLoad":["gh"],"defer":["gh/get"],"mode":"native","contextLength":3000}"#,
+    r#"{"directWhenFits":true,"contextLength":200000}"#,
     r#"{"format":"anthropic"}"#,
     r#"{"mode":"native","bridgeNames":["find_tools","show_tool","run_tool"],"contextLength":3000}"#,
 ];
