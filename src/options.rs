@@ -320,7 +320,11 @@ impl Reader<'_> {
 
     /// `directWhenFits`: a boolean (`true`: within the budget), or a cap in tokens (100–60,000).
     fn direct_when_fits(&mut self) -> Option<u64> {
-        match self.get("directWhenFits")?.as_f64() {
+        let numeric = match self.get("directWhenFits")? {
+            Value::String(text) => crate::float::parse_f64(text.trim()),
+            other => other.as_f64(),
+        };
+        match numeric {
             Some(x) if x > 1.0 => self.integer("directWhenFits", 100, 60_000),
             _ => self.boolean("directWhenFits").and_then(|on| on.then_some(u64::MAX)),
         }
@@ -488,6 +492,8 @@ mod tests {
         check(r#"{"directWhenFits":true}"#, |o| o.direct_when_fits == Some(u64::MAX), 0);
         check(r#"{"direct_when_fits":"no"}"#, |o| o.direct_when_fits.is_none(), 0);
         check(r#"{"directWhenFits":1000}"#, |o| o.direct_when_fits == Some(1000), 0);
+        check(r#"{"directWhenFits":"1000"}"#, |o| o.direct_when_fits == Some(1000), 0);
+        check(r#"{"directWhenFits":"1"}"#, |o| o.direct_when_fits == Some(u64::MAX), 0);
         check(r#"{"directWhenFits":50}"#, |o| o.direct_when_fits == Some(100), 1);
         check(r#"{"directWhenFits":"always"}"#, |o| o.direct_when_fits.is_none(), 1);
         check(r#"{"bridgeNames":{"call":"invoke_tool"}}"#, |o| o.bridge_names.call == "invoke_tool", 0);

@@ -273,7 +273,6 @@ fn unknown(shelf: &dyn Prepared, name: &str) -> Outcome {
     Outcome::Reject(texts::unknown_tool(name, &closest, &shelf.options().bridge_names))
 }
 
-/// A deferred tool's call, after validating (and coercing) its arguments against its schema.
 /// Whether a call of `tool` is validated here: a deferred tool's, and a server's tool kept direct
 /// (`alwaysLoad`: its MCP server gets what it would get through the bridge). The caller's own
 /// direct tools are theirs to validate, and their arguments come back untouched.
@@ -281,6 +280,8 @@ fn is_checked(tool: &Tool) -> bool {
     tool.deferred || tool.server.is_some()
 }
 
+/// A checked tool's call ([`is_checked`]), after validating (and coercing) its arguments against
+/// its schema.
 fn checked_call(shelf: &dyn Prepared, tool: &Tool, mut arguments: Value, via_bridge: bool) -> Outcome {
     let mut warnings = Vec::new();
     if let Some(schema) = tool.schema(shelf.catalog().format) {
