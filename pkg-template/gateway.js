@@ -142,6 +142,7 @@ export class Gateway {
   #closed = false;
   #started = null;
   #live = false;
+  #statusOnly = false;
 
   /**
    * `upstreams`: by name, each an `upstreamSpec` or a config entry (`{command, args, env}` or
@@ -246,6 +247,7 @@ export class Gateway {
    */
   async callTool(params, { signal, onprogress } = {}) {
     const name = typeof params?.name === "string" ? params.name : "";
+    if (this.#statusOnly) return failure(`${name || "The call"} was not run: ${this.#tools[0]?.description ?? "no upstream server has tools"}`);
     if (this.#shelf === null) return failure(`${name || "The call"} was not run: no upstream server's tools are available yet.`);
     let call;
     try {
@@ -539,7 +541,10 @@ export class Gateway {
     ];
     const note = notes.length ? `\n\nUnavailable now: ${notes.join("; ")}. A call to their tools answers with an error until they are back.` : "";
     const searchName = this.#bridgeName(assembly);
-    const tools = note && searchName ? assembly.tools.map((t) => (t.name === searchName ? { ...t, description: `${t.description}${note}` } : t)) : assembly.tools;
+    let tools = note && searchName ? assembly.tools.map((t) => (t.name === searchName ? { ...t, description: `${t.description}${note}` } : t)) : assembly.tools;
+    // Nothing to serve but upstreams that failed: a search tool that says so, not an empty list.
+    this.#statusOnly = tools.length === 0 && note !== "";
+    if (this.#statusOnly) tools = [this.#statusTool(notes)];
     const key = `${assembly.fingerprint}\n${note}`;
     for (const w of assembly.warnings) if (!this.#facts?.warnings.includes(w)) this.#warn(w);
     this.#facts = assembly;
@@ -556,6 +561,14 @@ export class Gateway {
         // a listener's failure is not the gateway's
       }
     }
+  }
+
+  /** The search tool served while no upstream has tools: its description, and any call of it, name the unavailable upstreams. */
+  #statusTool(notes) {
+    const names = this.#options.bridgeNames;
+    const name = (Array.isArray(names) ? names[0] : names?.search) ?? "tool_search";
+    const description = `No upstream MCP server has tools to offer now. Unavailable now: ${notes.join("; ")}. The gateway is reconnecting; the tools appear when a server is back.`;
+    return { name, description, inputSchema: { type: "object", properties: { query: { type: "string" } } } };
   }
 
   /** The search tool's name in an assembly (the first bridge tool), or undefined at tier 0. */

@@ -139,3 +139,32 @@ test("refused tools: a server the core refuses alone is left out, then one of tw
   assert.equal(servers.alpha.calls.length, 1);
   assert.equal(servers.beta.calls.length, 0);
 });
+
+test("every upstream down: the client is served a search tool naming them (not an empty list), and the real tools once one is back", async (t) => {
+  const linear = toolServer("linear", [{ name: "list_issues", description: "List issues.", inputSchema: { type: "object" } }]);
+  let reachable = false;
+  const gateway = new Gateway({
+    upstreams: { linear: { url: "http://127.0.0.1:9/mcp" } },
+    connect: () => {
+      if (!reachable) throw new Error("connect ECONNREFUSED 127.0.0.1:9");
+      return linear.transport();
+    },
+    reconnect: { initialMs: 50, maxMs: 50 },
+  });
+  t.after(() => gateway.close());
+  let changes = 0;
+  gateway.onToolsChanged(() => changes++);
+  await gateway.start();
+  const [status] = gateway.listTools();
+  assert.equal(gateway.listTools().length, 1);
+  assert.equal(status.name, "tool_search");
+  assert.match(status.description, /Unavailable now: linear \(.*ECONNREFUSED/);
+  const answer = await gateway.callTool({ name: "tool_search", arguments: { query: "issues" } });
+  assert.equal(answer.isError, true);
+  assert.match(textOf(answer), /linear \(.*ECONNREFUSED/);
+  reachable = true;
+  await eventually(() => gateway.listTools().some((tool) => tool.name === "tool_call"), "the bridge once linear is back");
+  assert.ok(changes >= 1, "listeners were told");
+  assert.doesNotMatch(gateway.listTools().find((tool) => tool.name === "tool_search").description, /Unavailable now/);
+  assert.equal(textOf(await gateway.callTool(bridge("list_issues"))), "list_issues ran with {}");
+});
