@@ -109,10 +109,11 @@ export function freePort() {
 }
 
 /**
- * Starts a long-running command (a dev server, workerd) and resolves once `url` answers 200, with
+ * Starts a long-running command (a dev server, workerd) and resolves once `url` answers 200 (or
+ * what `answered(response)` accepts; polled every `pollMs`), with
  * `stop()` and its output so far. Never hangs: killed at `timeoutMs`, and when this process exits.
  */
-export async function startServer(command, args, { cwd = workDir, url, timeoutMs = 60_000, env = {} }) {
+export async function startServer(command, args, { cwd = workDir, url, timeoutMs = 60_000, env = {}, answered = (r) => r.ok, pollMs = 100 }) {
   const began = performance.now();
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -124,9 +125,9 @@ export async function startServer(command, args, { cwd = workDir, url, timeoutMs
   };
   process.once("exit", stop);
   while (performance.now() - began < timeoutMs && child.exitCode === null) {
-    const ok = await fetch(url, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(answered, () => false);
     if (ok) return { stop, pid: child.pid, output: () => output, readyMs: Math.round(performance.now() - began) };
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
   stop();
   throw new Error(`${command} did not answer at ${url} within ${timeoutMs} ms (exit ${child.exitCode}):\n${output}`);

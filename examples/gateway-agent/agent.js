@@ -1,0 +1,59 @@
+// toolshelf's MCP gateway on the Cloudflare Agents SDK's `McpAgent` (npm `agents`): the same MCP
+// endpoint as examples/gateway-worker (Streamable HTTP at /mcp behind a bearer token, tool_search,
+// tool_describe and tool_call over the upstreams of mcp.json, the catalog from the deploy-time
+// snapshot shelf.bin), but each MCP session is a Durable Object holding its own Gateway, whose
+// connection to an upstream is opened on the session's first call of one of its tools and kept for
+// the session's later calls (one upstream request per call, not a connection per call), and which
+// can tell the session `notifications/tools/list_changed` (an upstream down or back).
+//   mcp.json                         the upstreams and toolshelf's options, as in examples/gateway-worker;
+//                                    "${NAME}" in a url or header is the Worker's secret or variable NAME
+//   env.TOOLSHELF_GATEWAY_TOKEN      the bearer token clients send (wrangler secret put; 16+ characters)
+import { McpAgent } from "agents/mcp";
+import { Gateway, bearerMatches, readConfig } from "toolshelf/gateway";
+import config from "./mcp.json";
+// An ArrayBuffer (a Data module: wrangler.jsonc's rule for .bin), written by the build step.
+import snapshot from "./shelf.bin";
+
+/** `${NAME}` in the upstreams' urls and headers → env.NAME; an upstream missing one is left out, saying which. */
+function upstreamsOf(env) {
+  const { upstreams, options } = readConfig(config);
+  const missing = new Set();
+  const fill = (text) => text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name) => (typeof env[name] === "string" ? env[name] : (missing.add(name), "")));
+  for (const [name, spec] of Object.entries(upstreams)) {
+    if (!spec.http) continue;
+    missing.clear();
+    const url = fill(spec.http.url);
+    const headers = spec.http.headers && Object.fromEntries(Object.entries(spec.http.headers).map(([k, v]) => [k, fill(v)]));
+    upstreams[name] = missing.size ? { error: `the Worker has no secret ${[...missing].join(", ")} (wrangler secret put ${[...missing][0]})` } : { http: { ...spec.http, url, headers } };
+  }
+  return { upstreams, options };
+}
+
+/** One MCP session: its Gateway (from the snapshot; upstreams connected on first use and kept) and the SDK Server serving it. */
+export class ToolshelfGateway extends McpAgent {
+  gateway = new Gateway({ ...upstreamsOf(this.env), snapshot, onWarning: (w) => console.warn(`toolshelf: ${w}`) });
+  server = this.gateway.server();
+  async init() {}
+  async onDestroy() {
+    await this.gateway.close();
+  }
+}
+
+const mcp = ToolshelfGateway.serve("/mcp", { binding: "TOOLSHELF_GATEWAY" });
+const unavailable = (why) => new Response(`${why}\n`, { status: 503, headers: { "content-type": "text/plain" } });
+
+export default {
+  async fetch(request, env, ctx) {
+    const token = env.TOOLSHELF_GATEWAY_TOKEN;
+    if (typeof token !== "string" || token.length < 16) return unavailable("TOOLSHELF_GATEWAY_TOKEN is not set (16 characters at least): wrangler secret put TOOLSHELF_GATEWAY_TOKEN");
+    if (new URL(request.url).pathname !== "/mcp") return new Response("not found\n", { status: 404 });
+    // The token before anything else: no session, no Durable Object, no upstream for a request without it.
+    if (!(await bearerMatches(request, token))) {
+      return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Unauthorized: send Authorization: Bearer <token>" }, id: null }), {
+        status: 401,
+        headers: { "content-type": "application/json", "www-authenticate": 'Bearer realm="toolshelf"' },
+      });
+    }
+    return mcp.fetch(request, env, ctx);
+  },
+};
