@@ -29,14 +29,15 @@ function upstreamsOf(env) {
   return { upstreams, options };
 }
 
-/** One MCP session: its Gateway (from the snapshot; upstreams connected on first use and kept) and the SDK Server serving it. */
+/**
+ * One MCP session: its Gateway (from the snapshot; each upstream connected on its first call and
+ * kept) and the SDK Server serving it. The object's end (the session's DELETE, or eviction) ends
+ * its connections; a woken object connects again on its next call.
+ */
 export class ToolshelfGateway extends McpAgent {
   gateway = new Gateway({ ...upstreamsOf(this.env), snapshot, onWarning: (w) => console.warn(`toolshelf: ${w}`) });
   server = this.gateway.server();
   async init() {}
-  async onDestroy() {
-    await this.gateway.close();
-  }
 }
 
 const mcp = ToolshelfGateway.serve("/mcp", { binding: "TOOLSHELF_GATEWAY" });
