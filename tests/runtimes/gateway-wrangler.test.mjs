@@ -3,8 +3,9 @@
 // step listing two MCP servers over Streamable HTTP on 127.0.0.1 (GitHub's and Linear's catalogs,
 // mcp-http.mjs) with a secret from the environment, and workerd serves each bundle alone. An MCP SDK
 // Client over HTTP with the bearer token lists the tools and searches, and gets what toolshelf's
-// Gateway in Node serves from the same shelf.bin, without either upstream being contacted; then one
-// tool_call reaches the Linear server with its secret. A request without the token gets 401.
+// Gateway in Node serves from the same shelf.bin, without either upstream being contacted; then a
+// tool_call reaches the Linear server with its secret, and a second one costs McpAgent's kept
+// connection one upstream request. A request without the token gets 401.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -66,6 +67,13 @@ for (const example of ["gateway-worker", "gateway-agent"]) {
       assert.deepEqual(linear.calls, [{ name: "list_issues", arguments: CALL.arguments.arguments }]);
       assert.deepEqual(github.calls, []);
       assert.deepEqual([...linear.auths], [`Bearer ${UPSTREAM_TOKEN}`], "the call carried the Worker's secret");
+      // A second call: the stateless Worker connects again (initialize, initialized, the call);
+      // the session's Durable Object sends the call on the connection it kept.
+      const beforeSecond = linear.requests;
+      assert.deepEqual((await client.callTool(CALL)).content, called.content);
+      const second = linear.requests - beforeSecond;
+      if (example === "gateway-agent") assert.equal(second, 1, "one upstream request on the kept connection");
+      else assert.ok(second >= 3, `a connection of its own: ${second} upstream requests`);
       console.log(`${example}: wrangler built it in ${built.ms} ms (upload ${built.upload}); workerd answered in ${worker.readyMs} ms`);
     } catch (error) {
       throw worker ? new Error(`${error.message}\nworkerd said:\n${worker.output()}`, { cause: error }) : error;
