@@ -1,9 +1,8 @@
 // The two ways of running toolshelf's MCP gateway on Cloudflare, side by side in one run under the
 // same workerd (docs/gateway.md, "Stateless, or McpAgent on a Durable Object"):
 // examples/gateway-worker (stateless `httpHandler`, a connection per call to the upstream) and
-// examples/gateway-agent (the Agents SDK's
-// McpAgent: a Durable Object per MCP session holding its Gateway, whose upstream connection is kept
-// for the session's calls). Both are built by wrangler (`deploy --dry-run`, their build step listing
+// examples/gateway-agent (the Agents SDK's McpAgent: a Durable Object per MCP session holding its
+// Gateway, whose upstream connection is kept for the session's calls). Both are built by wrangler (`deploy --dry-run`, their build step listing
 // the upstreams into shelf.bin) and served by workerd as tests/runtimes/gateway-wrangler.test.mjs
 // serves them; the upstreams are GitHub's and Linear's catalogs over Streamable HTTP on 127.0.0.1
 // (tests/runtimes/mcp-http.mjs), each HTTP answer delayed by --delay ms to stand for a remote
