@@ -225,7 +225,7 @@ export class Gateway {
     return [...this.#upstreams.values()].map((up) => ({
       name: up.name,
       state: up.state,
-      tools: up.tools?.length ?? 0,
+      tools: up.tools?.length ?? this.#facts?.servers.find((server) => server.name === up.name)?.tools ?? 0,
       ...(up.error !== undefined && up.state !== "ready" ? { error: up.error } : {}),
       ...(up.listError !== undefined && up.state === "ready" ? { error: up.listError } : {}),
       attempts: up.attempts,
@@ -400,7 +400,8 @@ export class Gateway {
       try {
         client = await this.#open(up, signal);
         const warnings = [];
-        const tools = await Promise.race([
+        // Served from a snapshot, the catalog is the snapshot's: the connection is for calls alone.
+        const tools = this.#snapshot ? [] : await Promise.race([
           listAllTools(client, { signal, maxPages: this.#settings.maxPages, maxTools: this.#settings.maxTools, server: up.name, onWarning: (w) => warnings.push(w) }),
           aborted(signal),
         ]).catch((error) => {
@@ -416,7 +417,7 @@ export class Gateway {
         up.error = undefined;
         up.listError = undefined;
         up.attempts = 0;
-        up.tools = this.#usable(up.name, tools);
+        if (!this.#snapshot) up.tools = this.#usable(up.name, tools);
         if (this.#settings.perCall) {
           up.client = null;
           within(client.close(), 1_000);

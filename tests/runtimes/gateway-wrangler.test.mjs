@@ -62,7 +62,9 @@ for (const example of ["gateway-worker", "gateway-agent"]) {
       assert.equal(github.requests + linear.requests, before, "tools/list and tool_search answered from the snapshot");
       await node.close();
 
+      const beforeFirst = linear.requests;
       const called = await client.callTool(CALL);
+      const first = linear.requests - beforeFirst;
       assert.deepEqual(called.content, [{ type: "text", text: `list_issues ran with ${JSON.stringify(CALL.arguments.arguments)}` }]);
       assert.deepEqual(linear.calls, [{ name: "list_issues", arguments: CALL.arguments.arguments }]);
       assert.deepEqual(github.calls, []);
@@ -72,7 +74,11 @@ for (const example of ["gateway-worker", "gateway-agent"]) {
       const beforeSecond = linear.requests;
       assert.deepEqual((await client.callTool(CALL)).content, called.content);
       const second = linear.requests - beforeSecond;
-      if (example === "gateway-agent") assert.equal(second, 1, "one upstream request on the kept connection");
+      if (example === "gateway-agent") {
+        assert.equal(second, 1, "one upstream request on the kept connection");
+        // The first call connects (initialize, initialized, the SSE stream) and calls: no tools/list, the catalog is the snapshot's.
+        assert.equal(first, 3 + second, `the session's first call: ${first} upstream requests`);
+      }
       else assert.ok(second >= 3, `a connection of its own: ${second} upstream requests`);
       console.log(`${example}: wrangler built it in ${built.ms} ms (upload ${built.upload}); workerd answered in ${worker.readyMs} ms`);
     } catch (error) {
