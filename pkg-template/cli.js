@@ -10,7 +10,7 @@
 // Warnings and failures go to stderr; exit codes are in EXIT.
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { Shelf, ToolshelfError, assemble } from "./node.js";
-import { fromMcpTool, mcpServers } from "./mcp.js";
+import { fromMcpTool, mcpServers, upstreamSpec } from "./mcp.js";
 
 /** Exit codes (docs/cli.md). */
 const EXIT = Object.freeze({
@@ -485,38 +485,6 @@ async function mcpSdk() {
 /** Sets `object[key]` as an own property even when the key is "__proto__". */
 const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
-const isStringRecord = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
-
-/**
- * How to reach one server of an MCP client config, or why not: `{ stdio: {command, args, env, cwd} }`,
- * `{ http: {url, headers, sse} }` (sse: "only", "fallback" or "never"), `{ skip }` or `{ error }`.
- */
-function serverSpec(spec) {
-  if (spec === null || typeof spec !== "object" || Array.isArray(spec)) return { error: "its entry is not an object" };
-  if (spec.disabled === true) return { skip: "disabled in the config" };
-  const type = spec.type ?? spec.transport;
-  if (type !== undefined && typeof type !== "string") return { error: `"type" is not a string` };
-  const stdio = type === undefined ? typeof spec.command === "string" : type === "stdio";
-  if (stdio) {
-    if (typeof spec.command !== "string" || spec.command === "") return { error: `no "command" to start it` };
-    if (spec.args !== undefined && !(Array.isArray(spec.args) && spec.args.every((a) => typeof a === "string"))) return { error: `"args" is not a list of strings` };
-    if (spec.env !== undefined && !isStringRecord(spec.env)) return { error: `"env" is not an object of strings` };
-    if (spec.cwd !== undefined && typeof spec.cwd !== "string") return { error: `"cwd" is not a string` };
-    return { stdio: { command: spec.command, args: spec.args ?? [], env: spec.env, cwd: spec.cwd } };
-  }
-  const sse = { sse: "only", http: "never", "streamable-http": "never", streamableHttp: "never", "streamable_http": "never" }[type ?? ""] ?? (type === undefined ? "fallback" : undefined);
-  if (sse === undefined) return { error: `type ${JSON.stringify(type)} is not one of stdio, http, sse` };
-  const url = spec.url ?? spec.serverUrl;
-  if (url === undefined) return { error: `neither "command" nor "url": no way to reach it` };
-  if (typeof url !== "string") return { error: `"url" is not a string` };
-  try {
-    new URL(url);
-  } catch {
-    return { error: `"url" is not a URL: ${JSON.stringify(url)}` };
-  }
-  if (spec.headers !== undefined && !isStringRecord(spec.headers)) return { error: `"headers" is not an object of strings` };
-  return { http: { url, headers: spec.headers, sse } };
-}
 
 /** Why a connection or listing failed, in a few words. */
 function reason(e, spec) {
@@ -549,7 +517,7 @@ async function mcpToolbox(config, { format, timeout, label }) {
   const names = Object.keys(entries);
   if (names.length === 0) throw new InputError(`--mcp-config ${label}: "mcpServers" is empty`);
   const sdk = await mcpSdk();
-  const results = await Promise.all(names.map((name) => readServer(sdk, name, serverSpec(entries[name]), { format, timeout })));
+  const results = await Promise.all(names.map((name) => readServer(sdk, name, upstreamSpec(entries[name]), { format, timeout })));
   const servers = {};
   const failed = [];
   let skipped = 0;

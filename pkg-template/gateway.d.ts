@@ -1,14 +1,7 @@
 // toolshelf/gateway: toolshelf as an MCP server in front of the upstream MCP servers of an MCP
 // client config (needs @modelcontextprotocol/sdk). docs/gateway.md.
 import type { Assembly, McpTool, Options } from "./types.js";
-import type { McpProgress } from "./mcp.js";
-
-/** How to reach one upstream, or why not (`upstreamSpec`). */
-export type UpstreamSpec =
-  | { stdio: { command: string; args: string[]; env?: Record<string, string>; cwd?: string } }
-  | { http: { url: string; headers?: Record<string, string>; sse: "only" | "fallback" | "never" } }
-  | { skip: string }
-  | { error: string };
+import type { McpProgress, UpstreamSpec } from "./mcp.js";
 
 /** One server of an MCP client config, as desktop clients and IDEs write it. */
 export type UpstreamEntry =
@@ -24,8 +17,8 @@ export interface McpClientConfig {
   [key: string]: unknown;
 }
 
-/** How to reach a config entry: `{ stdio }`, `{ http }`, `{ skip }` (disabled) or `{ error }` (why not). */
-export declare function upstreamSpec(entry: unknown): UpstreamSpec;
+export { upstreamSpec } from "./mcp.js";
+export type { UpstreamSpec } from "./mcp.js";
 
 /** A config's upstreams (each an `upstreamSpec`) and its `"toolshelf"` options; throws a TypeError when it has no servers object. */
 export declare function readConfig(config: unknown): { upstreams: Record<string, UpstreamSpec>; options: Options };

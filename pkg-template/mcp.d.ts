@@ -150,3 +150,16 @@ export interface CallOptions {
   maxTotalTimeout?: number;
   [option: string]: unknown;
 }
+
+/** How to reach one server of an MCP client config, or why not (`upstreamSpec`). */
+export type UpstreamSpec =
+  | { stdio: { command: string; args: string[]; env?: Record<string, string>; cwd?: string } }
+  | { http: { url: string; headers?: Record<string, string>; sse: "only" | "fallback" | "never" } }
+  | { skip: string }
+  | { error: string };
+
+/**
+ * How to reach an MCP client config entry (`{command, args, env}` or `{url, headers}`, as desktop
+ * clients and IDEs write it): `{ stdio }`, `{ http }`, `{ skip }` (disabled) or `{ error }` (why not).
+ */
+export declare function upstreamSpec(entry: unknown): UpstreamSpec;

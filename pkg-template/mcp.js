@@ -270,6 +270,41 @@ export function toolMessage(result) {
   return result.content.map((item) => (item?.type === "text" ? item.text : JSON.stringify(item))).join("\n");
 }
 
+const isStringRecord = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
+
+/**
+ * How to reach one upstream of an MCP client config, or why not: `{ stdio: {command, args, env,
+ * cwd} }`, `{ http: {url, headers, sse} }` (sse: "only", "fallback" or "never"), `{ skip }` (a
+ * disabled entry) or `{ error }`. Reads the shapes Claude Desktop, Cursor, VS Code and Windsurf
+ * write (`type`/`transport`, `url`/`serverUrl`).
+ */
+export function upstreamSpec(spec) {
+  if (spec === null || typeof spec !== "object" || Array.isArray(spec)) return { error: "its entry is not an object" };
+  if (spec.disabled === true) return { skip: "disabled in the config" };
+  const type = spec.type ?? spec.transport;
+  if (type !== undefined && typeof type !== "string") return { error: `"type" is not a string` };
+  const stdio = type === undefined ? typeof spec.command === "string" : type === "stdio";
+  if (stdio) {
+    if (typeof spec.command !== "string" || spec.command === "") return { error: `no "command" to start it` };
+    if (spec.args !== undefined && !(Array.isArray(spec.args) && spec.args.every((a) => typeof a === "string"))) return { error: `"args" is not a list of strings` };
+    if (spec.env !== undefined && !isStringRecord(spec.env)) return { error: `"env" is not an object of strings` };
+    if (spec.cwd !== undefined && typeof spec.cwd !== "string") return { error: `"cwd" is not a string` };
+    return { stdio: { command: spec.command, args: spec.args ?? [], env: spec.env, cwd: spec.cwd } };
+  }
+  const sse = { sse: "only", http: "never", "streamable-http": "never", streamableHttp: "never", streamable_http: "never" }[type ?? ""] ?? (type === undefined ? "fallback" : undefined);
+  if (sse === undefined) return { error: `type ${JSON.stringify(type)} is not one of stdio, http, sse` };
+  const url = spec.url ?? spec.serverUrl;
+  if (url === undefined) return { error: `neither "command" nor "url": no way to reach it` };
+  if (typeof url !== "string") return { error: `"url" is not a string` };
+  try {
+    new URL(url);
+  } catch {
+    return { error: `"url" is not a URL: ${JSON.stringify(url)}` };
+  }
+  if (spec.headers !== undefined && !isStringRecord(spec.headers)) return { error: `"headers" is not an object of strings` };
+  return { http: { url, headers: spec.headers, sse } };
+}
+
 /** Why a signal aborted, as text. */
 const reasonOf = (signal) => signal.reason?.message ?? String(signal.reason ?? "aborted");
 
