@@ -35,7 +35,8 @@ function handler(env) {
   const token = env.TOOLSHELF_GATEWAY_TOKEN;
   if (served?.token !== token) {
     const gateway = new Gateway({ ...upstreamsOf(env), snapshot, connection: "per-call", onWarning: (w) => console.warn(`toolshelf: ${w}`) });
-    served = { token, serve: httpHandler(gateway, { token }) };
+    served?.gateway.close(); // a token rotated: the old gateway's shelf is freed
+    served = { token, gateway, serve: httpHandler(gateway, { token }) };
   }
   return served.serve;
 }
