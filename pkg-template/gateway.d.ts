@@ -20,8 +20,8 @@ export interface McpClientConfig {
 export { upstreamSpec } from "./mcp.js";
 export type { UpstreamSpec } from "./mcp.js";
 
-/** A config's upstreams (each an `upstreamSpec`) and its `"toolshelf"` options; throws a TypeError when it has no servers object. */
-export declare function readConfig(config: unknown): { upstreams: Record<string, UpstreamSpec>; options: Options };
+/** A config's upstreams (each an `upstreamSpec`; with `env`, `${NAME}` in an HTTP upstream's url and headers is `env.NAME`) and its `"toolshelf"` options; throws a TypeError when it has no servers object. */
+export declare function readConfig(config: unknown, settings?: { env?: Record<string, unknown> }): { upstreams: Record<string, UpstreamSpec>; options: Options };
 
 /** An upstream's state: `ready`, `connecting`, `down` (reconnected with backoff), `failed` (not retried), `disabled`, `idle` (not connected yet). */
 export interface UpstreamStatus {

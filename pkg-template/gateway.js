@@ -51,19 +51,36 @@ const cut = (message, max = 300) => {
 };
 
 /**
+ * An HTTP upstream with each `${NAME}` of its url and headers filled from `env` (a Worker's secrets
+ * and variables); an upstream naming one `env` lacks is an `{ error }` saying which.
+ */
+function filled(spec, env) {
+  if (!spec.http) return spec;
+  const missing = new Set();
+  const fill = (text) => text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name) => (typeof env[name] === "string" ? env[name] : (missing.add(name), "")));
+  const url = fill(spec.http.url);
+  const headers = spec.http.headers && Object.fromEntries(Object.entries(spec.http.headers).map(([k, v]) => [k, fill(v)]));
+  return missing.size ? { error: `no ${[...missing].join(", ")} in the environment (its url or headers name it)` } : { http: { ...spec.http, url, headers } };
+}
+
+/**
  * An MCP client config (`{"mcpServers": {...}}`, or VS Code's `{"servers": {...}}`) → the
  * upstreams by name (each an `upstreamSpec`) and the gateway's options from its `"toolshelf"` key
- * (Shelf options such as `alwaysLoad` and `contextLength`). Throws a TypeError saying what is wrong
- * when the config has no servers object.
+ * (Shelf options such as `alwaysLoad` and `contextLength`). With `env`, each `${NAME}` in an HTTP
+ * upstream's url and headers is `env.NAME`. Throws a TypeError saying what is wrong when the config
+ * has no servers object.
  */
-export function readConfig(config) {
+export function readConfig(config, { env } = {}) {
   if (!isObject(config)) throw new TypeError(`an MCP client config is a JSON object with "mcpServers", got ${Array.isArray(config) ? "an array" : JSON.stringify(config)}`);
   const entries = config.mcpServers ?? config.servers;
   if (!isObject(entries)) {
     throw new TypeError(`the MCP client config has no "mcpServers" object (the shape Claude Desktop, Cursor and VS Code write: {"mcpServers": {"name": {"command": ..., "args": [...]}}})`);
   }
   const upstreams = {};
-  for (const name of Object.keys(entries)) put(upstreams, name, upstreamSpec(entries[name]));
+  for (const name of Object.keys(entries)) {
+    const spec = upstreamSpec(entries[name]);
+    put(upstreams, name, env ? filled(spec, env) : spec);
+  }
   const options = config[CONFIG_KEY];
   if (options !== undefined && !isObject(options)) throw new TypeError(`"${CONFIG_KEY}" in the MCP client config is not an object of toolshelf options`);
   return { upstreams, options: options ?? {} };

@@ -14,20 +14,6 @@ import config from "./mcp.json";
 // An ArrayBuffer (a Data module: wrangler.jsonc's rule for .bin), written by the build step.
 import snapshot from "./shelf.bin";
 
-/** `${NAME}` in the upstreams' urls and headers → env.NAME; an upstream missing one is left out, saying which. */
-function upstreamsOf(env) {
-  const { upstreams, options } = readConfig(config);
-  const missing = new Set();
-  const fill = (text) => text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name) => (typeof env[name] === "string" ? env[name] : (missing.add(name), "")));
-  for (const [name, spec] of Object.entries(upstreams)) {
-    if (!spec.http) continue;
-    missing.clear();
-    const url = fill(spec.http.url);
-    const headers = spec.http.headers && Object.fromEntries(Object.entries(spec.http.headers).map(([k, v]) => [k, fill(v)]));
-    upstreams[name] = missing.size ? { error: `the Worker has no secret ${[...missing].join(", ")} (wrangler secret put ${[...missing][0]})` } : { http: { ...spec.http, url, headers } };
-  }
-  return { upstreams, options };
-}
 
 /**
  * One MCP session: its Gateway (from the snapshot; each upstream connected on its first call and
@@ -35,7 +21,7 @@ function upstreamsOf(env) {
  * its connections; a woken object connects again on its next call.
  */
 export class ToolshelfGateway extends McpAgent {
-  gateway = new Gateway({ ...upstreamsOf(this.env), snapshot, onWarning: (w) => console.warn(`toolshelf: ${w}`) });
+  gateway = new Gateway({ ...readConfig(config, { env: this.env }), snapshot, onWarning: (w) => console.warn(`toolshelf: ${w}`) });
   server = this.gateway.server();
   async init() {}
 }

@@ -14,27 +14,13 @@ import config from "./mcp.json";
 // An ArrayBuffer (a Data module: wrangler.jsonc's rule for .bin), written by the build step.
 import snapshot from "./shelf.bin";
 
-/** `${NAME}` in the upstreams' urls and headers → env.NAME; an upstream missing one is left out, saying which. */
-function upstreamsOf(env) {
-  const { upstreams, options } = readConfig(config);
-  const missing = new Set();
-  const fill = (text) => text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name) => (typeof env[name] === "string" ? env[name] : (missing.add(name), "")));
-  for (const [name, spec] of Object.entries(upstreams)) {
-    if (!spec.http) continue;
-    missing.clear();
-    const url = fill(spec.http.url);
-    const headers = spec.http.headers && Object.fromEntries(Object.entries(spec.http.headers).map(([k, v]) => [k, fill(v)]));
-    upstreams[name] = missing.size ? { error: `the Worker has no secret ${[...missing].join(", ")} (wrangler secret put ${[...missing][0]})` } : { http: { ...spec.http, url, headers } };
-  }
-  return { upstreams, options };
-}
 
 let served = null; // per isolate: the gateway and its handler, made on the first request (env arrives with it)
 
 function handler(env) {
   const token = env.TOOLSHELF_GATEWAY_TOKEN;
   if (served?.token !== token) {
-    const gateway = new Gateway({ ...upstreamsOf(env), snapshot, connection: "per-call", onWarning: (w) => console.warn(`toolshelf: ${w}`) });
+    const gateway = new Gateway({ ...readConfig(config, { env }), snapshot, connection: "per-call", onWarning: (w) => console.warn(`toolshelf: ${w}`) });
     served?.gateway.close(); // a token rotated: the old gateway's shelf is freed
     served = { token, gateway, serve: httpHandler(gateway, { token }) };
   }

@@ -16,6 +16,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Shelf } from "toolshelf";
+import { readConfig } from "toolshelf/gateway";
 import { dataDir, repoDir } from "./support.mjs";
 import { CLI, UPSTREAM, bridge, eventually, gatewayClient, here, textOf } from "./gateway-support.mjs";
 const servers = join(repoDir, "node_modules", "@modelcontextprotocol");
@@ -246,4 +247,19 @@ await gateway.close();
     assert.equal(`${r.stdout}${r.stderr}`, "", `tsc, ${name}`);
     assert.equal(r.status, 0);
   }
+});
+
+test("readConfig with env fills ${NAME} in HTTP upstreams' urls and headers; an upstream naming an unset one is an error naming it", () => {
+  const config = {
+    mcpServers: {
+      github: { url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${GITHUB_TOKEN}" } },
+      linear: { url: "https://mcp.linear.app/mcp", headers: { Authorization: "Bearer ${LINEAR_KEY}" } },
+      local: { command: "node", args: ["${NOT_FILLED}"] },
+    },
+  };
+  const { upstreams } = readConfig(config, { env: { HOST: "api.example.com", GITHUB_TOKEN: "t0k" } });
+  assert.deepEqual(upstreams.github, { http: { url: "https://api.example.com/mcp", headers: { Authorization: "Bearer t0k" }, sse: "fallback" } });
+  assert.match(upstreams.linear.error, /LINEAR_KEY/);
+  assert.deepEqual(upstreams.local.stdio.args, ["${NOT_FILLED}"], "stdio entries are left as written");
+  assert.equal(readConfig(config).upstreams.github.http.url, "https://${HOST}/mcp", "without env nothing is filled");
 });
