@@ -183,7 +183,7 @@ pub fn layout<'a>(
     let names = tool_names(catalog, &options.bridge_names.search);
     let bindings = match (protocol, history) {
         (Some(Protocol::Anthropic), Some(history)) if bridged => {
-            let bindings = Bindings::of(history, catalog, &tool_names(catalog, &options.bridge_names.search));
+            let bindings = Bindings::of(history, catalog, &names);
             warnings.extend(bindings.warnings.iter().cloned());
             let gone = crate::native::gone_references(&bindings);
             if !gone.is_empty() {
@@ -204,7 +204,7 @@ pub fn layout<'a>(
         let mut slots: Vec<Slot<'_>> = shown.filter(|(t, _)| !t.deferred).map(|(_, s)| s).collect();
         match protocol {
             Some(protocol) => {
-                let (native, in_context) = protocol.tools(catalog, options, &listing.text, bindings.as_ref());
+                let (native, in_context) = protocol.tools(catalog, options, &listing.text, &names, bindings.as_ref());
                 paid = Some(slots.len() + in_context);
                 slots.extend(native);
             }

@@ -74,12 +74,13 @@ impl Protocol {
     /// or with `bindings` those the conversation references, under the names it references them
     /// by, and a stand-in for each it references that is gone); Responses' `tool_search`. The
     /// second value is how many of them the model's context pays for: all but the deferred
-    /// tools no conversation has loaded.
+    /// tools no conversation has loaded. `wire`: the catalog's provider names ([`tool_names`]).
     pub fn tools<'a>(
         self,
         catalog: &'a Catalog,
         options: &Options,
         listing: &str,
+        wire: &Names,
         bindings: Option<&Bindings>,
     ) -> (Vec<Slot<'a>>, usize) {
         let deferred = catalog.deferred().count();
@@ -91,7 +92,6 @@ impl Protocol {
                 let mut slots = alloc::vec![Slot::Made(Format::Anthropic.tool(search, &description, schema))];
                 match bindings {
                     None => {
-                        let wire = tool_names(catalog, search);
                         let named = sorted_deferred(catalog).map(|(i, tool)| (wire.of_index(i, &tool.name), tool));
                         slots.extend(named.map(|(name, tool)| Slot::Made(deferred_def(catalog, tool, name))));
                         (slots, 1)
