@@ -5,7 +5,8 @@
 
 use crate::bridge::bridge_tools;
 use crate::catalog::{Catalog, Tool};
-use crate::conversation::{tool_names, Bindings, History, Target};
+use crate::conversation::{tool_names, Bindings, History};
+use crate::format::Format;
 pub use crate::dialect::Slot;
 use crate::hash::{fnv1a, push_hex};
 use crate::json::Value;
@@ -13,7 +14,6 @@ use crate::listing::{fit, Form, Level};
 use crate::native::Protocol;
 use crate::options::{Mode, Options, Switch};
 use crate::wire::Names;
-use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -181,8 +181,10 @@ pub fn layout<'a>(
     let fits = options.direct_when_fits.is_some_and(|cap| deferred_tokens <= budget.min(cap)) && !natively_loaded;
     let bridged = (!deferred.is_empty() || natively_loaded) && options.enabled != Switch::Off && !fits;
     let names = tool_names(catalog, &options.bridge_names.search);
-    let bindings = match (protocol, history) {
-        (Some(Protocol::Anthropic), Some(history)) if bridged => {
+    // Anthropic requires a definition for every `tool_reference` of the history, whatever the mode
+    // or tier of this request (SPEC §16: a switch of mode keeps every referenced tool defined).
+    let bindings = match history {
+        Some(history) if catalog.format == Format::Anthropic && !history.references.is_empty() => {
             let bindings = Bindings::of(history, catalog, &names);
             warnings.extend(bindings.warnings.iter().cloned());
             let gone = crate::native::gone_references(&bindings);
@@ -193,27 +195,32 @@ pub fn layout<'a>(
         }
         _ => None,
     };
-    let mut paid = None;
+    let paid: Option<usize>;
     let (slots, form, listing_tokens, levels) = if bridged {
         let framing = match protocol {
             Some(_) => crate::texts::native_listing_framing(&options.bridge_names),
             None => crate::texts::listing_framing(&options.bridge_names),
         };
         let listing = fit(catalog, budget, options.listing, framing);
-        let shown = shown(catalog, &names, bindings.as_ref());
-        let mut slots: Vec<Slot<'_>> = shown.filter(|(t, _)| !t.deferred).map(|(_, s)| s).collect();
+        let mut slots: Vec<Slot<'_>> = shown(catalog, &names).filter(|(t, _)| !t.deferred).map(|(_, s)| s).collect();
         match protocol {
             Some(protocol) => {
                 let (native, in_context) = protocol.tools(catalog, options, &listing.text, &names, bindings.as_ref());
                 paid = Some(slots.len() + in_context);
                 slots.extend(native);
             }
-            None => slots.extend(bridge_tools(catalog.format, options, deferred.len(), &listing.text).map(Slot::Made)),
+            None => {
+                slots.extend(bridge_tools(catalog.format, options, deferred.len(), &listing.text).map(Slot::Made));
+                paid = Some(slots.len());
+                slots.extend(crate::native::references_not_in(catalog, options, bindings.as_ref(), &slots));
+            }
         }
         let tokens = if listing.form == Form::None { 0 } else { listing.tokens() };
         (slots, listing.form, tokens, listing.levels)
     } else {
-        let slots = shown(catalog, &names, None).map(|(_, slot)| slot).collect();
+        let mut slots: Vec<Slot<'_>> = shown(catalog, &names).map(|(_, slot)| slot).collect();
+        paid = Some(slots.len());
+        slots.extend(crate::native::references_not_in(catalog, options, bindings.as_ref(), &slots));
         (slots, Form::None, 0, alloc::vec![Level::Full; catalog.servers.len()])
     };
     let tier = match form {
@@ -246,30 +253,19 @@ pub fn layout<'a>(
 }
 
 /// Every tool as the model sees it outside the bridge, in input order: the caller's own tools as
-/// given; a server's tool under the name the request sends for it (its qualified name, or one
-/// made of it that every provider accepts: [`tool_names`]). With a conversation's `bindings`, a
-/// server's tool kept direct whose name the conversation gave another tool (one gone, whose
-/// stand-in then holds the name) goes by its qualified name instead, so a name keeps its meaning.
-fn shown<'a, 'n>(
-    catalog: &'a Catalog,
-    names: &'n Names,
-    bindings: Option<&'n Bindings>,
-) -> impl Iterator<Item = (&'a Tool, Slot<'a>)> + 'n
+/// given; a server's tool under the name the request sends for it (its shown name, or one made of
+/// it that every provider accepts: [`tool_names`]).
+fn shown<'a, 'n>(catalog: &'a Catalog, names: &'n Names) -> impl Iterator<Item = (&'a Tool, Slot<'a>)> + 'n
 where
     'a: 'n,
 {
     catalog.tools.iter().enumerate().map(move |(i, tool)| {
-        let Some(server) = tool.server.as_deref() else { return (tool, Slot::Given(tool)) };
-        let mut name = Cow::Borrowed(names.of_index(i, &tool.name));
-        let taken = bindings.and_then(|b| b.get(&name)).is_some_and(|target| target != Target::Tool(i));
-        if taken && !tool.deferred {
-            name = Cow::Owned(crate::catalog::qualified_name(server, &tool.own_name));
+        if tool.server.is_none() {
+            return (tool, Slot::Given(tool));
         }
-        let slot = if tool.renamed || *name != tool.name {
-            Slot::Made(catalog.format.renamed(&tool.def(), &name))
-        } else {
-            Slot::Given(tool)
-        };
+        let name = names.of_index(i, &tool.name);
+        let slot =
+            if tool.renamed || name != tool.name { Slot::Made(catalog.format.renamed(&tool.def(), name)) } else { Slot::Given(tool) };
         (tool, slot)
     })
 }

@@ -1094,9 +1094,21 @@ fn sorted_names(names: &[String]) -> Vec<(&str, usize)> {
     order
 }
 
-/// Gives deferred tools of the grouped form the name `mcp__<server>__<tool>` ([`qualified_name`]).
+/// `qualify: true` (SPEC §16): every server's tool, deferred or kept direct, goes by its shown
+/// name ([`qualified_name`]), whatever else the toolbox holds.
 fn qualify(tools: &mut [Tool]) {
-    tools.iter_mut().filter(|t| t.deferred).for_each(rename_qualified);
+    tools.iter_mut().filter(|t| t.server.is_some()).for_each(rename_shown);
+}
+
+/// Renames a server's tool to its shown name when its name is another (a flat list's
+/// `mcp__<server>__<tool>` that is not the shown form included).
+fn rename_shown(tool: &mut Tool) {
+    let Some(server) = &tool.server else { return };
+    let shown = qualified_name(server, &tool.own_name);
+    if shown != tool.name {
+        tool.name = shown;
+        tool.renamed = true;
+    }
 }
 
 /// `qualify: auto`: qualifies the tools of the grouped form (deferred, or kept direct by
@@ -1150,8 +1162,7 @@ fn rename_qualified(tool: &mut Tool) {
         return;
     }
     if let Some(server) = &tool.server {
-        tool.name.clear();
-        push_qualified_name(&mut tool.name, server, &tool.own_name);
+        tool.name = qualified_name(server, &tool.own_name);
         tool.renamed = true;
     }
 }
@@ -1165,30 +1176,9 @@ fn index_own_names(tools: &[Tool]) -> Vec<usize> {
         .collect()
 }
 
-/// `mcp__<server>__<tool>` made a name every provider accepts (`^[a-zA-Z0-9_-]{1,64}$`): other
-/// characters become `_`, and a name over 64 keeps its first 55 characters plus `_` and 8 hex
-/// digits of a hash of the whole name, so it stays unique and stable.
+/// The name a server's tool is shown under: [`crate::wire::tool_name`], the one maker of it.
 pub fn qualified_name(server: &str, tool: &str) -> String {
-    let mut name = String::with_capacity(crate::wire::MAX_NAME.min(7 + server.len() + tool.len()));
-    push_qualified_name(&mut name, server, tool);
-    name
-}
-
-/// Writes [`qualified_name`] into `name`, which is empty.
-fn push_qualified_name(name: &mut String, server: &str, tool: &str) {
-    name.push_str("mcp__");
-    crate::wire::push_safe(name, server);
-    name.push_str("__");
-    crate::wire::push_safe(name, tool);
-    if name.len() <= crate::wire::MAX_NAME {
-        return;
-    }
-    // The first 8 of the hash's 16 hex digits: its high 32 bits.
-    let hash = crate::hash::fnv1a(name.as_bytes()) >> 32;
-    // Every character pushed is ASCII, so any length is a char boundary.
-    name.truncate(crate::wire::MAX_NAME - 9);
-    name.push('_');
-    crate::hash::push_hex(name, hash, 8);
+    crate::wire::tool_name(server, tool)
 }
 
 /// Tools whose own shape is of another format than the one forced (`format`): read as the forced

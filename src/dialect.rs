@@ -34,6 +34,17 @@ impl Slot<'_> {
         }
     }
 
+    /// The tool's name in the request (`name`, or a Chat tool's `function.name`).
+    pub fn name(&self) -> Option<String> {
+        match self {
+            Slot::Given(tool) => Some(tool.name.clone()),
+            Slot::Made(def) => {
+                let holder = def.get("function").filter(|f| f.is_object()).unwrap_or(def);
+                holder.get("name").and_then(Value::as_str).map(String::from)
+            }
+        }
+    }
+
     /// Pushes the tool def's compact JSON (the caller's as it was given).
     pub(crate) fn push_json(&self, out: &mut String) {
         match self {

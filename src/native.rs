@@ -135,6 +135,28 @@ fn referenced_defs(catalog: &Catalog, options: &Options, bindings: &Bindings) ->
     defs.collect()
 }
 
+/// The definitions a request of any other mode or tier (the bridge, tier 0) needs for the
+/// history's `tool_reference` blocks (SPEC §16: a switch of mode keeps every referenced tool
+/// defined): each referenced name that no tool of `slots` has, as its tool's deferred def under
+/// that name, or a stand-in when its tool is gone.
+pub fn references_not_in<'a>(
+    catalog: &Catalog,
+    options: &Options,
+    bindings: Option<&Bindings>,
+    slots: &[Slot<'_>],
+) -> Vec<Slot<'a>> {
+    let Some(bindings) = bindings else { return Vec::new() };
+    let mut defined: Vec<(String, usize)> = slots.iter().filter_map(Slot::name).map(|n| (n, 0)).collect();
+    defined.sort_unstable();
+    let is_defined = |name: &str| defined.binary_search_by(|(n, _)| n.as_str().cmp(name)).is_ok();
+    let missing = bindings.referenced().filter(|(name, _)| crate::wire::is_valid(name) && !is_defined(name));
+    let defs = missing.filter_map(|(name, target)| match target {
+        Target::Tool(i) => catalog.tools.get(i).map(|tool| deferred_def(catalog, tool, name)),
+        Target::Gone => Some(stand_in(name, options)),
+    });
+    defs.map(Slot::Made).collect()
+}
+
 /// The names of the referenced tools the toolbox no longer holds (for the assembly's warning).
 pub fn gone_references(bindings: &Bindings) -> Vec<&str> {
     bindings
@@ -216,10 +238,9 @@ fn exact_tools(catalog: &Catalog, wire: &Names, result: &SearchResult) -> Vec<us
 /// Anthropic's answer to a search (one result, or one per batched query): a `tool_reference`
 /// block per loaded match in rank order (each tool once, under the name the conversation
 /// knows it by, or its provider name), then one text block: the unknown-words and no-match
-/// hints, the matches left unloaded (`loadLimit`, `loadMaxTokens`), named with their descriptions cut short so
-/// one more search of an exact name loads the one the model wants, and the server of each tool
-/// loaded under a name that does not say it (a `Loaded (tool: server)` line), which later requests
-/// read back to keep the name's meaning when a server with a tool of that name is attached.
+/// hints, and the matches left unloaded (`loadLimit`, `loadMaxTokens`), named with their
+/// descriptions cut short so one more search of an exact name loads the one the model wants.
+/// Nothing of it is read back: a name identifies its tool by itself (SPEC §16).
 pub fn reference_blocks(
     catalog: &Catalog,
     options: &Options,
@@ -232,8 +253,7 @@ pub fn reference_blocks(
     // At most 7 queries of 50 matches: a list is enough to see a tool twice.
     let mut seen: Vec<usize> = Vec::new();
     let mut blocks = Vec::new();
-    let mut unloaded: Vec<(alloc::borrow::Cow<'_, str>, &str)> = Vec::new();
-    let mut servers: Vec<(String, &str)> = Vec::new();
+    let mut unloaded: Vec<(&str, &str)> = Vec::new();
     for result in results {
         let named = crate::find::named_tools(catalog, &result.query).is_some();
         let exact = exact_tools(catalog, &wire, result);
@@ -245,19 +265,12 @@ pub fn reference_blocks(
                 continue;
             }
             seen.push(at);
-            let natural = wire.of_index(at, &tool.name);
-            let name = match bindings {
-                Some(b) => b.name_for(catalog, at, natural),
-                None => alloc::borrow::Cow::Borrowed(natural),
-            };
+            let name = wire.of_index(at, &tool.name);
             if !exact.is_empty() && !exact.contains(&at) {
                 continue;
             }
             if loading.admits(tool, rank, named || !exact.is_empty(), loaded.get(at).copied().unwrap_or(false)) {
-                if let Some(server) = tool.server.as_deref().filter(|_| !name.starts_with("mcp__")) {
-                    servers.push((String::from(&*name), server));
-                }
-                let name = Value::String(name.into_owned());
+                let name = Value::str(name);
                 blocks.push(Value::object([("type", Value::str("tool_reference")), ("tool_name", name)]));
             } else {
                 unloaded.push((name, m.description.as_str()));
@@ -266,10 +279,7 @@ pub fn reference_blocks(
     }
     let mut notes: Vec<String> = results.iter().filter_map(|r| note(r, results.len() > 1)).collect();
     if !unloaded.is_empty() {
-        notes.push(texts::native_unloaded(unloaded.iter().map(|(n, d)| (&**n, *d))));
-    }
-    if !servers.is_empty() {
-        notes.push(texts::loaded_servers(servers.iter().map(|(n, s)| (n.as_str(), *s))));
+        notes.push(texts::native_unloaded(unloaded.iter().copied()));
     }
     if !notes.is_empty() {
         blocks.push(Value::object([("type", Value::str("text")), ("text", Value::String(notes.join("\n")))]));

@@ -106,8 +106,9 @@ pub struct Options {
     pub defer: Vec<String>,
     /// The toolbox format, when forced; detected otherwise.
     pub format: Option<Format>,
-    /// Rename grouped deferred tools to `mcp__<server>__<tool>`: `On` all of them, `Auto` those whose
-    /// name another tool of the toolbox also has, `Off` none (a duplicate is then an error).
+    /// How servers' tools are named: `On` (the default, SPEC §16) every one by its shown name
+    /// `mcp__<server>__<tool>`; `Auto` by its own name unless another tool of the toolbox has that
+    /// name too; `Off` by its own name (a duplicate is then an error).
     pub qualify: Switch,
     /// Bridge tools, or the provider's native tool search (SPEC §11).
     pub mode: Mode,
@@ -145,7 +146,7 @@ impl Default for Options {
             always_load: Vec::new(),
             defer: Vec::new(),
             format: None,
-            qualify: Switch::Auto,
+            qualify: Switch::On,
             mode: Mode::Bridge,
             load_max_tokens: None,
             load_limit: DEFAULT_LOAD_LIMIT,

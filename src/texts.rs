@@ -27,10 +27,12 @@ fn tool_count(n: usize) -> String {
 
 /// A server at level full: a header line, then `- name: short description` per tool.
 pub fn full_block(server: &str, tools: &[(&str, &str)]) -> String {
-    let mut block = format!("\n{server} ({}):", tool_count(tools.len()));
+    let mut block = String::from("\n");
+    push_data(&mut block, server);
+    let _ = write!(block, " ({}):", tool_count(tools.len()));
     for (name, short) in tools {
         block.push_str("\n- ");
-        block.push_str(name);
+        push_data(&mut block, name);
         if !short.is_empty() {
             block.push_str(": ");
             block.push_str(short);
@@ -41,19 +43,40 @@ pub fn full_block(server: &str, tools: &[(&str, &str)]) -> String {
 
 /// A server at level names: one line with every name.
 pub fn names_block<'a>(server: &str, names: impl Iterator<Item = &'a str>, count: usize) -> String {
-    let mut block = format!("\n{server} ({}): ", tool_count(count));
+    let mut block = String::from("\n");
+    push_data(&mut block, server);
+    let _ = write!(block, " ({}): ", tool_count(count));
     for (i, name) in names.enumerate() {
         if i > 0 {
             block.push_str(", ");
         }
-        block.push_str(name);
+        push_data(&mut block, name);
     }
     block
 }
 
 /// A server at level summary: its name and tool count.
 pub fn summary_block(server: &str, count: usize) -> String {
-    format!("\n{server}: {}, not listed", tool_count(count))
+    let mut block = String::from("\n");
+    push_data(&mut block, server);
+    let _ = write!(block, ": {}, not listed", tool_count(count));
+    block
+}
+
+/// Pushes third-party text (a name, a server, a description) into a line of toolshelf's own
+/// text as data (SPEC §16): every control character and line or paragraph separator becomes a
+/// space, so it can neither end the line nor start one of toolshelf's.
+pub fn push_data(out: &mut String, text: &str) {
+    if !text.chars().any(breaks_lines) {
+        out.push_str(text);
+        return;
+    }
+    out.extend(text.chars().map(|c| if breaks_lines(c) { ' ' } else { c }));
+}
+
+/// A character that may end a line or otherwise control how text is shown.
+fn breaks_lines(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 /// The search tool's description: what it does, then the listing (if any).
@@ -212,6 +235,14 @@ pub fn unknown_tool(name: &str, closest: &[&str], names: &BridgeNames) -> String
     text
 }
 
+/// A short name several tools answer to (SPEC §16): nothing runs, the candidates are named.
+pub fn ambiguous_name(name: &str, candidates: &[&str]) -> String {
+    format!(
+        "\"{name}\" names several tools, so nothing was run. Call the one you mean by its full name: {}.",
+        candidates.join(", ")
+    )
+}
+
 /// describe for a direct tool.
 pub fn describe_direct(name: &str) -> String {
     format!("{name} is already in your tools list with its full schema: call it directly.")
@@ -339,11 +370,11 @@ pub fn native_unloaded<'a>(matches: impl Iterator<Item = (&'a str, &'a str)>) ->
     let mut text = String::from("Also matching, not loaded (search an exact name to load it):");
     for (i, (name, description)) in matches.enumerate() {
         text.push_str(if i > 0 { "; " } else { " " });
-        text.push_str(name);
+        push_data(&mut text, name);
         let cut = crate::json::cut_chars(description, UNLOADED_DESCRIPTION_CHARS);
         if !cut.is_empty() {
             text.push_str(": ");
-            text.push_str(cut.trim_end());
+            push_data(&mut text, cut.trim_end());
         }
         if cut.len() < description.len() {
             text.push('…');
@@ -400,13 +431,6 @@ pub fn history_output_unreadable() -> String {
     String::from("messages: a tool_search_output item has no tools array; skipped")
 }
 
-/// An assembly's warning: a name of the history several servers' tools answer to now, bound to
-/// one of them.
-pub fn binding_ambiguous(name: &str, server: &str) -> String {
-    format!(
-        "messages: \"{name}\" is now the name of tools on several servers; the conversation keeps it for the {server} server's (the others go by their qualified names)"
-    )
-}
 
 /// An assembly's warning: tools the history references that the toolbox no longer holds.
 pub fn history_tools_unavailable(names: &[&str]) -> String {
@@ -435,13 +459,3 @@ pub fn unavailable_tool(name: &str, names: &BridgeNames) -> String {
     )
 }
 
-/// How a native Anthropic search answer's text block starts its line naming the server of each
-/// tool it loaded, as a JSON object (`{"list_issues":"linear"}`): what a later request reads back
-/// to know which server's tool a name meant, should another server with that name be attached.
-pub const LOADED_SERVERS: &str = "Loaded (tool: server): ";
-
-/// The text line of [`LOADED_SERVERS`].
-pub fn loaded_servers<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> String {
-    let members = pairs.map(|(name, server)| (name, crate::json::Value::str(server)));
-    format!("{LOADED_SERVERS}{}", crate::json::Value::object(members).to_json())
-}

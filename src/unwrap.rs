@@ -11,7 +11,6 @@ use crate::dialect::{arguments_object, searches};
 pub use crate::dialect::{Call, Prepared, SentAt, Unwrapped};
 use crate::error::{Error, ErrorCode};
 use crate::find::batch_model_value;
-use crate::find::SearchResult;
 use crate::json::{self, Value};
 use crate::schema::Verdict;
 use crate::texts;
@@ -192,33 +191,45 @@ fn in_namespace(shelf: &dyn Prepared, namespace: &str, name: &str, arguments: Va
     }
 }
 
-/// The tool a call names (SPEC §7 and §14): the tool of that name, or of that provider name, or
-/// the deferred tool whose qualified form it is; with a history, what the history bound the
-/// name to (a name gone is unavailable); else the one deferred tool of that own name.
+/// The tool a call names (SPEC §7, §16): the tool of that name, provider name or shown qualified
+/// form (a name identifies its tool by itself); else the one tool whose own name it is (several:
+/// ambiguous, the candidates named); else unavailable when the history used the name or it is a
+/// qualified form of a server no longer attached.
 enum Named<'a> {
     Tool(&'a Tool),
+    Ambiguous(Vec<&'a str>),
     Unavailable,
     Unknown,
 }
 
 fn named<'a>(shelf: &'a dyn Prepared, name: &str, talk: &Conversation) -> Named<'a> {
     let catalog = shelf.catalog();
-    let bound = talk.bindings.as_ref().and_then(|b| b.get(name));
-    if let (None, Some(tool)) = (bound, catalog.get(name)) {
+    if let Some(tool) = catalog.get(name) {
         return Named::Tool(tool);
     }
-    let at = match bound {
-        Some(Target::Tool(at)) => Some(at),
-        Some(Target::Gone) => return Named::Unavailable,
-        None => {
-            let wire = tool_names(catalog, &shelf.options().bridge_names.search);
-            wire.index_of(name).or_else(|| crate::conversation::qualified_form(catalog, name))
-        }
-    };
-    match at.and_then(|at| catalog.tools.get(at)).or_else(|| catalog.lookup(name)) {
-        Some(tool) => Named::Tool(tool),
-        None => Named::Unknown,
+    let wire = tool_names(catalog, &shelf.options().bridge_names.search);
+    let exact = wire.index_of(name).or_else(|| crate::conversation::qualified_form(catalog, name));
+    if let Some(tool) = exact.and_then(|at| catalog.tools.get(at)) {
+        return Named::Tool(tool);
     }
+    let own: Vec<&Tool> = catalog.own_named(name).into_iter().filter_map(|at| catalog.tools.get(at)).collect();
+    match own[..] {
+        [tool] => return Named::Tool(tool),
+        [] => {}
+        _ => return Named::Ambiguous(own.iter().map(|t| t.name.as_str()).collect()),
+    }
+    let gone = talk.bindings.as_ref().and_then(|b| b.get(name)) == Some(Target::Gone);
+    if gone || of_server_gone(catalog, name) {
+        return Named::Unavailable;
+    }
+    Named::Unknown
+}
+
+/// Whether `name` has the shown form `mcp__<server>__<tool>` of a server the toolbox no longer
+/// holds.
+fn of_server_gone(catalog: &crate::catalog::Catalog, name: &str) -> bool {
+    let Some((part, tool)) = name.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")) else { return false };
+    !part.is_empty() && !tool.is_empty() && !catalog.servers.iter().any(|s| crate::wire::server_part(&s.name) == part)
 }
 
 /// A call by the tool's own name (not through `tool_call`).
@@ -232,6 +243,7 @@ fn direct_call(
     match named(shelf, name, talk) {
         Named::Tool(tool) if is_checked(tool) => checked_call(shelf, tool, arguments, false),
         Named::Tool(tool) => Outcome::Call(call_of(tool, arguments, false, untouched)),
+        Named::Ambiguous(candidates) => Outcome::Reject(texts::ambiguous_name(name, &candidates)),
         Named::Unavailable => Outcome::Unavailable(String::from(name)),
         Named::Unknown => unknown(shelf, name),
     }
@@ -263,6 +275,7 @@ fn through_bridge(shelf: &dyn Prepared, mut outer: Value, talk: &Conversation) -
     match named(shelf, &inner, talk) {
         Named::Tool(tool) if tool.deferred => checked_call(shelf, tool, arguments, true),
         Named::Tool(_) => Outcome::Reject(texts::direct_through_call(&inner, names)),
+        Named::Ambiguous(candidates) => Outcome::Reject(texts::ambiguous_name(&inner, &candidates)),
         Named::Unavailable => Outcome::Unavailable(inner),
         Named::Unknown => unknown(shelf, &inner),
     }
@@ -337,29 +350,12 @@ fn answer_search(shelf: &dyn Prepared, arguments: &Value, talk: &Conversation) -
             talk.bindings.as_ref(),
         )),
         _ => {
-            let results = named_as_bound(shelf, talk, results);
             match &results[..] {
                 [result] if !batched => Outcome::Answer(result.model_value().to_json()),
                 _ => Outcome::Answer(batch_model_value(&results).to_json()),
             }
         }
     }
-}
-
-/// A bridge answer's matches under the names the conversation knows them by (SPEC §14): a tool
-/// whose name the history gave another tool is shown by its qualified name.
-fn named_as_bound(shelf: &dyn Prepared, talk: &Conversation, mut results: Vec<SearchResult>) -> Vec<SearchResult> {
-    let Some(bindings) = &talk.bindings else { return results };
-    let catalog = shelf.catalog();
-    for m in results.iter_mut().flat_map(|r| r.matches.iter_mut()) {
-        if let Some(at) = catalog.index_of(&m.name) {
-            let name = bindings.name_for(catalog, at, &m.name);
-            if name != m.name {
-                m.name = name.into_owned();
-            }
-        }
-    }
-    results
 }
 
 /// `tool_describe {name}` or `{names: [...]}`, answered locally (more than [`MAX_BATCH_NAMES`]
@@ -393,16 +389,11 @@ fn describe_one(shelf: &dyn Prepared, name: &str, talk: &Conversation) -> Result
     let tool = match named(shelf, name, talk) {
         Named::Tool(tool) if tool.deferred => tool,
         Named::Unavailable => return Err(texts::unavailable_tool(name, names)),
+        Named::Ambiguous(candidates) => return Err(texts::ambiguous_name(name, &candidates)),
         _ => return describe_named(shelf, name),
     };
     match shelf.describe(&tool.name) {
-        Some(mut described) => {
-            if let Some(bindings) = &talk.bindings {
-                let at = shelf.catalog().index_of(&tool.name).unwrap_or_default();
-                described.name = bindings.name_for(shelf.catalog(), at, &tool.name).into_owned();
-            }
-            Ok(described.to_value())
-        }
+        Some(described) => Ok(described.to_value()),
         None => describe_named(shelf, name),
     }
 }

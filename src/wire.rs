@@ -39,6 +39,126 @@ pub fn made(name: &str) -> String {
     made_name(name, 0)
 }
 
+/// Longest server part a shown name keeps as it is ([`server_part`]).
+const MAX_SERVER_PART: usize = 32;
+
+/// Characters of an unclean server name kept before its hash ([`server_part`]).
+const HASHED_SERVER_KEEPS: usize = 20;
+
+/// The name a server's tool is shown under (SPEC §16): `mcp__<S>__<T>`, a pure function of
+/// (server, tool), every provider accepts it, and no two (server, tool) pairs share it. `S` is
+/// [`server_part`] and `T` [`tool_part`]: `mcp__github__create_issue` for plain names; others end
+/// their part with `-` and 8 hex digits of a hash (a plain part never ends so). `S` holds no
+/// `__` and never ends with `_`, so the first `__` after `mcp__` ends it.
+pub fn tool_name(server: &str, tool: &str) -> String {
+    let mut name = String::with_capacity(MAX_NAME);
+    push_tool_name(&mut name, server, tool);
+    name
+}
+
+/// Writes [`tool_name`] into `name`, which is empty.
+pub fn push_tool_name(name: &mut String, server: &str, tool: &str) {
+    name.push_str("mcp__");
+    push_server_part(name, server);
+    name.push_str("__");
+    let room = MAX_NAME.saturating_sub(name.len());
+    push_tool_part(name, server, tool, room);
+}
+
+/// The server's part of its tools' names, also its Responses namespace: the server's name when
+/// it is plain (ASCII letters, digits and `-`, single `_` between them, at most 32 characters,
+/// not ending like a hash); otherwise its plain characters (each other run one `_`), cut to 20,
+/// then `-` and 8 hex digits of a hash of the whole name.
+pub fn server_part(server: &str) -> String {
+    let mut part = String::with_capacity(MAX_SERVER_PART);
+    push_server_part(&mut part, server);
+    part
+}
+
+fn push_server_part(out: &mut String, server: &str) {
+    if is_plain_server(server) {
+        out.push_str(server);
+        return;
+    }
+    let start = out.len();
+    push_collapsed(out, server, HASHED_SERVER_KEEPS);
+    if out.len() == start {
+        out.push('s');
+    }
+    out.push('-');
+    crate::hash::push_hex(out, crate::hash::fnv1a(server.as_bytes()) >> 32, 8);
+}
+
+/// The tool's part of its name, also its function name inside its server's Responses namespace:
+/// the tool's own name when every provider accepts it, it fits `room` and it does not end like a
+/// hash; otherwise its characters made safe, cut to fit, then `-` and 8 hex digits of a hash of
+/// (server, tool).
+pub fn tool_part(server: &str, tool: &str) -> String {
+    let mut part = String::with_capacity(MAX_NAME);
+    let room = MAX_NAME - 7 - server_part(server).len();
+    push_tool_part(&mut part, server, tool, room);
+    part
+}
+
+fn push_tool_part(out: &mut String, server: &str, tool: &str, room: usize) {
+    if !tool.is_empty() && tool.len() <= room && safe_prefix_length(tool) == tool.len() && !ends_like_hash(tool) {
+        out.push_str(tool);
+        return;
+    }
+    let start = out.len();
+    push_safe(out, tool);
+    out.truncate(start + room.saturating_sub(9).min(out.len() - start));
+    let pair = [server.as_bytes(), &[0], tool.as_bytes()].concat();
+    out.push('-');
+    crate::hash::push_hex(out, crate::hash::fnv1a(&pair) >> 32, 8);
+}
+
+/// A server name kept as it is in [`server_part`]: 1 to 32 ASCII letters, digits and `-`, with
+/// single `_` between them (none first, last or doubled), not ending like a hash.
+fn is_plain_server(server: &str) -> bool {
+    (1..=MAX_SERVER_PART).contains(&server.len())
+        && safe_prefix_length(server) == server.len()
+        && !server.starts_with('_')
+        && !server.ends_with('_')
+        && !server.contains("__")
+        && !ends_like_hash(server)
+}
+
+/// Whether `text` ends with `-` and 8 lowercase hex digits, the tail of a hashed part.
+fn ends_like_hash(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let Some(tail) = bytes.len().checked_sub(9).and_then(|at| bytes.get(at..)) else { return false };
+    tail.first() == Some(&b'-') && tail.iter().skip(1).all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Pushes the ASCII letters, digits and `-` of `text`, each run of other characters one `_`,
+/// with no `_` first or last, at most `most` characters.
+fn push_collapsed(out: &mut String, text: &str, most: usize) {
+    let start = out.len();
+    let mut gap = false;
+    for c in text.chars() {
+        if out.len() - start >= most {
+            break;
+        }
+        if c.is_ascii_alphanumeric() || c == '-' {
+            if gap && out.len() > start {
+                out.push('_');
+            }
+            gap = false;
+            out.push(c);
+        } else {
+            gap = true;
+        }
+    }
+    while out.len() > start && out.ends_with('_') {
+        out.pop();
+    }
+    out.truncate(start + most.min(out.len() - start));
+    while out.len() > start && out.ends_with('_') {
+        out.pop();
+    }
+}
+
 /// Provider names of one scope: each valid name is its own; each other name gets one made of it ([`made`]),
 /// made again with a salt while it is taken (by a valid name of the scope, a name in `taken`, or
 /// another made name: the one whose original comes first in code-point order keeps it), so no
