@@ -22,7 +22,7 @@ use core::cell::OnceCell;
 /// block → `content` → `tool_references` → `tool_reference` (and a Responses output's namespace
 /// → `tools` → function). Deeper parts (a tool's input, say) are never read, so they are cut
 /// unparsed.
-const HISTORY_LEVELS: usize = 7;
+const HISTORY_LEVELS: usize = 8;
 
 /// What a history shows of tool names, each read from a structured field.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -311,20 +311,18 @@ pub fn search_output(
     call_id: Option<&str>,
     bindings: Option<&Bindings>,
 ) -> Answer {
-    let servers = server_names(catalog);
-    let (spaces, unloaded) = namespaces_of(catalog, options, &servers, results, bindings);
+    let (spaces, unloaded) = namespaces_of(catalog, options, results, bindings);
     let namespaces = spaces.iter().enumerate().map(|(n, space)| {
-        let server = catalog.servers.get(space.server);
-        let name = server.map_or("", |s| servers.of_index(space.server, &s.name));
-        let own = &space.own;
-        let mut description = texts::namespace_description(name, &space.unknown);
+        let server = catalog.servers.get(space.server).map_or("", |s| s.name.as_str());
+        let name = crate::wire::server_part(server);
+        let mut description = texts::namespace_description(&name, &space.unknown);
         if n == 0 && !unloaded.is_empty() {
             description.push(' ');
             description.push_str(&texts::native_unloaded(unloaded.iter().map(|(n, d)| (n.as_str(), *d))));
         }
-        let functions = space.tools.iter().filter_map(|&(at, i)| {
+        let functions = space.tools.iter().filter_map(|&i| {
             let tool = catalog.tools.get(i)?;
-            Some(namespace_function(catalog, tool, own.of_index(at, &tool.own_name)))
+            Some(namespace_function(catalog, tool, &crate::wire::tool_part(server, &tool.own_name)))
         });
         Value::object([
             ("type", Value::str("namespace")),
@@ -336,27 +334,14 @@ pub fn search_output(
     Answer::Item(output_item(call_id, namespaces.collect()))
 }
 
-/// The provider names of the catalog's servers (namespace names), by server position.
-fn server_names(catalog: &Catalog) -> Names {
-    Names::of(catalog.servers.iter().map(|s| s.name.as_str()), &[])
-}
-
-/// The provider names of a server's tools inside its namespace (their own names), by position
-/// in the server's list.
-fn function_names(catalog: &Catalog, server: &Server) -> Names {
-    Names::of(server.tools.iter().filter_map(|&i| catalog.tools.get(i)).map(|t| t.own_name.as_str()), &[])
-}
-
 /// One server's matches in a `tool_search_output`.
 struct Namespace {
     /// The server's position in the catalog's servers.
     server: usize,
-    /// Its loaded tools in rank order: (position in the server's list, index in the catalog).
-    tools: Vec<(usize, usize)>,
+    /// Its loaded tools in rank order, by index in the catalog.
+    tools: Vec<usize>,
     /// The unknown words of the queries that found them.
     unknown: Vec<String>,
-    /// The provider names of the server's functions.
-    own: Names,
 }
 
 /// The results' loaded matches grouped per server, servers in order of their first match, each
@@ -365,7 +350,6 @@ struct Namespace {
 fn namespaces_of<'a>(
     catalog: &'a Catalog,
     options: &Options,
-    servers: &Names,
     results: &'a [SearchResult],
     bindings: Option<&Bindings>,
 ) -> (Vec<Namespace>, Vec<(String, &'a str)>) {
@@ -374,8 +358,6 @@ fn namespaces_of<'a>(
     let mut seen: Vec<usize> = Vec::new();
     let mut spaces: Vec<Namespace> = Vec::new();
     let mut unloaded = Vec::new();
-    // The provider names of each server's functions, made once per server a match is of.
-    let mut owns: Vec<(usize, Names)> = Vec::new();
     for result in results {
         let named = crate::find::named_tools(catalog, &result.query).is_some();
         let exact = exact_tools(catalog, &tools, result);
@@ -387,33 +369,22 @@ fn namespaces_of<'a>(
             }
             seen.push(at);
             let Some((s, server)) = server_of(catalog, tool) else { continue };
-            let by_name = |&i: &usize| catalog.tools.get(i).map_or("", |t| t.name.as_str()).cmp(tool.name.as_str());
-            let position = server.tools.binary_search_by(by_name).unwrap_or_default();
-            let space_name = servers.of_index(s, &server.name);
-            if !owns.iter().any(|(o, _)| *o == s) {
-                owns.push((s, function_names(catalog, server)));
-            }
-            let own = owns.iter().find(|(o, _)| *o == s).map(|(_, names)| names);
-            let function = own.map_or(tool.own_name.as_str(), |own| own.of_index(position, &tool.own_name));
-            let free = bindings.is_some_and(|b| b.has_spaced(space_name, function));
+            let space_name = crate::wire::server_part(&server.name);
+            let function = crate::wire::tool_part(&server.name, &tool.own_name);
+            let free = bindings.is_some_and(|b| b.has_spaced(&space_name, &function));
             if !loading.admits(tool, rank, named || !exact.is_empty(), free) {
                 unloaded.push((String::from(tools.of_index(at, &tool.name)), m.description.as_str()));
                 continue;
             }
             if !spaces.iter().any(|space| space.server == s) {
-                spaces.push(Namespace { server: s, tools: Vec::new(), unknown: Vec::new(), own: Names::default() });
+                spaces.push(Namespace { server: s, tools: Vec::new(), unknown: Vec::new() });
             }
             if let Some(space) = spaces.iter_mut().find(|space| space.server == s) {
-                space.tools.push((position, at));
+                space.tools.push(at);
                 let words =
                     result.unknown_words.iter().filter(|w| !space.unknown.contains(w)).cloned().collect::<Vec<_>>();
                 space.unknown.extend(words);
             }
-        }
-    }
-    for space in &mut spaces {
-        if let Some(at) = owns.iter().position(|(o, _)| *o == space.server) {
-            space.own = owns.swap_remove(at).1;
         }
     }
     (spaces, unloaded)
@@ -496,11 +467,8 @@ pub fn in_namespace<'a>(
     let tools = || server.tools.iter().filter_map(|&i| catalog.tools.get(i));
     let qualified =
         |t: &Tool| name.starts_with("mcp__") && crate::catalog::qualified_name(&server.name, &t.own_name) == name;
-    if let Some(tool) = tools().find(|t| t.own_name == name || t.name == name || qualified(t)) {
-        return Ok(tool);
-    }
-    let made = function_names(catalog, server).index_of(name);
-    if let Some(tool) = made.and_then(|at| server.tools.get(at)).and_then(|&i| catalog.tools.get(i)) {
+    let function = |t: &Tool| crate::wire::tool_part(&server.name, &t.own_name) == name;
+    if let Some(tool) = tools().find(|t| t.own_name == name || t.name == name || qualified(t) || function(t)) {
         return Ok(tool);
     }
     if gone() {
@@ -511,13 +479,11 @@ pub fn in_namespace<'a>(
     Err(Miss::Unknown(texts::not_in_namespace(name, namespace, &closest, names)))
 }
 
-/// The server a namespace names: by its name, or by its provider name.
+/// The server a namespace names: the one whose namespace (its part of its tools' shown names)
+/// it is; else the server of that name.
 fn server<'a>(catalog: &'a Catalog, name: &str) -> Option<&'a Server> {
-    let at = match catalog.servers.binary_search_by(|s| s.name.as_str().cmp(name)) {
-        Ok(at) => at,
-        Err(_) => server_names(catalog).index_of(name)?,
-    };
-    catalog.servers.get(at)
+    let shown = catalog.servers.iter().find(|s| crate::wire::server_part(&s.name) == name);
+    shown.or_else(|| catalog.servers.binary_search_by(|s| s.name.as_str().cmp(name)).ok().and_then(|at| catalog.servers.get(at)))
 }
 
 /// A Responses `tool_search_call` item answered: the `tool_search_output` item of the matches, or

@@ -484,7 +484,7 @@ mod tests {
         check(r#"{"qualify":"no"}"#, |o| o.qualify == Switch::Off, 0);
         check(r#"{"qualify":0}"#, |o| o.qualify == Switch::Off, 0);
         check(r#"{"qualify":"AUTO"}"#, |o| o.qualify == Switch::Auto, 0);
-        check(r#"{"qualify":"sometimes"}"#, |o| o.qualify == Switch::Auto, 1);
+        check(r#"{"qualify":"sometimes"}"#, |o| o.qualify == Switch::On, 1);
         check(r#"{"format":"xml"}"#, |o| o.format.is_none(), 1);
         check(r#"{"format":"auto"}"#, |o| o.format.is_none(), 0);
         check(r#"{"alwaysLoad":["a",1,"b"]}"#, |o| o.always_load == ["a", "b"], 1);
