@@ -202,7 +202,8 @@ pub fn layout<'a>(
             None => crate::texts::listing_framing(&options.bridge_names),
         };
         let listing = fit(catalog, budget, options.listing, framing);
-        let mut slots: Vec<Slot<'_>> = shown(catalog, &names).filter(|(t, _)| !t.deferred).map(|(_, s)| s).collect();
+        let shown = shown(catalog, &names, bindings.as_ref());
+        let mut slots: Vec<Slot<'_>> = shown.filter(|(t, _)| !t.deferred).map(|(_, s)| s).collect();
         match protocol {
             Some(protocol) => {
                 let (native, in_context) = protocol.tools(catalog, options, &listing.text, &names, bindings.as_ref());
@@ -218,7 +219,7 @@ pub fn layout<'a>(
         let tokens = if listing.form == Form::None { 0 } else { listing.tokens() };
         (slots, listing.form, tokens, listing.levels)
     } else {
-        let mut slots: Vec<Slot<'_>> = shown(catalog, &names).map(|(_, slot)| slot).collect();
+        let mut slots: Vec<Slot<'_>> = shown(catalog, &names, bindings.as_ref()).map(|(_, slot)| slot).collect();
         paid = Some(slots.len());
         slots.extend(crate::native::references_not_in(catalog, options, bindings.as_ref(), &slots));
         (slots, Form::None, 0, alloc::vec![Level::Full; catalog.servers.len()])
@@ -254,8 +255,14 @@ pub fn layout<'a>(
 
 /// Every tool as the model sees it outside the bridge, in input order: the caller's own tools as
 /// given; a server's tool under the name the request sends for it (its shown name, or one made of
-/// it that every provider accepts: [`tool_names`]).
-fn shown<'a, 'n>(catalog: &'a Catalog, names: &'n Names) -> impl Iterator<Item = (&'a Tool, Slot<'a>)> + 'n
+/// it that every provider accepts: [`tool_names`]). A server's tool that an Anthropic history
+/// references goes with `defer_loading` (the API wants a referenced tool deferred; the
+/// reference has loaded it).
+fn shown<'a, 'n>(
+    catalog: &'a Catalog,
+    names: &'n Names,
+    bindings: Option<&'n Bindings>,
+) -> impl Iterator<Item = (&'a Tool, Slot<'a>)> + 'n
 where
     'a: 'n,
 {
@@ -264,6 +271,9 @@ where
             return (tool, Slot::Given(tool));
         }
         let name = names.of_index(i, &tool.name);
+        if bindings.is_some_and(|b| b.is_referenced(name)) {
+            return (tool, Slot::Made(crate::native::deferred_def(catalog, tool, name)));
+        }
         let slot =
             if tool.renamed || name != tool.name { Slot::Made(catalog.format.renamed(&tool.def(), name)) } else { Slot::Given(tool) };
         (tool, slot)

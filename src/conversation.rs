@@ -303,6 +303,12 @@ impl Bindings {
         self.names.get(at).map(|(_, target, _)| *target)
     }
 
+    /// Whether a `tool_reference` block of the history names `name`.
+    pub fn is_referenced(&self, name: &str) -> bool {
+        let at = self.names.binary_search_by(|(n, _, _)| n.as_str().cmp(name));
+        at.ok().and_then(|at| self.names.get(at)).is_some_and(|(_, _, referenced)| *referenced)
+    }
+
     /// The names `tool_reference` blocks use, with what each stands for, in code-point order.
     pub fn referenced(&self) -> impl Iterator<Item = (&str, Target)> {
         self.names.iter().filter(|(_, _, r)| *r).map(|(n, t, _)| (n.as_str(), *t))

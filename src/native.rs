@@ -168,7 +168,7 @@ pub fn gone_references(bindings: &Bindings) -> Vec<&str> {
 
 /// A deferred tool as Anthropic takes it, under `name`: its def with `"defer_loading": true`
 /// and no `cache_control` (the API refuses a deferred tool with one).
-fn deferred_def(catalog: &Catalog, tool: &Tool, name: &str) -> Value {
+pub fn deferred_def(catalog: &Catalog, tool: &Tool, name: &str) -> Value {
     let def = tool.def();
     let def = if tool.renamed || name != tool.name { catalog.format.renamed(&def, name) } else { def };
     match def {
