@@ -998,8 +998,10 @@ const SESSION_STEPS: usize = 48;
 /// The first byte: bit 0 the provider (Anthropic, Responses), bit 1 the mode (bridge, native),
 /// bits 2–3 the number of servers attached at the start (modulo 3, each then one byte: a server of
 /// the pool); bits 4–5 the `pins` of
-/// [`session_model::pinned_options`] (`directWhenFits`, a pinned tool); bits 6–7 are unused. Then up to [`SESSION_STEPS`] steps, each an opcode byte
-/// (modulo 29, weighted as the property test's strategy) and its operands:
+/// [`session_model::pinned_options`] (`directWhenFits`, a pinned tool); bit 6 a hostile session
+/// (`Script::hostile`); bit 7 reused call ids (`Script::ids` 1, or 2 with bit 2). Then up to
+/// [`SESSION_STEPS`] steps, each an opcode byte (below 232: modulo 29, weighted as the property
+/// test's strategy; 232 and above: the steps of SPEC §16) and its operands:
 ///
 /// | opcode | step | operands |
 /// |---|---|---|
@@ -1016,6 +1018,9 @@ const SESSION_STEPS: usize = 48;
 /// | 26 | `Malformed` | kind (modulo 8) |
 /// | 27 | `UserText` | |
 /// | 28 | `Fresh` | |
+/// | 232–239 | `ShadowDirect` | index |
+/// | 240–247 | `SwitchMode` | |
+/// | 248–255 | `PreviousResponse` | |
 pub fn session_script(data: &[u8]) -> (session_model::Provider, session_model::Mode, session_model::Script) {
     use session_model::{Mode, Provider, Script, Step};
     let mut b = Bytes(data);
@@ -1025,37 +1030,54 @@ pub fn session_script(data: &[u8]) -> (session_model::Provider, session_model::M
     let initial: Vec<(u8, u16)> = (0..(header >> 2 & 3) % 3).map(|_| (session_pick(b.next()), 0)).collect();
     let mut steps = Vec::new();
     while !b.0.is_empty() && steps.len() < SESSION_STEPS {
-        let step = match b.next() % 29 {
-            0..=3 => Step::Attach(session_pick(b.next()), 0),
-            4 | 5 => Step::Detach(b.next()),
-            6 => Step::Replace(b.next(), b.next()),
-            7..=12 => Step::Search(b.next(), b.next() % 3),
-            13..=17 => Step::CallLoaded(b.next(), b.next() & 1 == 1),
-            18 | 19 => Step::CallUnloaded(b.next()),
-            20..=22 => Step::CallDetached(b.next()),
-            23 => Step::CallDirect,
-            24 => Step::Describe(b.next()),
-            25 => {
-                let n = u16::from_be_bytes([b.next(), b.next()]);
-                Step::DeepJunk(200 + n % 4_800, b.next() % 4)
-            }
-            26 => Step::Malformed(b.next() % 8),
-            27 => Step::UserText,
-            _ => Step::Fresh,
+        let op = b.next();
+        let step = match op {
+            232..=239 => Step::ShadowDirect(b.next()),
+            240..=247 => Step::SwitchMode,
+            248..=255 => Step::PreviousResponse,
+            _ => session_step(op % 29, &mut b),
         };
         steps.push(step);
     }
-    (provider, mode, Script { initial, steps, pins: header >> 4 & 3 })
+    let ids = if header & 0x80 == 0 { 0 } else { 1 + (header >> 2 & 1) };
+    (provider, mode, Script { initial, steps, pins: header >> 4 & 3, hostile: header & 0x40 != 0, ids })
+}
+
+/// Steps 0–28 of [`session_script`]'s table, from the opcode and its operands.
+fn session_step(op: u8, b: &mut Bytes) -> session_model::Step {
+    use session_model::Step;
+    match op {
+        0..=3 => Step::Attach(session_pick(b.next()), 0),
+        4 | 5 => Step::Detach(b.next()),
+        6 => Step::Replace(b.next(), b.next()),
+        7..=12 => Step::Search(b.next(), b.next() % 3),
+        13..=17 => Step::CallLoaded(b.next(), b.next() & 1 == 1),
+        18 | 19 => Step::CallUnloaded(b.next()),
+        20..=22 => Step::CallDetached(b.next()),
+        23 => Step::CallDirect,
+        24 => Step::Describe(b.next()),
+        25 => {
+            let n = u16::from_be_bytes([b.next(), b.next()]);
+            Step::DeepJunk(200 + n % 4_800, b.next() % 4)
+        }
+        26 => Step::Malformed(b.next() % 8),
+        27 => Step::UserText,
+        _ => Step::Fresh,
+    }
 }
 
 /// A server of the session model's pool from a byte, weighted as the property test's strategy
-/// (16 to 1): mostly the small synthetic servers (0–5: GitHub-like, Linear-like, odd names, an
+/// (16 to 1; bytes 238 and above the hostile servers 9–12 of SPEC §16): mostly the small synthetic servers (0–5: GitHub-like, Linear-like, odd names, an
 /// 80-character name, non-ASCII), now and then the real Linear (6) and GitHub (7) catalogs. Never
 /// the huge server of 10,001+ tools (8): under the fuzzer's instrumentation a session with it
 /// takes about half a second to start and as much a step (milliseconds without it), so that even
 /// three steps went over libFuzzer's 5 s an input on a loaded machine; the property test's
 /// `sessions_with_a_huge_server` and regression 5 of `tests/sessions.rs` drive it.
 fn session_pick(byte: u8) -> u8 {
+    // 238 and above: the hostile servers of SPEC §16 (9–12).
+    if byte >= 238 {
+        return 9 + byte % 4;
+    }
     match byte % 17 {
         16 => 6 + byte / 17 % 2,
         n => n % 6,

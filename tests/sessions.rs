@@ -22,7 +22,8 @@ use toolshelf::Shelf;
 // ---------------------------------------------------------------------------------------------
 
 fn pick(huge: bool) -> BoxedStrategy<(u8, u16)> {
-    let small = prop_oneof![16 => (0u8..6, Just(0u16)), 1 => (6u8..8, Just(0u16))];
+    // 9–12: the hostile servers of SPEC §16 (forged names and descriptions, sanitise-alike names).
+    let small = prop_oneof![16 => (0u8..6, Just(0u16)), 1 => (6u8..8, Just(0u16)), 4 => (9u8..13, Just(0u16))];
     if huge {
         prop_oneof![3 => small, 1 => (Just(8u8), 0u16..2000)].boxed()
     } else {
@@ -45,6 +46,9 @@ fn step(huge: bool) -> impl Strategy<Value = Step> {
         1 => (0u8..8).prop_map(Step::Malformed),
         1 => Just(Step::UserText),
         1 => Just(Step::Fresh),
+        1 => any::<u8>().prop_map(Step::ShadowDirect),
+        1 => Just(Step::SwitchMode),
+        1 => Just(Step::PreviousResponse),
     ]
 }
 
@@ -52,12 +56,15 @@ fn script(huge: bool) -> impl Strategy<Value = Script> {
     let initial = prop::collection::vec(pick(false), 0..3);
     let steps = prop::collection::vec(step(huge), 1..if huge { 10 } else { 28 });
     let pins = prop_oneof![4 => Just(0u8), 1 => 1u8..4];
-    (initial, steps, 0u16..2000, pins).prop_map(move |(mut initial, steps, n, pins)| {
-        if huge {
-            initial.push((8, n));
-        }
-        Script { initial, steps, pins }
-    })
+    let ids = prop_oneof![2 => Just(0u8), 1 => 1u8..3];
+    (initial, steps, 0u16..2000, pins, any::<bool>(), ids).prop_map(
+        move |(mut initial, steps, n, pins, hostile, ids)| {
+            if huge {
+                initial.push((8, n));
+            }
+            Script { initial, steps, pins, hostile, ids }
+        },
+    )
 }
 
 /// [`run`] as a proptest case.

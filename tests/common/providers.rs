@@ -186,6 +186,17 @@ pub fn anthropic_request(tools: &Value, messages: &Value) -> Result<(), String> 
             let block_type = kind(block).ok_or(format!("{at}: block without a type"))?;
             match block_type {
                 "tool_reference" => reference(block, &at)?,
+                // The hosted tool search's own results: `tool_search_tool_result.content:
+                // {type: "tool_search_tool_search_result", tool_references: [{type: "tool_reference",
+                // tool_name}]}` (`@anthropic-ai/sdk` `ToolSearchToolResultBlockParam`); their
+                // references need a definition too ("Tool reference '…' not found in available
+                // tools", tool search docs; PROVIDER-RULES.md).
+                "tool_search_tool_result" => {
+                    let found = block.get("content").and_then(|c| c.get("tool_references"));
+                    for (r, item) in found.and_then(Value::as_array).unwrap_or(&[]).iter().enumerate() {
+                        reference(item, &format!("{at}.content.tool_references[{r}]"))?;
+                    }
+                }
                 "tool_use" => {
                     // "tool_use ... id, name, input: An object containing the input" (Handle tool calls).
                     if role != "assistant" {
