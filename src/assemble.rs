@@ -212,6 +212,7 @@ pub fn layout<'a>(
             }
             None => {
                 slots.extend(bridge_tools(catalog.format, options, deferred.len(), &listing.text).map(Slot::Made));
+                slots.extend(client_search_kept(catalog, options, history, &listing.text, &names));
                 paid = Some(slots.len());
                 slots.extend(crate::native::references_not_in(catalog, options, bindings.as_ref(), &slots));
             }
@@ -220,6 +221,7 @@ pub fn layout<'a>(
         (slots, listing.form, tokens, listing.levels)
     } else {
         let mut slots: Vec<Slot<'_>> = shown(catalog, &names, bindings.as_ref()).map(|(_, slot)| slot).collect();
+        slots.extend(client_search_kept(catalog, options, history, "", &names));
         paid = Some(slots.len());
         slots.extend(crate::native::references_not_in(catalog, options, bindings.as_ref(), &slots));
         (slots, Form::None, 0, alloc::vec![Level::Full; catalog.servers.len()])
@@ -253,6 +255,22 @@ pub fn layout<'a>(
     Layout { slots, facts }
 }
 
+/// The client `tool_search` tool of a Responses conversation that searched natively, in a request
+/// of another mode or tier (SPEC §16: a switch of mode keeps the conversation valid; the API wants
+/// the tool of every `tool_search_call` it holds).
+fn client_search_kept<'a>(
+    catalog: &'a Catalog,
+    options: &Options,
+    history: Option<&History>,
+    listing: &str,
+    names: &Names,
+) -> Vec<Slot<'a>> {
+    if catalog.format != Format::Responses || !history.is_some_and(|h| h.searched) {
+        return Vec::new();
+    }
+    Protocol::Responses.tools(catalog, options, listing, names, None).0
+}
+
 /// Every tool as the model sees it outside the bridge, in input order: the caller's own tools as
 /// given; a server's tool under the name the request sends for it (its shown name, or one made of
 /// it that every provider accepts: [`tool_names`]). A server's tool that an Anthropic history
@@ -267,12 +285,12 @@ where
     'a: 'n,
 {
     catalog.tools.iter().enumerate().map(move |(i, tool)| {
-        if tool.server.is_none() {
-            return (tool, Slot::Given(tool));
-        }
         let name = names.of_index(i, &tool.name);
         if bindings.is_some_and(|b| b.is_referenced(name)) {
             return (tool, Slot::Made(crate::native::deferred_def(catalog, tool, name)));
+        }
+        if tool.server.is_none() {
+            return (tool, Slot::Given(tool));
         }
         let slot =
             if tool.renamed || name != tool.name { Slot::Made(catalog.format.renamed(&tool.def(), name)) } else { Slot::Given(tool) };

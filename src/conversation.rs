@@ -342,11 +342,12 @@ struct Lookup<'c> {
     catalog: &'c Catalog,
     wire: &'c Names,
     qualified: OnceCell<Keyed>,
+    parts: OnceCell<Keyed>,
 }
 
 impl<'c> Lookup<'c> {
     fn new(catalog: &'c Catalog, wire: &'c Names) -> Lookup<'c> {
-        Lookup { catalog, wire, qualified: OnceCell::new() }
+        Lookup { catalog, wire, qualified: OnceCell::new(), parts: OnceCell::new() }
     }
 
     /// What `name` stands for: the tool it names by itself; for a name that is not a reference,
@@ -360,11 +361,26 @@ impl<'c> Lookup<'c> {
         if referenced {
             return Some(Target::Gone);
         }
-        match self.catalog.own_named(name)[..] {
+        let mut own = self.catalog.own_named(name);
+        if own.is_empty() && crate::wire::ends_like_hash(name) {
+            own = self.parts(name);
+        }
+        match own[..] {
             [] => Some(Target::Gone),
             [one] => Some(Target::Tool(one)),
             _ => None,
         }
+    }
+
+    /// The servers' tools whose name's tool part (a Responses function's name in its namespace)
+    /// is `name`, for a part made with a hash.
+    fn parts(&self, name: &str) -> Vec<usize> {
+        let table = self.parts.get_or_init(|| {
+            let tools = self.catalog.tools.iter().enumerate();
+            let parts = tools.filter_map(|(i, t)| Some((crate::wire::tool_part(t.server.as_deref()?, &t.own_name), i)));
+            Keyed::of(parts.filter(|(part, _)| crate::wire::ends_like_hash(part)).collect())
+        });
+        table.find(name).collect()
     }
 
     /// The server's tool (deferred, or kept direct) whose qualified form `name` is.

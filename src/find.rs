@@ -56,6 +56,7 @@ pub fn build_index(catalog: &Catalog, options: &Options) -> (SearchIndex, Vec<us
     let deferred: Vec<usize> = (0..catalog.tools.len()).filter(|&i| catalog.tools[i].deferred).collect();
     let docs = deferred.iter().filter_map(|&i| catalog.tools.get(i)).map(|tool| DocFields {
         name: &tool.name,
+        own: &tool.own_name,
         server: tool.server.as_deref().unwrap_or(""),
         description: &tool.description,
         params: parameter_names(catalog, tool),

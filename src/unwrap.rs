@@ -138,6 +138,7 @@ fn unwrap_owned(shelf: &dyn Prepared, mut call: Value, history: Option<&History>
         }
         Outcome::Answer(content) => Unwrapped::Answer { content, id },
         Outcome::Reject(content) => Unwrapped::Reject { content, id, item: None, code: None },
+        Outcome::Ambiguous(content) => Unwrapped::Reject { content, id, item: None, code: Some("ambiguous_tool") },
         Outcome::Unavailable(name) => {
             let content = texts::unavailable_tool(&name, names);
             Unwrapped::Reject { content, id, item: None, code: Some("unavailable_tool") }
@@ -176,6 +177,8 @@ enum Outcome {
     Reject(String),
     /// A call to a tool the conversation knew that the toolbox no longer holds (its name).
     Unavailable(String),
+    /// A short name several tools answer to (the reject's text).
+    Ambiguous(String),
     Loaded(crate::native::Answer),
 }
 
@@ -212,7 +215,12 @@ fn named<'a>(shelf: &'a dyn Prepared, name: &str, talk: &Conversation) -> Named<
     if let Some(tool) = exact.and_then(|at| catalog.tools.get(at)) {
         return Named::Tool(tool);
     }
-    let own: Vec<&Tool> = catalog.own_named(name).into_iter().filter_map(|at| catalog.tools.get(at)).collect();
+    let mut own: Vec<&Tool> = catalog.own_named(name).into_iter().filter_map(|at| catalog.tools.get(at)).collect();
+    if own.is_empty() && crate::wire::ends_like_hash(name) {
+        // A Responses function's name without its namespace: the tool part of a shown name.
+        let parted = |t: &&Tool| t.server.as_deref().is_some_and(|s| crate::wire::tool_part(s, &t.own_name) == name);
+        own = catalog.tools.iter().filter(parted).collect();
+    }
     match own[..] {
         [tool] => return Named::Tool(tool),
         [] => {}
@@ -243,7 +251,7 @@ fn direct_call(
     match named(shelf, name, talk) {
         Named::Tool(tool) if is_checked(tool) => checked_call(shelf, tool, arguments, false),
         Named::Tool(tool) => Outcome::Call(call_of(tool, arguments, false, untouched)),
-        Named::Ambiguous(candidates) => Outcome::Reject(texts::ambiguous_name(name, &candidates)),
+        Named::Ambiguous(candidates) => Outcome::Ambiguous(texts::ambiguous_name(name, &candidates)),
         Named::Unavailable => Outcome::Unavailable(String::from(name)),
         Named::Unknown => unknown(shelf, name),
     }
@@ -275,7 +283,7 @@ fn through_bridge(shelf: &dyn Prepared, mut outer: Value, talk: &Conversation) -
     match named(shelf, &inner, talk) {
         Named::Tool(tool) if tool.deferred => checked_call(shelf, tool, arguments, true),
         Named::Tool(_) => Outcome::Reject(texts::direct_through_call(&inner, names)),
-        Named::Ambiguous(candidates) => Outcome::Reject(texts::ambiguous_name(&inner, &candidates)),
+        Named::Ambiguous(candidates) => Outcome::Ambiguous(texts::ambiguous_name(&inner, &candidates)),
         Named::Unavailable => Outcome::Unavailable(inner),
         Named::Unknown => unknown(shelf, &inner),
     }

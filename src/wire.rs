@@ -125,7 +125,7 @@ fn is_plain_server(server: &str) -> bool {
 }
 
 /// Whether `text` ends with `-` and 8 lowercase hex digits, the tail of a hashed part.
-fn ends_like_hash(text: &str) -> bool {
+pub fn ends_like_hash(text: &str) -> bool {
     let bytes = text.as_bytes();
     let Some(tail) = bytes.len().checked_sub(9).and_then(|at| bytes.get(at..)) else { return false };
     tail.first() == Some(&b'-') && tail.iter().skip(1).all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))

@@ -647,10 +647,15 @@ fn check_direct_named_like(shelf: &mut Shelf, history: &mut Vec<Value>, name: &s
     let u = turn(shelf, p, history, direct_call(p, "toolu_8", None, &mine));
     let routed = (text(&u, "kind"), text(&u, "name"), u.get("server"));
     assert_eq!(routed, (Some("call"), Some(name), None), "{what}: the caller's tool as {mine}: {}", u.to_json());
-    let u = turn(shelf, p, history, direct_call(p, "toolu_9", None, name));
-    match text(&u, "kind") {
-        Some("reject") => {}
-        _ => assert_routes(&u, "github", "list_issues", &format!("{what}: {name}, shown as GitHub's")),
+    if name != mine {
+        // The shown name identifies GitHub's tool by itself. (Under `qualify: "auto"` a short
+        // name is the caller's once the caller names a tool so: the weaker guarantee the docs
+        // state; the request stays valid and the caller's tool reachable, as checked above.)
+        let u = turn(shelf, p, history, direct_call(p, "toolu_9", None, name));
+        match text(&u, "kind") {
+            Some("reject") => {}
+            _ => assert_routes(&u, "github", "list_issues", &format!("{what}: {name}, shown as GitHub's")),
+        }
     }
     next_tools(shelf, p, history, &format!("{what}: after both calls"));
 }
@@ -805,26 +810,25 @@ fn foreign_history(shape: &str, name: &str) -> Vec<Value> {
 }
 
 /// Defect: Gemini `parts` and AI SDK ModelMessage parts were ignored with no warning. Under
-/// `qualify: "auto"` (short names) the model called GitHub's `list_issues` by its short name in
-/// such a history, then Linear attaches: the call was read (the name still runs GitHub's tool) or
-/// the assembly warns (a warning the same request without that history lacks).
+/// `qualify: "auto"` (short names) the model called Slack's `post_message` by its short name in
+/// such a history, then Slack detaches: read, the history makes the name `unavailable_tool` (the
+/// model is told the tool is gone); unread, it would be an unknown name like any typo.
 #[test]
 fn defect_gemini_and_ai_sdk_histories_are_read_or_warned() {
     let p = Provider::Anthropic;
     let extra = r#"{"mode":"bridge","qualify":"auto"}"#;
-    let mut shelf = shelf(p, extra, &[("github", GITHUB)]);
-    let mut probe = vec![user_text("Which issues are open?")];
-    let name = match_name(&turn(&shelf, p, &mut probe, search_of(p, false, "call_1", "list issues")), 1);
-    shelf.update(&toolbox(p, &[], &[("github", GITHUB), ("linear", LINEAR)])).unwrap();
-    let plain = shelf.assemble_with(&context_of(p, &[user_text("Which issues are open?")])).facts.warnings;
+    let mut shelf = shelf(p, extra, &[("github", GITHUB), ("slack", SLACK)]);
+    let mut probe = vec![user_text("Tell the team on Slack")];
+    let name = match_name(&turn(&shelf, p, &mut probe, search_of(p, false, "call_1", "post message")), 5);
+    shelf.update(&toolbox(p, &[], &[("github", GITHUB)])).unwrap();
+    let bare = context_of(p, &[user_text("Tell the team on Slack")]);
+    let unread = shelf.unwrap_with(&bridge_call(p, "call_2", &name), &bare).unwrap().to_value();
+    assert_ne!(text(&unread, "code"), Some("unavailable_tool"), "without a history: {}", unread.to_json());
     for shape in ["gemini", "ai-sdk"] {
-        let history = foreign_history(shape, &name);
-        let context = context_of(p, &history);
-        let warnings = shelf.assemble_with(&context).facts.warnings;
-        let warned = warnings.iter().any(|w| !plain.contains(w));
+        let context = context_of(p, &foreign_history(shape, &name));
         let u = shelf.unwrap_with(&bridge_call(p, "call_2", &name), &context).unwrap().to_value();
-        let read = text(&u, "kind") == Some("call") && text(&u, "server") == Some("github");
-        assert!(read || warned, "{shape}: neither read ({}) nor warned ({warnings:?})", u.to_json());
+        assert_eq!(text(&u, "kind"), Some("reject"), "{shape}: {}", u.to_json());
+        assert_eq!(text(&u, "code"), Some("unavailable_tool"), "{shape}: the history's call was read: {}", u.to_json());
     }
 }
 

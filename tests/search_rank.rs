@@ -27,6 +27,7 @@ const SHELF: &[Spec] = &[
 fn build(specs: &[Spec], config: SearchConfig) -> SearchIndex {
     let fields = specs.iter().map(|&(name, server, description, params)| DocFields {
         name,
+        own: "",
         server,
         description,
         params: params.to_vec(),

@@ -16,6 +16,7 @@ fn shelf() -> SearchIndex {
     ];
     let fields = docs.iter().map(|(name, server, description, params)| DocFields {
         name,
+        own: "",
         server,
         description,
         params: params.clone(),
@@ -95,6 +96,7 @@ fn empty_toolbox() {
 fn every_config_handles_odd_input() {
     let docs = [DocFields {
         name: "a_B-c.d:e/f9G",
+        own: "",
         server: "S",
         description: "<p>Ünï 💥 &amp; <a href=\"x",
         params: vec!["x"],

@@ -224,27 +224,27 @@ fn turn(shelf: &Shelf, provider: Provider, history: &mut Vec<Value>, call: Value
     u
 }
 
-/// Regression 1: GitHub's `list_issues` loaded by a search, then Linear (with its own `list_issues`)
-/// attached: the next native Anthropic request still defines `list_issues` (its `tool_reference`
-/// resolves) as GitHub's tool, and a call of `list_issues` goes to GitHub, also after Linear is
-/// detached again.
+/// Regression 1: GitHub's `list_issues` loaded by a search (as `mcp__github__list_issues`), then
+/// Linear (with its own `list_issues`) attached: the next native Anthropic request still defines
+/// the loaded name (its `tool_reference` resolves) as GitHub's tool, and a call of it goes to
+/// GitHub, also after Linear is detached again.
 #[test]
 fn regression_1_attaching_a_clashing_server_keeps_the_loaded_name() {
     let p = Provider::Anthropic;
     let mut shelf = shelf_of(p, Mode::Native, &[("github", GITHUB)]);
     let mut history = vec![user_text("Which issues are open?")];
     let u = turn(&shelf, p, &mut history, tool_use("toolu_01", "tool_search", obj([("query", s("list_issues"))])));
-    assert!(references(&u).iter().any(|r| r == "list_issues"), "the search loads list_issues: {}", u.to_json());
+    assert!(references(&u).iter().any(|r| r == "mcp__github__list_issues"), "the search loads list_issues: {}", u.to_json());
     shelf.update(&toolbox_of(p, &[("github", GITHUB), ("linear", LINEAR)])).unwrap();
     let tools = next_tools(&shelf, p, &history, "after Linear was attached");
-    let loaded = def_named(&tools, "list_issues").map(tag);
+    let loaded = def_named(&tools, "mcp__github__list_issues").map(tag);
     assert_eq!(loaded, Some(Some(1)), "list_issues is still GitHub's tool in the array");
-    let call = tool_use("toolu_02", "list_issues", obj([("query", s("open"))]));
+    let call = tool_use("toolu_02", "mcp__github__list_issues", obj([("query", s("open"))]));
     let u = turn(&shelf, p, &mut history, call);
     assert_routes(&u, "github", "list_issues", "list_issues after Linear was attached");
     shelf.update(&toolbox_of(p, &[("github", GITHUB)])).unwrap();
     next_tools(&shelf, p, &history, "after Linear was detached again");
-    let u = turn(&shelf, p, &mut history, tool_use("toolu_03", "list_issues", obj([("query", s("closed"))])));
+    let u = turn(&shelf, p, &mut history, tool_use("toolu_03", "mcp__github__list_issues", obj([("query", s("closed"))])));
     assert_routes(&u, "github", "list_issues", "list_issues after Linear was detached again");
 }
 
@@ -300,12 +300,12 @@ fn regression_3_a_detached_referenced_tool_is_unavailable_not_dangling() {
     let mut shelf = shelf_of(p, Mode::Native, &[("github", GITHUB), ("slack", SLACK)]);
     let mut history = vec![user_text("Which issues are open?")];
     let u = turn(&shelf, p, &mut history, tool_use("toolu_01", "tool_search", obj([("query", s("list_issues"))])));
-    assert!(references(&u).iter().any(|r| r == "list_issues"), "{}", u.to_json());
+    assert!(references(&u).iter().any(|r| r == "mcp__github__list_issues"), "{}", u.to_json());
     shelf.update(&toolbox_of(p, &[("slack", SLACK)])).unwrap();
     let assembly = shelf.assemble_with(&context_of(p, &history));
     assert!(!assembly.facts.warnings.is_empty(), "a warning says list_issues is no longer available");
     let tools = next_tools(&shelf, p, &history, "after GitHub was detached");
-    let stand_in = def_named(&tools, "list_issues").expect("a stand-in for list_issues");
+    let stand_in = def_named(&tools, "mcp__github__list_issues").expect("a stand-in for list_issues");
     assert_eq!(stand_in.get("defer_loading"), Some(&Value::Bool(true)), "{}", stand_in.to_json());
     let description = text(stand_in, "description");
     assert_ne!(
@@ -314,14 +314,14 @@ fn regression_3_a_detached_referenced_tool_is_unavailable_not_dangling() {
         "the stand-in says the tool is no longer available: {}",
         stand_in.to_json()
     );
-    let u = turn(&shelf, p, &mut history, tool_use("toolu_02", "list_issues", obj([("query", s("open"))])));
+    let u = turn(&shelf, p, &mut history, tool_use("toolu_02", "mcp__github__list_issues", obj([("query", s("open"))])));
     assert_unavailable(&u, "list_issues after GitHub was detached");
 }
 
 /// Regression 7 (native Anthropic, a tool pinned by `alwaysLoad`): the history loaded Linear's
 /// `list_issues`; Linear is detached and GitHub, whose `list_issues` is kept direct, attached: the
-/// stand-in keeps the name `list_issues` (a call of it is unavailable) and GitHub's tool goes by
-/// its qualified name, which routes to GitHub; no two tools share a name.
+/// stand-in keeps Linear's name (a call of it is unavailable) and GitHub's tool goes by its own
+/// shown name, which routes to GitHub; no two tools share a name.
 #[test]
 fn regression_7_a_pinned_tool_never_takes_a_name_the_conversation_gave_another() {
     let p = Provider::Anthropic;
@@ -329,14 +329,14 @@ fn regression_7_a_pinned_tool_never_takes_a_name_the_conversation_gave_another()
     let mut shelf = Shelf::new(&toolbox_of(p, &[("linear", LINEAR)]), &pinned).unwrap();
     let mut history = vec![user_text("Which issues are open?")];
     let u = turn(&shelf, p, &mut history, tool_use("toolu_01", "tool_search", obj([("query", s("list_issues"))])));
-    assert!(references(&u).iter().any(|r| r == "list_issues"), "{}", u.to_json());
+    assert!(references(&u).iter().any(|r| r == "mcp__linear__list_issues"), "{}", u.to_json());
     shelf.update(&toolbox_of(p, &[("github", GITHUB)])).unwrap();
     let tools = next_tools(&shelf, p, &history, "after Linear was swapped for GitHub");
-    let stand_in = def_named(&tools, "list_issues").expect("the referenced name is still defined");
+    let stand_in = def_named(&tools, "mcp__linear__list_issues").expect("the referenced name is still defined");
     assert_eq!(stand_in.get("defer_loading"), Some(&Value::Bool(true)), "{}", stand_in.to_json());
     let github = def_named(&tools, "mcp__github__list_issues").expect("GitHub's pinned tool, qualified");
     assert_eq!((tag(github), github.get("defer_loading")), (Some(1), None), "{}", github.to_json());
-    let u = turn(&shelf, p, &mut history, tool_use("toolu_02", "list_issues", obj([("query", s("open"))])));
+    let u = turn(&shelf, p, &mut history, tool_use("toolu_02", "mcp__linear__list_issues", obj([("query", s("open"))])));
     assert_unavailable(&u, "list_issues after Linear was detached");
     let call = tool_use("toolu_03", "mcp__github__list_issues", obj([("query", s("open"))]));
     let u = turn(&shelf, p, &mut history, call);

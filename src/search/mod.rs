@@ -70,6 +70,9 @@ pub const MAX_QUERY_CONCEPTS: usize = 64;
 pub struct DocFields<'a> {
     /// The tool name as the model calls it (an `mcp__<server>__` prefix is not indexed as words).
     pub name: &'a str,
+    /// The tool's own (server-side) name when it differs from `name`: indexed as the name's
+    /// words and matched exactly too (a shown name may hold a hash in place of characters).
+    pub own: &'a str,
     /// The server (or group) the tool belongs to.
     pub server: &'a str,
     /// The whole description.
@@ -289,6 +292,18 @@ struct Doc {
     name: String,
     server: String,
     lower_name: String,
+    /// The lowercased own name, when the tool has one besides its name.
+    lower_own: String,
+}
+
+/// The own name of a tool named `name`, when it is worth keeping beside it: not the name, nor
+/// the name without its `mcp__<server>__` prefix.
+fn own_beside<'a>(name: &str, own: &'a str) -> &'a str {
+    if own == name || own == strip_mcp_prefix(name) {
+        ""
+    } else {
+        own
+    }
 }
 
 /// The fields of a tool document.
@@ -479,6 +494,7 @@ impl SearchIndex {
                 name: fields.name.to_string(),
                 server: fields.server.to_string(),
                 lower_name: crate::lowercase::lowercase(fields.name),
+                lower_own: crate::lowercase::lowercase(own_beside(fields.name, fields.own)),
             });
         }
         let weights = [
@@ -520,7 +536,7 @@ impl SearchIndex {
     /// servers alone (`docs`: name and server of each tool, in order) is made again as
     /// [`SearchIndex::build`] makes it. The parts must hold together (the snapshot checks them).
     pub(crate) fn of_parts<'a>(
-        docs: impl Iterator<Item = (&'a str, &'a str)>,
+        docs: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
         config: SearchConfig,
         terms: Texts,
         postings: Lists<Posting>,
@@ -530,10 +546,11 @@ impl SearchIndex {
         let mut server_numbers = intern::StrMap::default();
         let mut server_of = Vec::new();
         let mut metas = Vec::new();
-        for (name, server) in docs {
+        for (name, own, server) in docs {
             server_of.push(number_of(&mut server_numbers, server));
             let lower_name = crate::lowercase::lowercase(name);
-            metas.push(Doc { name: name.to_string(), server: server.to_string(), lower_name });
+            let lower_own = crate::lowercase::lowercase(own_beside(name, own));
+            metas.push(Doc { name: name.to_string(), server: server.to_string(), lower_name, lower_own });
         }
         let analyzer = Analyzer::new(&config);
         let tables = Tables { terms, postings, name_terms, name_starts };
@@ -1317,7 +1334,8 @@ fn field_term_counts(
             }
         });
     };
-    let name = strip_mcp_prefix(fields.name);
+    let own = own_beside(fields.name, fields.own);
+    let name = if own.is_empty() { strip_mcp_prefix(fields.name) } else { own };
     push(name, NAME);
     if config.rest_names && reads_a_collection(name, analyzer.splits_camel()) {
         push("list", NAME);
@@ -1591,6 +1609,9 @@ fn sorted_names(docs: &[Doc]) -> (Texts, Vec<u32>) {
         let bare = strip_mcp_prefix(&meta.lower_name);
         if bare.len() != meta.lower_name.len() {
             names.push((bare, doc));
+        }
+        if !meta.lower_own.is_empty() {
+            names.push((&meta.lower_own, doc));
         }
     }
     swar::sort_names(&mut names);

@@ -595,7 +595,7 @@ fn read_index(r: &mut Reader<'_>, catalog: &Catalog, options: &Options) -> Resul
         return Err(malformed(&["the index: ", what]));
     }
     let tools = documents.iter().filter_map(|&i| catalog.tools.get(i));
-    let names = tools.map(|t| (t.name.as_str(), t.server.as_deref().unwrap_or("")));
+    let names = tools.map(|t| (t.name.as_str(), t.own_name.as_str(), t.server.as_deref().unwrap_or("")));
     let index = SearchIndex::of_parts(names, search_config(options), terms, postings, name_terms, name_starts);
     Ok((index, documents))
 }

@@ -26,6 +26,7 @@ impl Tool {
     pub fn fields(&self) -> DocFields<'_> {
         DocFields {
             name: &self.name,
+            own: &self.name,
             server: &self.server,
             description: &self.description,
             params: self.params.iter().map(String::as_str).collect(),

@@ -723,8 +723,9 @@ impl Session {
             .seen
             .iter()
             .filter(|b| b.namespace.is_none() && b.name != "read_file" && !self.shadows.contains(&b.name))
-            // The caller's own direct tool: a name the provider takes as it is.
-            .filter(|b| super::common::providers::anthropic_name_ok(&b.name))
+            // The caller's own direct tool: a name the provider takes as it is, and not of the
+            // form `mcp__<server>__<tool>`, which makes it that server's tool (SPEC §2.2).
+            .filter(|b| super::common::providers::anthropic_name_ok(&b.name) && !b.name.starts_with("mcp__"))
             .map(|b| b.name.clone())
             .collect();
         let Some(name) = names.get(usize::from(i) % names.len().max(1)).cloned() else { return Ok(()) };
@@ -940,6 +941,9 @@ impl Session {
             {
                 Ok(())
             }
+            // SPEC §16: a short form (no `mcp__<server>__` name) several tools answer to is a
+            // reject naming the candidates, never a pick.
+            Some("reject") if text(u, "code") == Some("ambiguous_tool") && !what.contains(" as mcp__") => Ok(()),
             _ => Err(format!("{what}: meant {server}/{own}, unwrap gave {}", u.to_json())),
         }
     }
