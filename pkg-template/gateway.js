@@ -105,12 +105,17 @@ class UpstreamFailure extends Error {
   }
 }
 
-/** An error as an UpstreamFailure (its fixed reason from mcp.js's failureReason), with `what` before its details. */
-function upstreamFailure(error, what = "") {
+/**
+ * An error as an UpstreamFailure: its fixed reason from mcp.js's failureReason (after `what` failed,
+ * as "tools/list failed (timed out)"), its details after `what` too.
+ */
+function upstreamFailure(error, what) {
   if (error instanceof UpstreamFailure) return error;
   const cause = error?.cause?.code ?? error?.cause?.message;
   const details = `${error?.message ?? String(error)}${cause && !String(error?.message).includes(cause) ? ` (${cause})` : ""}`;
-  return new UpstreamFailure(`${what}${failureReason(error)}`, `${what}${details}`);
+  const reason = failureReason(error);
+  if (what === undefined) return new UpstreamFailure(reason, details);
+  return new UpstreamFailure(reason === "failed" ? `${what} failed` : `${what} failed (${reason})`, `${what} failed: ${details}`);
 }
 
 /** Settles after `ms` at most (a close that hangs is not waited for). */
@@ -278,7 +283,8 @@ export class Gateway {
     if (up === undefined) return failure(`${call.name} was not run: it is not a tool of an upstream MCP server.`);
     const cap = AbortSignal.timeout(this.#settings.callTimeout);
     const stop = signal ? AbortSignal.any([signal, cap]) : cap;
-    const result = await this.#run(up, call, { signal: stop, onprogress, timeout: this.#settings.callTimeout });
+    // The SDK's own request timeout is set past the cap, so that the cap is what ends a call.
+    const result = await this.#run(up, call, { signal: stop, onprogress, timeout: this.#settings.callTimeout + 1_000 });
     if (cap.aborted && !signal?.aborted) return failure(`${call.name} was stopped on server "${up.name}": it ran past the gateway's call time cap (${this.#settings.callTimeout} ms).`);
     return result;
   }
@@ -471,7 +477,7 @@ export class Gateway {
           listAllTools(opened.client, { signal, maxPages: this.#settings.maxPages, maxTools: this.#settings.maxTools, server: up.name, onWarning: (w) => warnings.push(w) }),
           aborted(signal),
         ]).catch((error) => {
-          throw signal.aborted ? new UpstreamFailure("tools/list timed out", `tools/list timed out after ${this.#settings.timeout} ms`) : upstreamFailure(error, "tools/list failed: ");
+          throw signal.aborted ? new UpstreamFailure("tools/list failed (timed out)", `tools/list timed out after ${this.#settings.timeout} ms`) : upstreamFailure(error, "tools/list");
         });
         warnings.forEach((w) => this.#warn(w));
         if (this.#closed || generation !== up.generation) {

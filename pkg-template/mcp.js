@@ -327,8 +327,8 @@ const CODE_REASONS = Object.freeze({
 });
 /** Fixed words for a system error's code (a process not started, a host not reached). */
 const SYSTEM_REASONS = Object.freeze({
-  ENOENT: "failed to start (command not found)",
-  EACCES: "failed to start (command not executable)",
+  ENOENT: "failed to start: command not found",
+  EACCES: "failed to start: command not executable",
   ECONNREFUSED: "connection refused",
   ECONNRESET: "connection reset",
   ENOTFOUND: "host not found",
