@@ -114,8 +114,9 @@ function upstreamFailure(error, what) {
   const cause = error?.cause?.code ?? error?.cause?.message;
   const details = `${error?.message ?? String(error)}${cause && !String(error?.message).includes(cause) ? ` (${cause})` : ""}`;
   const reason = failureReason(error);
-  if (what === undefined) return new UpstreamFailure(reason, details);
-  return new UpstreamFailure(reason === "failed" ? `${what} failed` : `${what} failed (${reason})`, `${what} failed: ${details}`);
+  const told = reason === "failed" || details.includes(reason) ? details : `${reason}: ${details}`;
+  if (what === undefined) return new UpstreamFailure(reason, told);
+  return new UpstreamFailure(reason === "failed" ? `${what} failed` : `${what} failed (${reason})`, `${what} failed: ${told}`);
 }
 
 /** Settles after `ms` at most (a close that hangs is not waited for). */
@@ -123,6 +124,31 @@ const within = (promise, ms) => {
   let timer;
   return Promise.race([Promise.resolve(promise).catch(() => undefined), new Promise((resolve) => { timer = setTimeout(resolve, ms); })]).finally(() => clearTimeout(timer));
 };
+
+/**
+ * A signal that aborts after `ms` or when `outer` aborts, whichever is first; `expired()` tells
+ * whether the time ran out; `dispose()` lets go of the timer and of `outer` (AbortSignal.timeout
+ * and AbortSignal.any would hold both until the time is up).
+ */
+function deadline(ms, outer) {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new DOMException(`timed out after ${ms} ms`, "TimeoutError"));
+  }, ms);
+  const onAbort = () => controller.abort(outer.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    dispose: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onAbort);
+    },
+  };
+}
 
 /** A promise that rejects with `signal`'s reason when it aborts (and never settles otherwise). */
 const aborted = (signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
@@ -281,12 +307,15 @@ export class Gateway {
     if (call.kind === "reject") return failure(call.content);
     const up = call.server === undefined ? undefined : this.#upstreams.get(call.server);
     if (up === undefined) return failure(`${call.name} was not run: it is not a tool of an upstream MCP server.`);
-    const cap = AbortSignal.timeout(this.#settings.callTimeout);
-    const stop = signal ? AbortSignal.any([signal, cap]) : cap;
-    // The SDK's own request timeout is set past the cap, so that the cap is what ends a call.
-    const result = await this.#run(up, call, { signal: stop, onprogress, timeout: this.#settings.callTimeout + 1_000 });
-    if (cap.aborted && !signal?.aborted) return failure(`${call.name} was stopped on server "${up.name}": it ran past the gateway's call time cap (${this.#settings.callTimeout} ms).`);
-    return result;
+    const cap = deadline(this.#settings.callTimeout, signal);
+    try {
+      // The SDK's own request timeout is set past the cap, so that the cap is what ends a call.
+      const result = await this.#run(up, call, { signal: cap.signal, onprogress, timeout: this.#settings.callTimeout + 1_000 });
+      if (cap.expired()) return failure(`${call.name} was stopped on server "${up.name}": it ran past the gateway's call time cap (${this.#settings.callTimeout} ms).`);
+      return result;
+    } finally {
+      cap.dispose();
+    }
   }
 
   /** `call` run on `up` (connected per call, or on its kept connection) with the SDK's request `options`. */
@@ -295,12 +324,15 @@ export class Gateway {
       // A connection of this call's own (a Worker's I/O belongs to the request that made it).
       if (up.state === "failed" || up.state === "disabled") return failure(`${call.name} was not run: ${this.#unavailable(up)}`);
       let opened;
+      const connecting = deadline(this.#settings.timeout, options.signal);
       try {
-        opened = await this.#open(up, AbortSignal.any([AbortSignal.timeout(this.#settings.timeout), options.signal]));
+        opened = await this.#open(up, connecting.signal);
       } catch (error) {
-        const failed = upstreamFailure(error);
+        const failed = connecting.expired() ? new UpstreamFailure("timed out", `timed out after ${this.#settings.timeout} ms`) : upstreamFailure(error);
         this.#warn(`server "${up.name}": ${failed.message}`);
         return failure(`${call.name} was not run: server "${up.name}" is unavailable (${failed.reason}).`);
+      } finally {
+        connecting.dispose();
       }
       try {
         return resultOf(await callMcpTool({ [up.name]: opened.client }, call, options));
@@ -414,7 +446,7 @@ export class Gateway {
       transport.stderr?.on?.("data", onStderr);
       return transport;
     }
-    const { url, headers } = up.spec.http;
+    const { url, headers } = basicAuth(up.spec.http);
     const options = { requestInit: headers ? { headers } : undefined, fetch: cappedFetch((input, init) => fetch(input, init)) };
     if (kind === "sse") {
       const { SSEClientTransport } = await import(`${SDK}/client/sse.js`);
@@ -467,7 +499,8 @@ export class Gateway {
       up.state = "connecting";
       up.attempts++;
       const generation = ++up.generation;
-      const signal = AbortSignal.timeout(this.#settings.timeout);
+      const connecting = deadline(this.#settings.timeout);
+      const { signal } = connecting;
       let opened;
       try {
         opened = await this.#open(up, signal);
@@ -495,6 +528,7 @@ export class Gateway {
         this.#warn(`server "${up.name}": ${failed.message}`);
         this.#schedule(up);
       } finally {
+        connecting.dispose();
         up.connecting = null;
       }
       if (this.#live) this.#refresh();
@@ -708,6 +742,22 @@ export class Gateway {
     if (this.#shelf === null) this.#shelf = new Shelf({ servers: kept }, this.#options);
     else this.#shelf.update({ servers: kept });
   }
+}
+
+/**
+ * An HTTP upstream's URL without its credentials (fetch refuses a URL holding them) and its headers
+ * with them as `Authorization: Basic` (unless the headers have an Authorization of their own).
+ */
+function basicAuth({ url, headers }) {
+  const parsed = new URL(url);
+  if (parsed.username === "" && parsed.password === "") return { url, headers };
+  const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+  parsed.username = "";
+  parsed.password = "";
+  const given = headers ?? {};
+  const hasAuthorization = Object.keys(given).some((key) => key.toLowerCase() === "authorization");
+  const bytes = new TextEncoder().encode(credentials);
+  return { url: parsed.href, headers: hasAuthorization ? given : { ...given, Authorization: `Basic ${btoa(String.fromCharCode(...bytes))}` } };
 }
 
 /** callMcpTool's answer as a CallToolResult: the upstream's result as sent, or the failure's text. */

@@ -142,7 +142,7 @@ export async function readBody(request, max = MAX_MESSAGE_BYTES) {
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      reader.cancel().catch(() => {});
+      reader.cancel().catch(() => {}); // the rest is not read
       return { tooLarge: true };
     }
     text += decoder.decode(value, { stream: true });

@@ -226,6 +226,18 @@ function requestOf(req, base) {
   return new Request(url, { method: req.method, headers, body, duplex: "half" });
 }
 
+/** How long a client may go on sending a body the gateway refused before its connection is cut. */
+const DRAIN_MS = 10_000;
+
+/** The rest of a request's body, never read (a refused request): dropped as it comes, the connection cut after DRAIN_MS. */
+function drop(req) {
+  if (req.complete) return;
+  req.resume();
+  const timer = setTimeout(() => req.socket.destroy(), DRAIN_MS);
+  timer.unref();
+  req.once("end", () => clearTimeout(timer));
+}
+
 /**
  * Answers a Node request with the handler's Response: headers sent at once (an SSE stream opens
  * before its first event), the body streamed, and cancelled when the client goes. What a refused
@@ -238,8 +250,7 @@ async function respond(handle, base, req, res) {
   } catch (error) {
     response = new Response(`toolshelf: ${redact(error?.message ?? error)}\n`, { status: 400, headers: { "content-type": "text/plain" } });
   }
-  if (!req.complete) res.setHeader("connection", "close");
-  res.once("finish", () => req.resume()); // the rest of a body not read is dropped as it comes
+  res.once("finish", () => drop(req));
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.flushHeaders();
   if (response.body === null) return res.end();

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 export const here = dirname(fileURLToPath(import.meta.url)); // the project the package is installed in
@@ -14,11 +14,12 @@ export const CLI = join(here, "node_modules", "toolshelf", "cli.js");
 export const UPSTREAM = join(here, "gateway-upstream.mjs");
 
 /**
- * An SDK Client on `toolshelf serve --config <config>` over stdio; `seen.listChanged` counts its
+ * An SDK Client on `toolshelf serve --config <config>` over stdio (with `env` added to the SDK's
+ * default environment); `seen.listChanged` counts its
  * list_changed notifications, and `seen.listings` gets the search tool's description listed anew at each.
  */
-export async function gatewayClient(config, args = []) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--config", config, ...args], stderr: "pipe" });
+export async function gatewayClient(config, args = [], env) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--config", config, ...args], stderr: "pipe", env: env && { ...getDefaultEnvironment(), ...env } });
   let stderr = "";
   transport.stderr.on("data", (d) => (stderr += d));
   const client = new Client({ name: "gateway-test", version: "1.0.0" });
