@@ -59,13 +59,16 @@ call on its upstream, its result passed back as the upstream sent it. Toolshelf 
 config's "toolshelf" key ({"alwaysLoad": ["server"], "contextLength": 200000}) and --options.
 Warnings go to stderr; stdout is the MCP connection. Docs: docs/gateway.md.
 
-  --config <mcp.json>     the MCP client config ({"mcpServers": {...}}; also --mcp-config)
+  --config <mcp.json>     the MCP client config ({"mcpServers": {...}}; also --mcp-config); "\${NAME}"
+                          in an HTTP server's url or headers is the environment variable NAME
   --options <json|file>   toolshelf options, laid over the config's "toolshelf" key
   --timeout <ms>          per upstream, to start and list its tools (default ${DEFAULT_TIMEOUT_MS})
-  --call-timeout <ms>     per call, started again by each progress notification (default 60000)
+  --call-timeout <ms>     per call, in all: progress does not extend it (default 60000)
   --port <n>              serve Streamable HTTP at http://<host>:<n>/mcp instead of stdio; the bearer
                           token is $TOOLSHELF_GATEWAY_TOKEN (one is made and printed when unset)
   --host <host>           the address --port listens on (default 127.0.0.1)
+  --allow-origin <list>   origins (comma-separated) whose browsers may call --port; a request with
+                          another Origin gets 403
 
 needs @modelcontextprotocol/sdk: npx -y -p toolshelf -p @modelcontextprotocol/sdk toolshelf serve --config mcp.json`;
 
@@ -144,7 +147,7 @@ const FLAGS = {
   inspect: { ...COMMON_FLAGS, "--json": false, "--no-listing": false },
   search: { ...COMMON_FLAGS, "--json": false, "--limit": true },
   snapshot: { ...COMMON_FLAGS, "--output": true, "--without-toolbox": false },
-  serve: { "--config": true, "--mcp-config": true, "--options": true, "--timeout": true, "--call-timeout": true, "--port": true, "--host": true, "--help": false },
+  serve: { "--config": true, "--mcp-config": true, "--options": true, "--timeout": true, "--call-timeout": true, "--port": true, "--host": true, "--allow-origin": true, "--help": false },
 };
 const SHORT = { "-h": "--help", "-o": "--output" };
 
@@ -897,10 +900,10 @@ async function snapshot({ flags, positionals }) {
   return input.partial ? EXIT.partial : EXIT.ok;
 }
 
-/** The gateway module, whose static imports need the MCP SDK (an optional peer dependency). */
-async function gatewayModule() {
+/** serve's module (serve.js), whose static imports need the MCP SDK (an optional peer dependency). */
+async function serveModule() {
   try {
-    return await import("./gateway.js");
+    return await import("./serve.js");
   } catch (e) {
     if (e?.code === "ERR_MODULE_NOT_FOUND" && e.message.includes("@modelcontextprotocol/sdk")) {
       throw new InputError(SDK_MISSING.replace("--mcp-config needs", "serve needs").replace("toolshelf ...", "toolshelf serve --config mcp.json"));
@@ -909,7 +912,7 @@ async function gatewayModule() {
   }
 }
 
-/** serve: toolshelf/gateway over stdio (or Streamable HTTP with --port) until the client goes. */
+/** serve: toolshelf/gateway over stdio (or Streamable HTTP with --port) until the client goes (serve.js). */
 async function serve({ flags, positionals }) {
   if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} for serve (the config is given with --config)`);
   if (flags["--config"] !== undefined && flags["--mcp-config"] !== undefined) throw new UsageError("--config and --mcp-config are the same flag: give one");
@@ -921,79 +924,15 @@ async function serve({ flags, positionals }) {
   const callTimeout = flags["--call-timeout"] === undefined ? undefined : positiveInteger("--call-timeout", flags["--call-timeout"]);
   const port = flags["--port"] === undefined ? undefined : /^\d+$/.test(flags["--port"]) && Number(flags["--port"]) <= 65535 ? Number(flags["--port"]) : NaN;
   if (Number.isNaN(port)) throw new UsageError(`--port: expected a port number, got ${JSON.stringify(flags["--port"])}`);
-  if (flags["--host"] !== undefined && port === undefined) throw new UsageError("--host is for --port (the address Streamable HTTP listens on)");
-  const config = parseJson(readText(path, "--config"), { label: path, file: true, Kind: InputError });
-  const { Gateway, httpHandler, readConfig } = await gatewayModule();
-  try {
-    readConfig(config);
-  } catch (e) {
-    throw new InputError(`--config ${path}: ${e.message}`);
+  for (const flag of ["--host", "--allow-origin"]) if (flags[flag] !== undefined && port === undefined) throw new UsageError(`${flag} is for --port (Streamable HTTP)`);
+  const allowedOrigins = flags["--allow-origin"] === undefined ? [] : flags["--allow-origin"].split(",").map((o) => o.trim()).filter(Boolean);
+  for (const origin of allowedOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new UsageError(`--allow-origin: ${JSON.stringify(origin)} is not an origin (scheme://host[:port], no path: https://app.example.com)`);
   }
+  const config = parseJson(readText(path, "--config"), { label: path, file: true, Kind: InputError });
+  const module = await serveModule();
   const version = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).version;
-  const gateway = Gateway.fromConfig(config, { options, timeout, callTimeout, name: "toolshelf", version, onWarning: warn });
-  const names = Object.keys(config.mcpServers ?? config.servers);
-  if (port !== undefined) return serveHttp(gateway, httpHandler, { port, host: flags["--host"] ?? "127.0.0.1", names });
-  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-  const server = gateway.server();
-  const closed = new Promise((resolve) => {
-    server.onclose = resolve;
-    process.stdin.once("end", resolve);
-    process.stdin.once("close", resolve);
-  });
-  await server.connect(new StdioServerTransport());
-  const status = await gateway.start();
-  note(`serving ${status.filter((s) => s.state === "ready").length} of ${names.length} MCP servers over stdio`);
-  await closed;
-  await gateway.close();
-  return EXIT.ok;
-}
-
-/** serve --port: Node's HTTP server in front of the gateway's fetch handler, until SIGINT/SIGTERM. */
-async function serveHttp(gateway, httpHandler, { port, host, names }) {
-  const { createServer } = await import("node:http");
-  let token = process.env.TOOLSHELF_GATEWAY_TOKEN;
-  if (token === undefined || token === "") {
-    const { randomBytes } = await import("node:crypto");
-    token = randomBytes(24).toString("base64url");
-    note(`TOOLSHELF_GATEWAY_TOKEN is not set; this run's bearer token: ${token}`);
-  } else if (token.length < 16) throw new UsageError("TOOLSHELF_GATEWAY_TOKEN: at least 16 characters");
-  const handle = httpHandler(gateway, { token });
-  const server = createServer(async (req, res) => {
-    const controller = new AbortController();
-    res.once("close", () => controller.abort());
-    try {
-      const chunks = [];
-      for await (const chunk of req) chunks.push(chunk);
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
-      const request = new Request(`http://${req.headers.host ?? `${host}:${port}`}${req.url}`, {
-        method: req.method,
-        headers,
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
-        signal: controller.signal,
-      });
-      const response = await handle(request);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      if (response.body) for await (const chunk of response.body) res.write(chunk);
-      res.end();
-    } catch (e) {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(controller.signal.aborted ? undefined : `toolshelf: ${e?.message ?? e}\n`);
-    }
-  });
-  await new Promise((resolve, reject) => server.once("error", reject).listen(port, host, resolve));
-  const address = server.address();
-  const status = await gateway.start();
-  note(`serving ${status.filter((s) => s.state === "ready").length} of ${names.length} MCP servers at http://${host.includes(":") ? `[${host}]` : host}:${address.port}/mcp`);
-  await new Promise((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
-  server.close();
-  server.closeAllConnections?.();
-  await gateway.close();
-  return EXIT.ok;
+  return module.serve({ config, path, options, timeout, callTimeout, port, host: flags["--host"], allowedOrigins, version, note, warn });
 }
 
 const COMMANDS = { inspect, search, snapshot, serve };

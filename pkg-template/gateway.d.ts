@@ -29,8 +29,12 @@ export interface UpstreamStatus {
   state: "ready" | "connecting" | "down" | "failed" | "disabled" | "idle";
   /** Tools listed by its last good tools/list. */
   tools: number;
-  /** Why it is not ready (or why its last listing failed). */
+  /** Why it is not ready (or why its last listing failed), in the short fixed words the model reads ("timed out", "HTTP 401"). */
+  reason?: string;
+  /** The details, for the operator (an upstream's answer, its stderr; URLs without credentials or query). */
   error?: string;
+  /** A stdio upstream's process id (the leader of its process group). */
+  pid?: number;
   /** Connection attempts since it was last ready. */
   attempts: number;
 }
@@ -72,7 +76,7 @@ export interface GatewayOptions {
   connection?: "persistent" | "per-call";
   /** Milliseconds to connect to an upstream and list its tools (default 10,000). */
   timeout?: number;
-  /** Milliseconds per call, started again by each progress notification (default 60,000). */
+  /** Milliseconds per call in all: progress notifications do not extend it (default 60,000). */
   callTimeout?: number;
   /** Tools kept per upstream (default 10,000) and tools/list pages read (default 1,000). */
   maxTools?: number;
@@ -90,7 +94,7 @@ export interface GatewayOptions {
 export declare class Gateway {
   constructor(options?: GatewayOptions);
   /** A Gateway of a config's servers and `"toolshelf"` options (`settings.options` laid over them). */
-  static fromConfig(config: McpClientConfig, settings?: Omit<GatewayOptions, "upstreams">): Gateway;
+  static fromConfig(config: McpClientConfig, settings?: Omit<GatewayOptions, "upstreams"> & { env?: Record<string, unknown> }): Gateway;
   /** Connects to every upstream and lists its tools (each within `timeout`); idempotent. */
   start(): Promise<UpstreamStatus[]>;
   /** The tools served now: pinned direct tools, then tool_search, tool_describe, tool_call. */
@@ -109,15 +113,36 @@ export declare class Gateway {
    * `listChanged: false`: a server of one request, never told of changes (stateless HTTP).
    */
   server(options?: { listChanged?: boolean }): GatewayServer;
-  /** Closes the upstream connections and the served Servers; stops reconnecting. */
+  /** Closes the upstream connections (a stdio upstream's process group: stdin closed, SIGTERM after 2 s, SIGKILL after 2 more) and the served Servers; stops reconnecting. */
   close(): Promise<void>;
+  /** SIGKILL to every stdio upstream's process group at once (synchronous, for a process that is exiting). */
+  kill(): void;
 }
 
 /** Whether a request's `Authorization: Bearer` header holds `token` (compared in constant time). */
 export declare function bearerMatches(request: Request, token: string): Promise<boolean>;
 
+/** What `httpHandler` takes. */
+export interface HttpHandlerOptions {
+  /** The bearer token (16 characters at least): 401 without it, before the body is read. */
+  token: string;
+  /** Default "/mcp". */
+  path?: string;
+  /** Origins whose browsers may call: a request with another `Origin` gets 403 (none without an Origin). */
+  allowedOrigins?: string[];
+  /** `Host` values accepted (a loopback bind's own names: DNS rebinding); any when undefined. */
+  allowedHosts?: string[];
+  /**
+   * Keep a Server per client session (list_changed on its GET stream, cancellation reaching its
+   * calls): released on DELETE, `goneMs` (10,000) after its GET stream closes with nothing else
+   * open, `idleMs` (30 minutes) after its last exchange, or when `max` (1,000) are open. Default:
+   * stateless (a Server per POST; GET and DELETE 405).
+   */
+  sessions?: boolean | { idleMs?: number; goneMs?: number; max?: number };
+}
+
 /**
- * A fetch handler serving the gateway over MCP Streamable HTTP (stateless) at `path` (default
- * "/mcp"), 401 without `Authorization: Bearer <token>` (a token of 16 characters at least).
+ * A fetch handler serving the gateway over MCP Streamable HTTP at `path`: 403 for an Origin or Host
+ * not allowed, 401 without the token, 413 for a body over 4 MiB. `close()` ends its sessions.
  */
-export declare function httpHandler(gateway: Gateway, options: { token: string; path?: string }): (request: Request) => Promise<Response>;
+export declare function httpHandler(gateway: Gateway, options: HttpHandlerOptions): ((request: Request) => Promise<Response>) & { close(): Promise<void> };

@@ -116,8 +116,8 @@ export declare function toolMessage(result: unknown): string;
  * Runs an unwrapped call (kind "call" with a server) through `callTool` on its server's client,
  * under the tool's own (server-side) name. `content` is the tool message to send back. Never
  * rejects for the call's failures: a call no client serves (a direct tool, server "builtin"), a
- * JSON-RPC error and a timeout are `isError: true` results whose `content` says what happened
- * (`error` holds what was thrown).
+ * JSON-RPC error and a timeout are `isError: true` results whose `content` says what happened in
+ * fixed words (`failureReason`: never the server's own text); `error` holds what was thrown.
  */
 export declare function callMcpTool(
   clients: Record<string, McpClientLike>,
@@ -163,3 +163,15 @@ export type UpstreamSpec =
  * clients and IDEs write it): `{ stdio }`, `{ http }`, `{ skip }` (disabled) or `{ error }` (why not).
  */
 export declare function upstreamSpec(entry: unknown): UpstreamSpec;
+
+/**
+ * Each server's name in a toolbox: its own, except "builtin" (the `defer` pseudo-server), which
+ * becomes "builtin_2" (or the next free name), `onWarning` told. What mcpServers and the gateway use.
+ */
+export declare function serverNames(names: readonly string[], onWarning?: (warning: string) => void): Map<string, string>;
+
+/** A short fixed reason for an MCP failure ("timed out", "HTTP 401", "connection refused", "internal error"…): the only words of it a model reads. */
+export declare function failureReason(error: unknown): string;
+
+/** Text with every URL in it stripped of credentials, query and fragment. */
+export declare function redact(text: unknown): string;

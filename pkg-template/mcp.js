@@ -1,9 +1,10 @@
 // toolshelf/mcp: the MCP TypeScript SDK's connected `Client`s as a toolbox's servers (every
 // tools/list page, within caps), and an unwrapped call run on the right client under the tool's own
-// name, its failures returned as tool errors. It imports nothing: a client is anything with the SDK
+// name, its failures returned as tool errors. It imports no SDK: a client is anything with the SDK
 // Client's listTools/callTool methods. With `onToolsChanged`, each client's
 // `notifications/tools/list_changed` re-reads that server's tools and the callback gets the servers
 // anew (a closed client's server left out), for `Shelf.update` or an adapter's `update`.
+import { MAX_MESSAGE_BYTES, TOO_LARGE } from "./limits.js";
 
 /** The core's pseudo-server of the direct tools named in `defer`: never an MCP client's name. */
 const DEFERRED_DIRECT = "builtin";
@@ -127,6 +128,22 @@ function refusal(tools) {
   return undefined;
 }
 
+/**
+ * The name each server of `names` has in a toolbox: its own, except "builtin" (the core's
+ * pseudo-server of the direct tools named in `defer`), which becomes "builtin_2" (or the next name
+ * free); `onWarning` hears of the rename. A Map from each given name to its toolbox name.
+ */
+export function serverNames(names, onWarning) {
+  const taken = new Set(names);
+  const served = new Map(names.map((name) => [name, name]));
+  if (!taken.has(DEFERRED_DIRECT)) return served;
+  let n = 2;
+  while (taken.has(`${DEFERRED_DIRECT}_${n}`)) n++;
+  served.set(DEFERRED_DIRECT, `${DEFERRED_DIRECT}_${n}`);
+  onWarning?.(`server "${DEFERRED_DIRECT}" is named "${DEFERRED_DIRECT}_${n}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
+  return served;
+}
+
 /** Sets `object[key]` as an own property even when the key is "__proto__". */
 const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
@@ -145,28 +162,20 @@ export async function mcpServers(clients, { format = "mcp", signal, maxPages, ma
     warnings.push(message);
     onWarning?.(message);
   };
-  const named = [];
-  const taken = new Set();
-  for (const [name, client] of given) {
-    if (taken.has(name)) throw new TypeError(`toolshelf/mcp: two clients named "${name}" (pass clients by name)`);
-    taken.add(name);
-    named.push([name, client]);
+  const seen = new Set();
+  for (const [name] of given) {
+    if (seen.has(name)) throw new TypeError(`toolshelf/mcp: two clients named "${name}" (pass clients by name)`);
+    seen.add(name);
   }
-  for (const entry of named) {
-    if (entry[0] !== DEFERRED_DIRECT) continue;
-    let n = 2;
-    while (taken.has(`${DEFERRED_DIRECT}_${n}`)) n++;
-    entry[0] = `${DEFERRED_DIRECT}_${n}`;
-    taken.add(entry[0]);
-    warn(`server "${DEFERRED_DIRECT}" is named "${entry[0]}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
-  }
+  const served = serverNames(given.map(([name]) => name), warn);
+  const named = given.map(([name, client]) => [served.get(name), client]);
   const lists = await Promise.allSettled(named.map(([name, client]) => listAllTools(client, { signal, maxPages, maxTools, onWarning: warn, server: name })));
   signal?.throwIfAborted();
   const servers = {};
   const byName = {};
   named.forEach(([name, client], i) => {
     const listed = lists[i];
-    if (listed.status === "rejected") return warn(`server "${name}" left out: tools/list failed (${listed.reason?.message ?? listed.reason})`);
+    if (listed.status === "rejected") return warn(`server "${name}" left out: tools/list failed (${redact(listed.reason?.message ?? listed.reason)})`);
     const why = refusal(listed.value);
     if (why) return warn(`server "${name}" left out: ${why}`);
     put(servers, name, listed.value.map((tool) => fromMcpTool(tool, format)));
@@ -223,7 +232,7 @@ export function watchTools(clients, servers, { format = "mcp", maxPages, maxTool
         } catch (error) {
           if (closed) return;
           if (again) continue;
-          warn(`server "${name}" left out: tools/list failed after tools/list_changed (${error?.message ?? error})`);
+          warn(`server "${name}" left out: tools/list failed after tools/list_changed (${redact(error?.message ?? error)})`);
           emit(name, "failed", undefined);
           continue;
         }
@@ -305,6 +314,72 @@ export function upstreamSpec(spec) {
   return { http: { url, headers: spec.headers, sse } };
 }
 
+/** Fixed words for the JSON-RPC error codes a call can fail with (MCP and the SDK's own). */
+const CODE_REASONS = Object.freeze({
+  [-32700]: "parse error",
+  [-32600]: "invalid request",
+  [-32601]: "method not found",
+  [-32602]: "invalid arguments",
+  [-32603]: "internal error",
+  [-32000]: "connection closed",
+  [-32001]: "timed out",
+  [TOO_LARGE]: `its result was over ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB (the gateway's cap) and was dropped; ask for less: a narrower query, fewer items, a page`,
+});
+/** Fixed words for a system error's code (a process not started, a host not reached). */
+const SYSTEM_REASONS = Object.freeze({
+  ENOENT: "failed to start: command not found",
+  EACCES: "failed to start: command not executable",
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host not found",
+  ETIMEDOUT: "timed out",
+  UND_ERR_CONNECT_TIMEOUT: "timed out",
+  CERT_HAS_EXPIRED: "TLS certificate refused",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "TLS certificate refused",
+});
+
+/**
+ * A short fixed reason for an MCP failure, the only words of it a model may read (SPEC §16): "timed
+ * out", "HTTP 401", "connection refused", "failed to start (command not found)", "internal error"…
+ * never the error's own text, which an upstream writes (HTTP bodies, exception messages, URLs).
+ */
+export function failureReason(error) {
+  if (error?.name === "TimeoutError") return "timed out";
+  const code = error?.code;
+  if (typeof code === "number" && code >= 100 && code <= 599) return `HTTP ${code}`;
+  if (typeof code === "number") return Object.hasOwn(CODE_REASONS, code) ? CODE_REASONS[code] : `error ${code}`;
+  const system = [code, error?.cause?.code, error?.cause?.cause?.code].find((c) => typeof c === "string" && Object.hasOwn(SYSTEM_REASONS, c));
+  if (system) return SYSTEM_REASONS[system];
+  if (/^Connection closed/.test(String(error?.message))) return "connection closed";
+  return "failed";
+}
+
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+
+/** A URL without its credentials, query and fragment (`…` marks where they were). */
+function redactedUrl(text) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    return "<url>";
+  }
+  const hidden = url.username !== "" || url.password !== "";
+  const tail = url.search !== "" || url.hash !== "";
+  url.username = "";
+  url.password = "";
+  url.search = "";
+  url.hash = "";
+  const href = hidden ? url.href.replace("://", "://…@") : url.href;
+  return tail ? `${href}?…` : href;
+}
+
+/** Text with every URL in it stripped of credentials and query (for anything printed or kept: SPEC §16). */
+export function redact(text) {
+  return String(text ?? "").replace(URL_IN_TEXT, redactedUrl);
+}
+
 /** Why a signal aborted, as text. */
 const reasonOf = (signal) => signal.reason?.message ?? String(signal.reason ?? "aborted");
 
@@ -354,6 +429,6 @@ export async function callMcpTool(clients, call, options) {
   } catch (error) {
     if (signal?.aborted) return failure(`${name} was cancelled on server "${server}": ${reasonOf(signal)}`, error);
     const code = typeof error?.code === "number" ? ` (error ${error.code})` : "";
-    return failure(`${name} failed on server "${server}"${code}: ${error?.message ?? error}`, error);
+    return failure(`${name} failed on server "${server}"${code}: ${failureReason(error)}.`, error);
   }
 }

@@ -9,6 +9,7 @@
 //                                    and toolshelf's options ("toolshelf" key); "${NAME}" in a url or
 //                                    header is the Worker's secret or variable NAME
 //   env.TOOLSHELF_GATEWAY_TOKEN      the bearer token clients send (wrangler secret put; 16+ characters)
+//   env.TOOLSHELF_ALLOWED_ORIGINS    origins (comma-separated) whose browsers may call; another Origin gets 403
 import { Gateway, httpHandler, readConfig } from "toolshelf/gateway";
 import config from "./mcp.json";
 // An ArrayBuffer (a Data module: wrangler.jsonc's rule for .bin), written by the build step.
@@ -22,7 +23,8 @@ function handler(env) {
   if (served?.token !== token) {
     const gateway = new Gateway({ ...readConfig(config, { env }), snapshot, connection: "per-call", onWarning: (w) => console.warn(`toolshelf: ${w}`) });
     served?.gateway.close(); // a token rotated: the old gateway's shelf is freed
-    served = { token, gateway, serve: httpHandler(gateway, { token }) };
+    const allowedOrigins = (env.TOOLSHELF_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+    served = { token, gateway, serve: httpHandler(gateway, { token, allowedOrigins }) };
   }
   return served.serve;
 }

@@ -38,7 +38,6 @@ test("broken upstreams: the rest keep serving, no call is lost, the crashed one 
     malformed: upstream("malformed"),
     hostile: upstream("hostile"),
     missing: { command: join(dir, "no-such-server") },
-    typo: { url: 42 },
   });
   const gw = await gatewayClient(path, ["--timeout", "3000", "--call-timeout", "1500"]);
   t.after(() => gw.client.close());
@@ -46,7 +45,7 @@ test("broken upstreams: the rest keep serving, no call is lost, the crashed one 
   const search = await searchTool(gw.client);
   const unavailable = /Unavailable now: (.*)\. A call to their tools answers with an error until they are back\.$/.exec(search.description)?.[1];
   assert.ok(unavailable, "the search tool's description names the broken upstreams");
-  for (const [name, why] of [["hang", /timed out/], ["malformed", /tools\/list failed/], ["missing", /command not found|exited/], ["typo", /"url" is not a string/]]) {
+  for (const [name, why] of [["hang", /timed out/], ["malformed", /tools\/list failed/], ["missing", /failed to start: command not found/]]) {
     assert.match(unavailable, new RegExp(`\\b${name} \\(`), name);
     assert.match(unavailable.split(/; (?=\w+ \()/).find((s) => s.startsWith(`${name} (`)), why, name);
   }
@@ -70,20 +69,20 @@ test("broken upstreams: the rest keep serving, no call is lost, the crashed one 
   results.forEach((r, i) => assert.equal(textOf(r), `list_issues ran with {"limit":${i + 1}}`));
   const crashResult = await crashed;
   assert.equal(crashResult.isError, true);
-  assert.match(textOf(crashResult), /crash failed on server "crash".*Connection closed/);
+  assert.equal(textOf(crashResult), 'crash failed on server "crash" (error -32000): connection closed.');
   // ("ok" is a tool of two servers: the gateway serves them qualified, mcp__<server>__ok.)
   const away = await gw.client.callTool(bridge("mcp__crash__ok"));
-  if (away.isError) assert.match(textOf(away), /server "crash" is unavailable \(its connection closed\); the gateway is reconnecting/);
+  if (away.isError) assert.match(textOf(away), /server "crash" is unavailable \(connection closed\); the gateway is reconnecting/);
   else assert.equal(textOf(away), "ok ran with {}", "already reconnected");
   const stuckResult = await stuck;
   assert.equal(stuckResult.isError, true);
-  assert.match(textOf(stuckResult), /never failed on server "stuck".*timed out/i);
+  assert.equal(textOf(stuckResult), 'never was stopped on server "stuck": it ran past the gateway\'s call time cap (1500 ms).');
 
   // The client is told when the crashed upstream is away (the listing names it) and again when it
   // is back (reconnected after a 1 s backoff): its tools answer again, and the listing no longer names it.
-  await eventually(() => gw.seen.listings.some((d) => /\bcrash \(its connection closed\)/.test(d)), "a listing told to the client names the crashed server");
+  await eventually(() => gw.seen.listings.some((d) => /\bcrash \(connection closed\)/.test(d)), "a listing told to the client names the crashed server");
   await eventually(async () => textOf(await gw.client.callTool(bridge("mcp__crash__ok"))) === "ok ran with {}", "the crashed server is back");
-  await eventually(async () => !/\bcrash \(its connection/.test((await searchTool(gw.client)).description), "the listing no longer names it");
+  await eventually(async () => !/\bcrash \(connection closed/.test((await searchTool(gw.client)).description), "the listing no longer names it");
   assert.ok(gw.seen.listChanged >= 2, "told when it went and when it came back");
   assert.equal(textOf(await gw.client.callTool(bridge("list_issues", { limit: 3 }))), 'list_issues ran with {"limit":3}', "linear served throughout");
 });
@@ -146,7 +145,7 @@ test("every upstream down: the client is served a search tool naming them (not a
   const gateway = new Gateway({
     upstreams: { linear: { url: "http://127.0.0.1:9/mcp" } },
     connect: () => {
-      if (!reachable) throw new Error("connect ECONNREFUSED 127.0.0.1:9");
+      if (!reachable) throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" });
       return linear.transport();
     },
     reconnect: { initialMs: 50, maxMs: 50 },
@@ -158,10 +157,10 @@ test("every upstream down: the client is served a search tool naming them (not a
   const [status] = gateway.listTools();
   assert.equal(gateway.listTools().length, 1);
   assert.equal(status.name, "tool_search");
-  assert.match(status.description, /Unavailable now: linear \(.*ECONNREFUSED/);
+  assert.match(status.description, /Unavailable now: linear \(connection refused\)/);
   const answer = await gateway.callTool({ name: "tool_search", arguments: { query: "issues" } });
   assert.equal(answer.isError, true);
-  assert.match(textOf(answer), /linear \(.*ECONNREFUSED/);
+  assert.match(textOf(answer), /linear \(connection refused\)/);
   reachable = true;
   await eventually(() => gateway.listTools().some((tool) => tool.name === "tool_call"), "the bridge once linear is back");
   assert.ok(changes >= 1, "listeners were told");

@@ -114,13 +114,14 @@ test("callMcpTool: JSON-RPC errors, timeouts, output-schema violations and unrou
   });
   const { clients } = await mcpServers({ errors: client }); // lists, so the client knows typed's output schema
   const call = (tool) => ({ kind: "call", name: tool, server: "errors", tool, arguments: {}, viaBridge: true });
-  const cases = [["boom", -32603, /it broke/], ["bad_params", -32602, /missing x/], ["slow", -32001, /timed out/i], ["typed", -32600, /structured content/i]];
-  for (const [tool, code, message] of cases) {
+  // The model reads a fixed reason per code (SPEC §16), never the upstream's text; the error keeps it for programs.
+  const cases = [["boom", -32603, "internal error", /it broke/], ["bad_params", -32602, "invalid arguments", /missing x/], ["slow", -32001, "timed out", /timed out/i], ["typed", -32600, "invalid request", /structured content/i]];
+  for (const [tool, code, reason, message] of cases) {
     const r = await callMcpTool(clients, call(tool), { timeout: 100 });
     assert.equal(r.isError, true, tool);
     assert.equal(r.error?.code, code, tool);
-    assert.match(r.content, message, tool);
-    assert.ok(r.content.startsWith(`${tool} failed on server "errors" (error ${code})`), r.content);
+    assert.equal(r.content, `${tool} failed on server "errors" (error ${code}): ${reason}.`);
+    assert.match(r.error.message, message, tool);
   }
   const direct = await callMcpTool(clients, { kind: "call", name: "read_file", arguments: { path: "a" }, viaBridge: false });
   assert.equal(direct.isError, true);
