@@ -184,7 +184,7 @@ pub fn layout<'a>(
     // Anthropic requires a definition for every `tool_reference` of the history, whatever the mode
     // or tier of this request (SPEC §16: a switch of mode keeps every referenced tool defined).
     let bindings = match history {
-        Some(history) if catalog.format == Format::Anthropic && !history.references.is_empty() => {
+        Some(history) if catalog.format == Format::Anthropic => {
             let bindings = Bindings::of(history, catalog, &names);
             warnings.extend(bindings.warnings.iter().cloned());
             let gone = crate::native::gone_references(&bindings);

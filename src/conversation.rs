@@ -266,6 +266,9 @@ pub struct Bindings {
     names: Vec<(String, Target, bool)>,
     /// The `(namespace, name)` pairs the history loaded or called, as [`spaced_key`]s, sorted.
     spaced: Vec<String>,
+    /// The same pairs as `(name, namespace)`, sorted by name: the servers a function name was
+    /// shown with.
+    spaces_of: Vec<(String, String)>,
     /// Parts skipped, for the warnings.
     pub warnings: Vec<String>,
 }
@@ -294,7 +297,15 @@ impl Bindings {
         crate::swar::sort_names(&mut order);
         order.dedup();
         let spaced = order.into_iter().map(|(k, _)| String::from(k)).collect();
-        Bindings { names, spaced, warnings: history.warnings.clone() }
+        let mut spaces_of: Vec<(String, String)> = history
+            .loaded
+            .iter()
+            .map(|(s, n)| (n.clone(), s.clone()))
+            .chain(history.calls.iter().filter_map(|(s, n)| Some((n.clone(), s.clone()?))))
+            .collect();
+        spaces_of.sort_unstable();
+        spaces_of.dedup();
+        Bindings { names, spaced, spaces_of, warnings: history.warnings.clone() }
     }
 
     /// What `name` stands for in this conversation, when the history used it.
@@ -312,6 +323,13 @@ impl Bindings {
     /// The names `tool_reference` blocks use, with what each stands for, in code-point order.
     pub fn referenced(&self) -> impl Iterator<Item = (&str, Target)> {
         self.names.iter().filter(|(_, _, r)| *r).map(|(n, t, _)| (n.as_str(), *t))
+    }
+
+    /// The namespaces the history loaded or called the function `name` in (Responses): the
+    /// servers that name was shown with.
+    pub fn namespaces_of<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        let first = self.spaces_of.partition_point(|(n, _)| n.as_str() < name);
+        self.spaces_of.iter().skip(first).take_while(move |(n, _)| n == name).map(|(_, s)| s.as_str())
     }
 
     /// Whether the history loaded or called `name` in `namespace` (Responses).

@@ -222,6 +222,7 @@ fn named<'a>(shelf: &'a dyn Prepared, name: &str, talk: &Conversation) -> Named<
         own = catalog.tools.iter().filter(parted).collect();
     }
     match own[..] {
+        [tool] if shown_elsewhere(talk, name, tool) => return Named::Unavailable,
         [tool] => return Named::Tool(tool),
         [] => {}
         _ => return Named::Ambiguous(own.iter().map(|t| t.name.as_str()).collect()),
@@ -231,6 +232,15 @@ fn named<'a>(shelf: &'a dyn Prepared, name: &str, talk: &Conversation) -> Named<
         return Named::Unavailable;
     }
     Named::Unknown
+}
+
+/// Whether the history showed the function `name` only in namespaces of other servers than
+/// `tool`'s (Responses): the name the model uses meant a tool that is gone, not this one.
+fn shown_elsewhere(talk: &Conversation, name: &str, tool: &Tool) -> bool {
+    let Some(bindings) = &talk.bindings else { return false };
+    let server = tool.server.as_deref().unwrap_or_default();
+    let mut spaces = bindings.namespaces_of(name).peekable();
+    spaces.peek().is_some() && !spaces.any(|space| space == server || space == crate::wire::server_part(server))
 }
 
 /// Whether `name` has the shown form `mcp__<server>__<tool>` of a server the toolbox no longer

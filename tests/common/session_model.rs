@@ -1114,6 +1114,9 @@ impl Session {
                         if self.kept_direct(b.id)
                             && text(&u, "content").is_some_and(|c| c.contains("already in your tools list")) => {}
                     (Some("reject"), false) => {}
+                    // SPEC §16: a short form several tools answer to names the candidates.
+                    (Some("reject"), true)
+                        if !b.name.starts_with("mcp__") && text(&u, "content").is_some_and(|c| c.contains("names several tools")) => {}
                     _ => {
                         return Err(format!(
                             "describing {} ({}, {}): got {}",
