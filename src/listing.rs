@@ -7,6 +7,7 @@ use crate::catalog::{Catalog, Tool};
 use crate::options::Switch;
 use crate::swar;
 use crate::texts;
+use alloc::borrow::Cow;
 use alloc::collections::BinaryHeap;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -93,11 +94,22 @@ impl Listing {
     }
 }
 
+/// `mcp__<S>__` when every one of a server's `tools` goes by its shown name; `None` otherwise
+/// (`qualify` other than `true`).
+fn shown_prefix(server: &str, tools: &[&Tool]) -> Option<String> {
+    let prefix = alloc::format!("mcp__{}__", crate::wire::server_part(server));
+    let all = tools.iter().all(|t| t.name.strip_prefix(prefix.as_str()).is_some_and(|rest| !rest.is_empty()));
+    (all && !tools.is_empty()).then_some(prefix)
+}
+
 /// Fits the listing of `catalog`'s servers into `budget` tokens (SPEC §3.4).
 ///
 /// Every server starts at full; while the listing is over budget, the server whose block is
 /// longest (ties: the smaller name) goes down one level. When even every server at summary is over
 /// budget there is no listing, unless `mode` is [`Switch::On`], which keeps the summary lines.
+/// A server whose tools all go by their shown names (`mcp__<S>__<T>`, SPEC §16) is headed by
+/// that prefix (`mcp__github__*`) and lists each tool by the rest of its name, so the full name
+/// is shown once per server, not once per tool.
 /// `framing` is the sentence before the server blocks (it says how a listed tool is loaded).
 pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, framing: String) -> Listing {
     let servers = catalog.servers.len();
@@ -110,11 +122,14 @@ pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, framing: String) -> Lis
         .map(|server| {
             let tools: Vec<&Tool> = server.tools.iter().filter_map(|&i| catalog.tools.get(i)).collect();
             let shorts = Shorts::of(tools.iter().map(|t| t.description.as_str()));
-            let lines: Vec<(&str, &str)> = tools.iter().zip(shorts.iter()).map(|(t, s)| (t.name.as_str(), s)).collect();
+            let prefix = shown_prefix(&server.name, &tools);
+            let part = |t: &&Tool| prefix.as_deref().and_then(|p| t.name.strip_prefix(p)).unwrap_or(&t.name);
+            let lines: Vec<(&str, &str)> = tools.iter().zip(shorts.iter()).map(|(t, s)| (part(t), s)).collect();
+            let heading = prefix.as_deref().map_or(Cow::Borrowed(server.name.as_str()), |p| Cow::Owned(alloc::format!("{p}*")));
             [
-                texts::full_block(&server.name, &lines),
-                texts::names_block(&server.name, lines.iter().map(|(n, _)| *n), lines.len()),
-                texts::summary_block(&server.name, lines.len()),
+                texts::full_block(&heading, &lines),
+                texts::names_block(&heading, lines.iter().map(|(n, _)| *n), lines.len()),
+                texts::summary_block(&heading, lines.len()),
             ]
         })
         .collect();

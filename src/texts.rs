@@ -11,7 +11,7 @@ use core::fmt::Write as _;
 /// The sentence before the listing (SPEC §3.4).
 pub fn listing_framing(names: &BridgeNames) -> String {
     format!(
-        "Deferred tools by server. Each tool named below exists: load it with {} (no search needed), then run it with {}. \
+        "Deferred tools by server (a tool's full name is its server's prefix, mcp__<server>__, then its name). Each tool named below exists: load it with {} (no search needed), then run it with {}. \
          For a server shown only as a count, use {} first; never say a capability is missing, or use a generic tool instead, without searching.\n",
         names.describe, names.call, names.search
     )
@@ -319,7 +319,7 @@ pub fn qualified_clashes(names: &[String], renamed: usize) -> String {
 /// The sentence before the listing in native mode (SPEC §11): a search for exact names loads them.
 pub fn native_listing_framing(names: &BridgeNames) -> String {
     format!(
-        "Deferred tools by server. Each tool named below exists: load it with {0} for its exact name (several exact names in one search load them all), then call it directly. \
+        "Deferred tools by server (a tool's full name is its server's prefix, mcp__<server>__, then its name). Each tool named below exists: load it with {0} for its full name (several full names in one search load them all), then call it directly. \
          For a server shown only as a count, use {0} first; never say a capability is missing, or use a generic tool instead, without searching.\n",
         names.search
     )
