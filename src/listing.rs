@@ -123,8 +123,9 @@ pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, framing: String) -> Lis
             let tools: Vec<&Tool> = server.tools.iter().filter_map(|&i| catalog.tools.get(i)).collect();
             let shorts = Shorts::of(tools.iter().map(|t| t.description.as_str()));
             let prefix = shown_prefix(&server.name, &tools);
-            let part = |t: &&Tool| prefix.as_deref().and_then(|p| t.name.strip_prefix(p)).unwrap_or(&t.name);
-            let lines: Vec<(&str, &str)> = tools.iter().zip(shorts.iter()).map(|(t, s)| (part(t), s)).collect();
+            let cut = prefix.as_ref().map_or(0, String::len);
+            let lines: Vec<(&str, &str)> =
+                tools.iter().zip(shorts.iter()).map(|(t, s)| (t.name.get(cut..).unwrap_or(&t.name), s)).collect();
             let heading = prefix.as_deref().map_or(Cow::Borrowed(server.name.as_str()), |p| Cow::Owned(alloc::format!("{p}*")));
             [
                 texts::full_block(&heading, &lines),
