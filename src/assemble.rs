@@ -6,8 +6,8 @@
 use crate::bridge::bridge_tools;
 use crate::catalog::{Catalog, Tool};
 use crate::conversation::{tool_names, Bindings, History};
-use crate::format::Format;
 pub use crate::dialect::Slot;
+use crate::format::Format;
 use crate::hash::{fnv1a, push_hex};
 use crate::json::Value;
 use crate::listing::{fit, Form, Level};
@@ -292,8 +292,11 @@ where
         if tool.server.is_none() {
             return (tool, Slot::Given(tool));
         }
-        let slot =
-            if tool.renamed || name != tool.name { Slot::Made(catalog.format.renamed(&tool.def(), name)) } else { Slot::Given(tool) };
+        let slot = if tool.renamed || name != tool.name {
+            Slot::Made(catalog.format.renamed(&tool.def(), name))
+        } else {
+            Slot::Given(tool)
+        };
         (tool, slot)
     })
 }

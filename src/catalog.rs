@@ -1456,5 +1456,4 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), pairs.len(), "{names:?}");
     }
-
 }

@@ -422,7 +422,10 @@ pub fn qualified_form(catalog: &Catalog, name: &str) -> Option<usize> {
     let (part, _) = rest.split_once("__")?;
     let tools = catalog.tools.iter().enumerate();
     let of_server = tools.filter(|(_, t)| t.server.as_deref().is_some_and(|s| crate::wire::server_part(s) == part));
-    of_server.filter(|(_, t)| t.server.as_deref().is_some_and(|s| qualified_name(s, &t.own_name) == name)).map(|(i, _)| i).next()
+    of_server
+        .filter(|(_, t)| t.server.as_deref().is_some_and(|s| qualified_name(s, &t.own_name) == name))
+        .map(|(i, _)| i)
+        .next()
 }
 
 /// A namespace and a name as one key (a NUL between: neither holds one in any sane history).

@@ -126,7 +126,8 @@ pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, framing: String) -> Lis
             let cut = prefix.as_ref().map_or(0, String::len);
             let lines: Vec<(&str, &str)> =
                 tools.iter().zip(shorts.iter()).map(|(t, s)| (t.name.get(cut..).unwrap_or(&t.name), s)).collect();
-            let heading = prefix.as_deref().map_or(Cow::Borrowed(server.name.as_str()), |p| Cow::Owned(alloc::format!("{p}*")));
+            let heading =
+                prefix.as_deref().map_or(Cow::Borrowed(server.name.as_str()), |p| Cow::Owned(alloc::format!("{p}*")));
             [
                 texts::full_block(&heading, &lines),
                 texts::names_block(&heading, lines.iter().map(|(n, _)| *n), lines.len()),

@@ -483,7 +483,9 @@ pub fn in_namespace<'a>(
 /// it is; else the server of that name.
 fn server<'a>(catalog: &'a Catalog, name: &str) -> Option<&'a Server> {
     let shown = catalog.servers.iter().find(|s| crate::wire::server_part(&s.name) == name);
-    shown.or_else(|| catalog.servers.binary_search_by(|s| s.name.as_str().cmp(name)).ok().and_then(|at| catalog.servers.get(at)))
+    shown.or_else(|| {
+        catalog.servers.binary_search_by(|s| s.name.as_str().cmp(name)).ok().and_then(|at| catalog.servers.get(at))
+    })
 }
 
 /// A Responses `tool_search_call` item answered: the `tool_search_output` item of the matches, or

@@ -431,7 +431,6 @@ pub fn history_output_unreadable() -> String {
     String::from("messages: a tool_search_output item has no tools array; skipped")
 }
 
-
 /// An assembly's warning: tools the history references that the toolbox no longer holds.
 pub fn history_tools_unavailable(names: &[&str]) -> String {
     format!(
@@ -458,4 +457,3 @@ pub fn unavailable_tool(name: &str, names: &BridgeNames) -> String {
         names.search
     )
 }
-

@@ -367,12 +367,10 @@ fn answer_search(shelf: &dyn Prepared, arguments: &Value, talk: &Conversation) -
             &results,
             talk.bindings.as_ref(),
         )),
-        _ => {
-            match &results[..] {
-                [result] if !batched => Outcome::Answer(result.model_value().to_json()),
-                _ => Outcome::Answer(batch_model_value(&results).to_json()),
-            }
-        }
+        _ => match &results[..] {
+            [result] if !batched => Outcome::Answer(result.model_value().to_json()),
+            _ => Outcome::Answer(batch_model_value(&results).to_json()),
+        },
     }
 }
 

@@ -127,6 +127,13 @@ impl TextRoom {
     }
 }
 
+/// The name the model is shown for `tool` of `server` (SPEC §16, [`crate::wire::tool_name`]), for
+/// JS layers that name a server's tool without an assembly (toolshelf/ai's Responses ToolSet).
+#[wasm_bindgen(js_name = toolName)]
+pub fn tool_name(server: &str, tool: &str) -> String {
+    crate::wire::tool_name(server, tool)
+}
+
 /// The instance's `WebAssembly.Memory`.
 #[wasm_bindgen(js_name = wasmMemory)]
 pub fn wasm_memory() -> JsValue {

@@ -61,7 +61,7 @@ fn shared_names(toolbox: &Value) -> Vec<String> {
     shared
 }
 
-/// `qualify: auto` (the default): GitHub and Linear both offer `list_issues`; attached together
+/// `qualify: auto` (short names, SPEC §2.2): GitHub and Linear both offer `list_issues`; attached together
 /// they assemble, the clashing tools (and only they) are named `mcp__<server>__<tool>`, one
 /// warning says so, and every call reaches the right server under its own name.
 #[test]
@@ -69,7 +69,7 @@ fn github_and_linear_assemble_without_options() {
     let toolbox = grouped(&["github-mcp-server", "linear-mcp-official"]);
     let shared = shared_names(&toolbox);
     assert!(shared.contains(&"list_issues".to_string()), "{shared:?}");
-    let shelf = Shelf::new(&toolbox, &Value::Null).unwrap();
+    let shelf = Shelf::new(&toolbox, &options(r#"{"qualify":"auto"}"#)).unwrap();
     let a = shelf.assemble();
     let warning: Vec<&String> = a.facts.warnings.iter().filter(|w| w.starts_with("qualify: ")).collect();
     assert_eq!(warning.len(), 1, "{:?}", a.facts.warnings);
@@ -134,8 +134,11 @@ fn auto_qualifies_a_deferred_tool_that_a_direct_tool_shadows_and_never_two_direc
     let linear = common::catalog("linear-mcp-official");
     let (_, first) = &linear[0];
     let name = openai_name(first).to_string();
-    let shelf =
-        Shelf::new(&grouped_with(vec![openai_tool(&name, "Mine.")], &["linear-mcp-official"]), &Value::Null).unwrap();
+    let shelf = Shelf::new(
+        &grouped_with(vec![openai_tool(&name, "Mine.")], &["linear-mcp-official"]),
+        &options(r#"{"qualify":"auto"}"#),
+    )
+    .unwrap();
     let names: Vec<&str> = shelf.catalog().tools.iter().map(|t| t.name.as_str()).collect();
     assert!(names.contains(&name.as_str()) && names.contains(&format!("mcp__linear__{name}").as_str()));
     assert_eq!(names.iter().filter(|n| n.starts_with("mcp__")).count(), 1, "only the clashing tool is renamed");
@@ -159,16 +162,20 @@ fn listing_text_matches_the_levels() {
     let search = a.tools.iter().find(|t| openai_name(t) == "tool_search").unwrap();
     let text = search.get("function").and_then(|f| f.get("description")).and_then(Value::as_str).unwrap();
     assert!(text.starts_with("Search 1688 deferred tools"), "{text}");
-    assert!(text.contains("\nlinear (38 tools):\n- mcp__linear__"), "{text}");
-    assert!(text.contains("\n- mcp__linear__save_issue: Create or update a Linear issue.\n"), "{text}");
-    assert!(text.contains("\ncloudflare: 1533 tools, not listed"), "{text}");
+    assert!(
+        text.contains("\nmcp__linear__* (38 tools):\n- "),
+        "the prefix of the shown names heads the server: {text}"
+    );
+    assert!(text.contains("\n- save_issue: Create or update a Linear issue.\n"), "{text}");
+    assert!(text.contains("\nmcp__cloudflare__*: 1533 tools, not listed"), "{text}");
     assert!(!text.contains("dns-records-for-a-zone"), "a summarized server lists no names");
     // Servers in code-point order: cloudflare, github, linear.
-    let (c, g, l) =
-        (text.find("\ncloudflare:").unwrap(), text.find("\ngithub (").unwrap(), text.find("\nlinear (").unwrap());
+    let at = |heading: &str| text.find(heading).unwrap_or_else(|| panic!("{heading}: {text}"));
+    let (c, g, l) = (at("\nmcp__cloudflare__*:"), at("\nmcp__github__* ("), at("\nmcp__linear__* ("));
     assert!(c < g && g < l);
     // Tools within a server in code-point order.
-    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("- mcp__linear__")).collect();
+    let linear = text.get(l..).unwrap_or_default();
+    let lines: Vec<&str> = linear.lines().skip(2).take_while(|l| l.starts_with("- ")).collect();
     let mut sorted = lines.clone();
     sorted.sort();
     assert_eq!(lines, sorted);

@@ -120,7 +120,8 @@ fn a_full_lexical_match_stays_full_and_the_neighbour_joins_the_answer() {
     let mut shelf = shelf_of(&["github-mcp-server"]);
     let values = random_vectors(&shelf, 4);
     shelf.set_embeddings(in_order(&values)).unwrap();
-    let target = (0..shelf.embedding_texts().len()).find(|&d| deferred_name(&shelf, d) == "get_me").unwrap();
+    let target =
+        (0..shelf.embedding_texts().len()).find(|&d| deferred_name(&shelf, d) == "mcp__github__get_me").unwrap();
     let vector = near(&values, target, &mut Rng(8));
     let lexical = shelf.search("list pull requests", Some(10));
     let fused = shelf.search_with_vector("list pull requests", Some(10), Some(&vector)).unwrap();
@@ -128,7 +129,7 @@ fn a_full_lexical_match_stays_full_and_the_neighbour_joins_the_answer() {
         r.matches.iter().filter(|m| !m.partial).map(|m| m.name.clone()).collect()
     };
     assert!(full(&fused).iter().all(|name| full(&lexical).contains(name)));
-    assert!(fused.matches.iter().any(|m| m.name == "get_me" && m.partial), "{:?}", fused.matches);
+    assert!(fused.matches.iter().any(|m| m.name == "mcp__github__get_me" && m.partial), "{:?}", fused.matches);
 }
 
 #[test]

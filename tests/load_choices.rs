@@ -40,7 +40,7 @@ fn direct_call(shelf: &Shelf, name: &str, arguments: &str) -> toolshelf::Call {
 fn one_tool_of_a_server_stays_direct_by_server_slash_tool_or_by_its_name() {
     let toolbox = grouped(&[GITHUB, LINEAR]);
     for entry in ["linear/save_issue", "save_issue"] {
-        let shelf = shelf(&toolbox, &format!(r#"{{"alwaysLoad":["{entry}"]}}"#));
+        let shelf = shelf(&toolbox, &format!(r#"{{"qualify":"auto","alwaysLoad":["{entry}"]}}"#));
         assert_eq!(direct(&shelf), [pair("linear", "save_issue")], "{entry}");
         let a = shelf.assemble();
         assert_eq!(a.facts.deferred_count, 117 + 38 - 1);
@@ -91,7 +91,7 @@ fn a_bare_name_keeps_every_servers_tool_of_that_name_and_auto_qualifies_the_clas
 /// One direct tool of a name keeps it; the deferred tool that shares it is qualified.
 #[test]
 fn a_pinned_tool_keeps_its_name_and_the_deferred_namesake_is_qualified() {
-    let shelf = shelf(&grouped(&[GITHUB, LINEAR]), r#"{"alwaysLoad":["github/list_issues"]}"#);
+    let shelf = shelf(&grouped(&[GITHUB, LINEAR]), r#"{"qualify":"auto","alwaysLoad":["github/list_issues"]}"#);
     let a = shelf.assemble();
     assert_eq!(openai_name(&a.tools[0]), "list_issues");
     assert_eq!(shelf.catalog().get("mcp__linear__list_issues").map(|t| t.deferred), Some(true));
@@ -112,7 +112,7 @@ fn an_entry_that_names_nothing_is_one_warning_per_option() {
         assert!(warnings.iter().any(|w| w == expected), "{expected}: {warnings:?}");
     }
     assert_eq!(warnings.len(), 3, "{warnings:?}");
-    let fetch = shelf.catalog().get("web_fetch").unwrap();
+    let fetch = shelf.catalog().get("mcp__builtin__web_fetch").unwrap();
     assert_eq!((fetch.deferred, fetch.server.as_deref()), (true, Some("builtin")));
 }
 
@@ -147,10 +147,12 @@ fn a_server_tool_kept_direct_goes_by_a_name_every_provider_accepts() {
 #[test]
 fn direct_when_fits_sends_everything_exactly_when_it_fits_the_budget() {
     let toolbox = grouped_with(vec![openai_tool("read_file", "Read a file.")], &[LINEAR]);
-    let bridged = shelf(&toolbox, "{}").assemble();
+    let bridged = shelf(&toolbox, r#"{"qualify":"auto"}"#).assemble();
     let tokens = bridged.facts.deferred_tokens;
     assert!((200..=60_000).contains(&tokens), "{tokens}");
-    let at = |budget: u64| shelf(&toolbox, &format!(r#"{{"directWhenFits":true,"listingMaxTokens":{budget}}}"#));
+    let at = |budget: u64| {
+        shelf(&toolbox, &format!(r#"{{"qualify":"auto","directWhenFits":true,"listingMaxTokens":{budget}}}"#))
+    };
     let fits = at(tokens);
     let a = fits.assemble();
     assert_eq!((a.facts.tier, a.facts.deferred_count, a.tools.len()), (0, 38, 39));
@@ -164,7 +166,10 @@ fn direct_when_fits_sends_everything_exactly_when_it_fits_the_budget() {
     assert_eq!(over.facts.tier, bridged.facts.tier);
     assert_eq!(
         over.facts.fingerprint,
-        shelf(&toolbox, &format!(r#"{{"listingMaxTokens":{}}}"#, tokens - 1)).assemble().facts.fingerprint
+        shelf(&toolbox, &format!(r#"{{"qualify":"auto","listingMaxTokens":{}}}"#, tokens - 1))
+            .assemble()
+            .facts
+            .fingerprint
     );
     let off = shelf(&toolbox, &format!(r#"{{"listingMaxTokens":{tokens}}}"#)).assemble();
     assert_ne!(off.facts.tier, 0, "off by default");

@@ -234,7 +234,11 @@ fn regression_1_attaching_a_clashing_server_keeps_the_loaded_name() {
     let mut shelf = shelf_of(p, Mode::Native, &[("github", GITHUB)]);
     let mut history = vec![user_text("Which issues are open?")];
     let u = turn(&shelf, p, &mut history, tool_use("toolu_01", "tool_search", obj([("query", s("list_issues"))])));
-    assert!(references(&u).iter().any(|r| r == "mcp__github__list_issues"), "the search loads list_issues: {}", u.to_json());
+    assert!(
+        references(&u).iter().any(|r| r == "mcp__github__list_issues"),
+        "the search loads list_issues: {}",
+        u.to_json()
+    );
     shelf.update(&toolbox_of(p, &[("github", GITHUB), ("linear", LINEAR)])).unwrap();
     let tools = next_tools(&shelf, p, &history, "after Linear was attached");
     let loaded = def_named(&tools, "mcp__github__list_issues").map(tag);
@@ -244,7 +248,8 @@ fn regression_1_attaching_a_clashing_server_keeps_the_loaded_name() {
     assert_routes(&u, "github", "list_issues", "list_issues after Linear was attached");
     shelf.update(&toolbox_of(p, &[("github", GITHUB)])).unwrap();
     next_tools(&shelf, p, &history, "after Linear was detached again");
-    let u = turn(&shelf, p, &mut history, tool_use("toolu_03", "mcp__github__list_issues", obj([("query", s("closed"))])));
+    let u =
+        turn(&shelf, p, &mut history, tool_use("toolu_03", "mcp__github__list_issues", obj([("query", s("closed"))])));
     assert_routes(&u, "github", "list_issues", "list_issues after Linear was detached again");
 }
 
@@ -314,7 +319,8 @@ fn regression_3_a_detached_referenced_tool_is_unavailable_not_dangling() {
         "the stand-in says the tool is no longer available: {}",
         stand_in.to_json()
     );
-    let u = turn(&shelf, p, &mut history, tool_use("toolu_02", "mcp__github__list_issues", obj([("query", s("open"))])));
+    let u =
+        turn(&shelf, p, &mut history, tool_use("toolu_02", "mcp__github__list_issues", obj([("query", s("open"))])));
     assert_unavailable(&u, "list_issues after GitHub was detached");
 }
 
@@ -336,7 +342,8 @@ fn regression_7_a_pinned_tool_never_takes_a_name_the_conversation_gave_another()
     assert_eq!(stand_in.get("defer_loading"), Some(&Value::Bool(true)), "{}", stand_in.to_json());
     let github = def_named(&tools, "mcp__github__list_issues").expect("GitHub's pinned tool, qualified");
     assert_eq!((tag(github), github.get("defer_loading")), (Some(1), None), "{}", github.to_json());
-    let u = turn(&shelf, p, &mut history, tool_use("toolu_02", "mcp__linear__list_issues", obj([("query", s("open"))])));
+    let u =
+        turn(&shelf, p, &mut history, tool_use("toolu_02", "mcp__linear__list_issues", obj([("query", s("open"))])));
     assert_unavailable(&u, "list_issues after Linear was detached");
     let call = tool_use("toolu_03", "mcp__github__list_issues", obj([("query", s("open"))]));
     let u = turn(&shelf, p, &mut history, call);

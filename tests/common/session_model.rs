@@ -1116,7 +1116,8 @@ impl Session {
                     (Some("reject"), false) => {}
                     // SPEC §16: a short form several tools answer to names the candidates.
                     (Some("reject"), true)
-                        if !b.name.starts_with("mcp__") && text(&u, "content").is_some_and(|c| c.contains("names several tools")) => {}
+                        if !b.name.starts_with("mcp__")
+                            && text(&u, "content").is_some_and(|c| c.contains("names several tools")) => {}
                     _ => {
                         return Err(format!(
                             "describing {} ({}, {}): got {}",
