@@ -16,9 +16,11 @@
 // name's error lists those only; `repairToolCall` answers it with the core's reject instead.
 import { NoSuchToolError, asSchema, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
+// The core's own naming (SPEC §16, one authority): the name a server's tool is shown under.
+import { toolName } from "./wasm/toolshelf.js";
 import {
-  DEFERRED_DIRECT, anthropicHistory, calledTools, embeddingSearch, freeName, isPromise, loadToolbox, loadedFunctions, madeName, observers, own,
-  put, qualifiedName, refusal, responsesHistory, sameSignature, serversOf, signature, withProperties,
+  DEFERRED_DIRECT, anthropicHistory, calledTools, embeddingSearch, freeName, isPromise, loadToolbox, loadedFunctions, observers, own,
+  put, refusal, responsesHistory, sameSignature, serversOf, signature, withProperties,
 } from "./ai-shared.js";
 
 /**
@@ -442,13 +444,10 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
 // request, in the ToolSet, so that the SDK validates and runs the model's calls of it). The SDK
 // hands a `function_call` to the ToolSet by its `name` alone (the namespace reaches the tool only as
 // providerMetadata), so each function has one ToolSet name across namespaces, which is the name
-// the search output gives it: its own name where that fits the provider's pattern and no other tool
-// has it, else `mcp__<server>__<tool>` (made unique). A name once given to a tool stays that tool's
-// for the adapter's life, so a conversation's names keep their meaning across attaches; a name
-// whose tool is gone answers with the core's `unavailable_tool` reject.
-
-/** Whether the `qualify` option asks for every deferred tool qualified. */
-const qualifiesAll = (qualify) => [true, "true", "yes", 1, "1"].includes(qualify);
+// the search output gives it: the name the core shows the tool under (SPEC §16, asked of the core:
+// a pure function of server and tool, unique across servers; a caller's direct tool of that name
+// keeps it and the deferred one takes a suffix). A name once given to a tool stays that tool's for
+// the adapter's life; a name whose tool is gone answers with the core's `unavailable_tool` reject.
 
 /** Whether a model message part is the result of the search tool `name` that carries a reject's reason. */
 const rejectedSearch = (name) => (part) => part?.type === "tool-result" && part.toolName === name
@@ -465,7 +464,6 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
   }
   const deferredDirect = new Set(Array.isArray(options.defer) ? options.defer : []);
   const searchName = ["tool_search", "toolshelf_search"].find((name) => !Object.hasOwn(direct, name)) ?? "toolshelf_tool_search";
-  const qualifyAll = qualifiesAll(options.qualify);
 
   // The ToolSet names of deferred tools, for the adapter's life (sourceKey → name, name → source),
   // and what the core calls each in its outputs (namespace\0name → the core's function name).
@@ -480,19 +478,15 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
     for (const [server, { set }] of [...state.routes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       for (const name of Object.keys(set).sort()) all.push({ server, own: name });
     }
-    const uses = new Map();
-    for (const name of Object.keys(direct)) uses.set(name, (uses.get(name) ?? 0) + 1);
-    for (const { server, own: name } of all) if (server !== null) uses.set(name, (uses.get(name) ?? 0) + 1);
     const reserved = (name) => name === searchName || (Object.hasOwn(direct, name) && !deferredDirect.has(name)) || sources.has(name);
     for (const source of all) {
       const key = sourceKey(source);
       if (names.has(key)) continue;
-      const alone = source.server === null || (!qualifyAll && uses.get(source.own) === 1);
-      const qualified = qualifiedName(source.server ?? DEFERRED_DIRECT, source.own);
-      // Its own name, else the name the core makes of it (as its search outputs give it), else qualified.
-      const made = madeName(source.own);
-      let name = alone && !reserved(made) ? made : qualified;
-      for (let n = 2; reserved(name); n++) name = `${qualified.slice(0, 60)}_${n}`;
+      // The name the core shows the model for the tool (wire::tool_name: a pure function of
+      // (server, tool), unique across servers); a caller's direct tool of that name keeps it.
+      const shown = toolName(source.server ?? DEFERRED_DIRECT, source.own);
+      let name = shown;
+      for (let n = 2; reserved(name); n++) name = `${shown.slice(0, 60)}_${n}`;
       names.set(key, name);
       sources.set(name, source);
     }

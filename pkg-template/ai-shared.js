@@ -19,35 +19,6 @@ export const put = (object, key, value) => Object.defineProperty(object, key, { 
 /** Whether `value` is a thenable (an async `servers` function's result). */
 export const isPromise = (value) => value != null && typeof value.then === "function";
 
-/** FNV-1a 64 of a text's UTF-8 bytes, its high 32 bits as 8 hex digits (toolshelf's name hashes). */
-function hash8(text) {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of new TextEncoder().encode(text)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
-  return (hash >> 32n).toString(16).padStart(8, "0");
-}
-
-/** Every character but ASCII letters, digits, `-` and `_` written as `_`. */
-const safeText = (text) => Array.from(text, (c) => (/^[A-Za-z0-9_-]$/.test(c) ? c : "_")).join("");
-
-/**
- * The provider name the core makes of a name outside the pattern when no other name of its scope
- * took it first (wire.rs `made_name`, unsalted): the name made safe, cut to 55 characters, `_` and
- * 8 hex digits of its hash. A valid name is its own.
- */
-export function madeName(name) {
-  return PROVIDER_NAME.test(name) ? name : `${safeText(name).slice(0, 55)}_${hash8(name)}`;
-}
-
-/**
- * toolshelf's name for `tool` of `server` when it is qualified (catalog.rs `qualified_name`):
- * `mcp__<server>__<tool>`, every character but ASCII letters, digits, `-` and `_` written as `_`,
- * a name over 64 characters cut to 55 and ended with `_` and 8 hex digits of its FNV-1a hash.
- */
-export function qualifiedName(server, tool) {
-  const name = `mcp__${safeText(server)}__${safeText(tool)}`;
-  return name.length <= 64 ? name : `${name.slice(0, 55)}_${hash8(name)}`;
-}
-
 /** Whether `fn` is an `async function*` (its results are streamed, the last one is the output). */
 export function isAsyncGeneratorFunction(fn) {
   return typeof fn === "function" && fn[Symbol.toStringTag] === "AsyncGeneratorFunction";
@@ -200,25 +171,11 @@ export function anthropicHistory(messages, withInput = () => false) {
       continue;
     }
     const references = referencesOf(part.output).map((name) => ({ type: "tool_reference", tool_name: name }));
-    const answers = answerTexts(part.output).map((text) => ({ type: "text", text }));
-    if (references.length + answers.length > 0) {
-      out.push({ role: "user", content: [{ type: "tool_result", tool_use_id: String(part.toolCallId ?? ""), content: [...references, ...answers] }] });
+    if (references.length > 0) {
+      out.push({ role: "user", content: [{ type: "tool_result", tool_use_id: String(part.toolCallId ?? ""), content: references }] });
     }
   }
   return { messages: out };
-}
-
-/**
- * The texts of a tool result that are toolshelf's own answers naming tools with their servers: a
- * bridge search or describe answer (JSON text), or a native search answer's line of the loaded
- * tools' servers. The core reads them to keep a name's meaning when another server with a tool of
- * that name is attached; any other output (a real tool's) is left out.
- */
-function answerTexts(output) {
-  const texts = output?.type === "text" && typeof output.value === "string" ? [output.value]
-    : output?.type === "content" && Array.isArray(output.value) ? output.value.filter((i) => i?.type === "text" && typeof i.text === "string").map((i) => i.text)
-    : [];
-  return texts.filter((t) => /^\{"(query|name|results)"/.test(t) || t.includes("Loaded (tool: server): "));
 }
 
 /** The namespace of a Responses tool-call part (`providerOptions.openai.namespace`, whatever the provider's options name). */
@@ -324,8 +281,8 @@ export function embeddingSearch({ model, name, onWarning = (w) => console.warn(w
 
 /**
  * The hooks of an adapter, each safe to call: `search(query, matches, unknownWords)`,
- * `reject(call, reason)`, and `searchAnswer(content, serverName)`, which reads a bridge search
- * answer (its JSON text, single or batched) and calls `search` for each query it answers.
+ * `reject(call, reason)`, and `searchShelf(shelf, input, serverName)`, which calls `search` with
+ * the shelf's own search of each query a search call asks.
  */
 export function observers({ onSearch, onReject, onWarning = (w) => console.warn(w) } = {}) {
   const report = (hook, error) => {
@@ -348,27 +305,11 @@ export function observers({ onSearch, onReject, onWarning = (w) => console.warn(
   return {
     search,
     reject,
-    /** Calls `search` for each query a bridge search answer (`{"query"…}` or `{"results"…}` JSON) answers. */
-    searchAnswer(content, serverName = (server) => server) {
-      if (!search || typeof content !== "string" || !/^\{"(query|results)"/.test(content)) return;
-      let answer;
-      try {
-        answer = JSON.parse(content);
-      } catch {
-        return;
-      }
-      const withServer = (m) => ({ ...m, server: serverName(m.server) });
-      if (Array.isArray(answer.matches)) {
-        search(answer.query, answer.matches.map(withServer), answer.unknown_words ?? []);
-        return;
-      }
-      for (const result of Array.isArray(answer.results) ? answer.results : []) {
-        const partial = new Set(result.partial ?? []);
-        const matches = (result.matches ?? []).map((name) => withServer({ name, ...answer.tools?.[name], partial: partial.has(name) }));
-        search(result.query, matches, result.unknown_words ?? []);
-      }
-    },
-    /** Calls `search` with the shelf's own search of `query` (native answers carry no ranking as data). */
+    /**
+     * Calls `search` with the shelf's own search of each query a search call's input asks
+     * (`{query, limit}`, or a batched `{queries: [...]}`): the facts come from the shelf, never
+     * from the text of the answer the model reads (SPEC §16).
+     */
     searchShelf(shelf, input, serverName = (server) => server) {
       if (typeof input === "string") {
         try {
@@ -377,16 +318,21 @@ export function observers({ onSearch, onReject, onWarning = (w) => console.warn(
           return;
         }
       }
-      if (!search || typeof input?.query !== "string") return;
-      let result;
-      try {
-        result = shelf.search(input.query, Number.isInteger(input.limit) ? { limit: input.limit } : {});
-      } catch (error) {
-        report("onSearch", error);
-        return;
+      if (!search || input === null || typeof input !== "object") return;
+      const asked = Array.isArray(input.queries)
+        ? input.queries.map((q) => (typeof q === "string" ? { query: q, limit: input.limit } : q))
+        : [input];
+      for (const { query, limit } of asked.filter((q) => typeof q?.query === "string")) {
+        let result;
+        try {
+          result = shelf.search(query, Number.isInteger(limit) ? { limit } : {});
+        } catch (error) {
+          report("onSearch", error);
+          continue;
+        }
+        if (result.error) continue;
+        search(query, result.matches.map((m) => ({ ...m, server: serverName(m.server) })), result.unknownWords ?? []);
       }
-      if (result.error) return;
-      search(input.query, result.matches.map((m) => ({ ...m, server: serverName(m.server) })), result.unknownWords ?? []);
     },
   };
 }

@@ -258,7 +258,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     // A search answered with the embedding model's vectors fused in (SPEC §12).
     if (semantic && u.kind === "answer") u = await semantic.unwrap(shelf, { name, arguments: input ?? {}, id: execution?.toolCallId }, historyOf(execution));
     const modelCall = { name, arguments: input ?? {}, id: execution?.toolCallId };
-    if (u.kind === "answer") watch.searchAnswer(u.content, (server) => state.routes.get(server)?.server ?? server);
+    if (u.kind === "answer") watch.searchShelf(shelf, input, (server) => state.routes.get(server)?.server ?? server);
     if (u.kind === "reject") watch.reject?.(modelCall, u.content);
     if (u.kind !== "call") return { content: u.content };
     const found = target(u);
