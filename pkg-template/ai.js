@@ -9,6 +9,8 @@
 // `toolshelfSearch` is a `search` callback for the AI SDK's own `toolSearch({ search })`.
 import { InvalidToolInputError, TypeValidationError, asSchema, jsonSchema, tool as aiTool } from "ai";
 import { Shelf } from "toolshelf";
+// The core's own naming (SPEC §16, one authority): the name a server's tool is shown under.
+import { toolName } from "./wasm/toolshelf.js";
 import { anthropicNative, openaiNative } from "./ai-native.js";
 import {
   DEFERRED_DIRECT, anthropicHistory, embeddingSearch, freeName, isAsyncGeneratorFunction, isPromise, isToolboxError, loadToolbox, observers,
@@ -268,8 +270,9 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
       return { content };
     }
     const { tool, call } = found;
+    // The error names the tool as the model called it (its shown name or the short form it typed).
     const value = await validated(tool?.inputSchema, u.arguments,
-      (cause) => new InvalidToolInputError({ toolName: u.name, toolInput: JSON.stringify(u.arguments), cause }));
+      (cause) => new InvalidToolInputError({ toolName: typeof input?.name === "string" ? input.name : u.name, toolInput: JSON.stringify(u.arguments), cause }));
     const toolsContext = execution?.toolsContext ?? seen.toolsContext;
     const given = own(toolsContext, call.name) ?? own(toolsContext, call.tool);
     const context = tool?.contextSchema == null ? given : await validated(tool.contextSchema, given, (e) => e);
@@ -460,6 +463,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
 export function toolshelfSearch({ tools, limit = 10, server = "deferred", onWarning = (w) => console.warn(w) } = {}) {
   let last = [];
   let shelf;
+  let ownNames = new Map(); // the name the core shows each candidate under → the candidate's name
   const same = (candidates) => candidates.length === last.length
     && candidates.every((t, i) => t.name === last[i][0] && (t.description ?? "") === last[i][1]);
   const build = (defs) => new Shelf({ servers: { [server]: defs } }, { format: "mcp", maxSearchLimit: 50 });
@@ -494,9 +498,10 @@ export function toolshelfSearch({ tools, limit = 10, server = "deferred", onWarn
       }
       shelf?.free?.();
       shelf = next;
+      ownNames = new Map([...names].map((name) => [toolName(server, name), name]));
       last = candidates.map((t) => [t.name, t.description ?? ""]);
     }
-    return shelf.search(query, { limit }).matches.map((m) => m.name);
+    return shelf.search(query, { limit }).matches.map((m) => ownNames.get(m.name) ?? m.name);
   };
 }
 

@@ -192,12 +192,15 @@ test("onCall sees direct tools (server undefined) and can decline them; a server
   assert.equal(await shelf.tools.delete_file.execute({}, { toolCallId: "1", messages: [] }), "declined");
   assert.equal(shelf.tools.delete_file.description, "direct delete_file.", "the wrapped direct tool keeps its properties");
   assert.match(shelf.assembly.warnings.join("\n"), /server "builtin" is named "builtin_2"/);
-  const names = shelf.shelf.search("x", { limit: 50 }).matches.map((m) => m.name).filter((n) => n === "x" || n.endsWith("__x"));
-  assert.deepEqual(names.sort(), ["mcp__builtin_2__x", "x"], "the server's x is qualified under its new name; the deferred direct x keeps its name");
-  assert.equal(await shelf.tools.tool_call.execute({ name: "x", arguments: {} }, { toolCallId: "2", messages: [] }), "direct x");
-  assert.equal(await shelf.tools.tool_call.execute({ name: "mcp__builtin_2__x", arguments: {} }, { toolCallId: "3", messages: [] }), "server x");
+  // Both x tools by the names the package shows: the deferred direct one under the core's pseudo-server, the server's under its new name.
+  const shown = Object.fromEntries(shelf.shelf.search("x", { limit: 50 }).matches.filter((m) => m.server.startsWith("builtin")).map((m) => [m.server, m.name]));
+  assert.deepEqual(Object.keys(shown).sort(), ["builtin", "builtin_2"], "one x per server: the renamed server does not take the deferred direct x");
+  assert.notEqual(shown.builtin, shown.builtin_2);
+  assert.match(await shelf.tools.tool_call.execute({ name: "x", arguments: {} }, { toolCallId: "1b", messages: [] }), /names several tools/, "the short form two tools answer to runs nothing");
+  assert.equal(await shelf.tools.tool_call.execute({ name: shown.builtin, arguments: {} }, { toolCallId: "2", messages: [] }), "direct x");
+  assert.equal(await shelf.tools.tool_call.execute({ name: shown.builtin_2, arguments: {} }, { toolCallId: "3", messages: [] }), "server x");
   assert.deepEqual(runs, ["direct x", "server x"], "the declined direct tool ran nothing");
-  assert.deepEqual(seen, [[undefined, "delete_file", "delete_file"], [undefined, "x", "x"], ["builtin", "x", "mcp__builtin_2__x"]]);
+  assert.deepEqual(seen, [[undefined, "delete_file", "delete_file"], [undefined, "x", shown.builtin], ["builtin", "x", shown.builtin_2]]);
 });
 
 /** A JSON Schema nested `depth` levels. */
@@ -220,10 +223,13 @@ test("isolation: bad servers are left out with a warning naming each; the others
   const warnings = shelf.assembly.warnings.join("\n");
   for (const name of Object.keys(bad)) assert.match(warnings, new RegExp(`server "${name}" left out`), warnings);
   assert.equal(await shelf.tools.tool_call.execute({ name: "ping", arguments: {} }, { toolCallId: "p", messages: [] }), "pong");
-  // Two servers whose names qualify to the same name: the second is left out, the first works.
+  // Two servers whose names once qualified to the same name (SPEC §16): both served, each by its own shown name.
   const clash = createToolshelf({ servers: { "git hub": good, git_hub: { ...good } }, options: { qualify: true } });
-  assert.match(clash.assembly.warnings.join("\n"), /server "git_hub" left out: servers\.git_hub\[0\]: duplicate tool name "mcp__git_hub__ping"/);
-  assert.equal(await clash.tools.tool_call.execute({ name: "mcp__git_hub__ping", arguments: {} }, { toolCallId: "q", messages: [] }), "pong");
+  assert.doesNotMatch(clash.assembly.warnings.join("\n"), /left out/);
+  const pings = Object.fromEntries(clash.shelf.search("ping", { limit: 50 }).matches.filter((m) => m.description === "Ping the host.").map((m) => [m.server, m.name]));
+  assert.deepEqual(Object.keys(pings).sort(), ["git hub", "git_hub"]);
+  assert.notEqual(pings["git hub"], pings.git_hub);
+  for (const [server, name] of Object.entries(pings)) assert.equal(await clash.tools.tool_call.execute({ name, arguments: {} }, { toolCallId: `q ${server}`, messages: [] }), "pong");
   // Attached mid-run through servers(): generateText completes, the bad server left out.
   let attached = { good };
   const live = createToolshelf({ servers: () => attached });
@@ -236,7 +242,7 @@ test("isolation: bad servers are left out with a warning naming each; the others
     await model.close();
   }
   assert.match(live.assembly.warnings.join("\n"), /server "deep" left out/);
-  assert.deepEqual(runs, ["ping", "ping", "ping"]);
+  assert.deepEqual(runs, ["ping", "ping", "ping", "ping"]);
 });
 
 test("update: a failed update leaves the adapter as it was; a kept .shelf works after re-assembly", async () => {

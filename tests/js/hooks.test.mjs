@@ -66,11 +66,13 @@ test("bridge through generateText: onSearch hears each query with its matches an
   assert.equal(searches.length, 3, JSON.stringify(searches));
   assert.equal(searches[0].query, "github issues zorblax");
   assert.deepEqual(searches[0].unknownWords, ["zorblax"]);
-  assert.ok(searches[0].names.includes("github/list_issues"), JSON.stringify(searches[0]));
+  // A tool's shown name as the package gives it (describe by its own name, which one tool answers to).
+  const shown = (server, tool) => `${server}/${shelf.shelf.describe(tool).name}`;
+  assert.ok(searches[0].names.includes(shown("github", "list_issues")), JSON.stringify(searches[0]));
   assert.ok(searches[0].partial.every(Boolean), "an unknown word makes every match partial");
   assert.deepEqual(searches.slice(1).map((s) => [s.query, s.names[0], s.unknownWords]), [
-    ["weather forecast", "weather/get_forecast", []],
-    ["create issue", "github/create_issue", []],
+    ["weather forecast", shown("weather", "get_forecast"), []],
+    ["create issue", shown("github", "create_issue"), []],
   ], "a batched search: one onSearch per query");
   assert.deepEqual(rejects.map((r) => [r.call.name, r.call.arguments.name, r.call.id]), [["tool_call", "no_such_tool", "c2"], ["tool_call", "create_issue", "c3"]]);
   assert.match(rejects[0].reason, /no tool named "no_such_tool"/);
@@ -111,14 +113,15 @@ test("Anthropic native: onSearch after the search tool answers, onReject for a d
   const searchName = Object.keys(shelf.tools).find((name) => !shelf.tools[name].providerOptions?.anthropic?.deferLoading);
   const answer = await shelf.tools[searchName].execute({ query: "weather forecast zorblax" }, { toolCallId: "s1", messages: [] });
   assert.ok(Array.isArray(answer));
-  assert.deepEqual(searches, [["weather forecast zorblax", ["weather/get_forecast"], ["zorblax"]]]);
+  const forecast = shelf.shelf.describe("get_forecast").name; // the name the package shows it under
+  assert.deepEqual(searches, [["weather forecast zorblax", [`weather/${forecast}`], ["zorblax"]]]);
   await shelf.tools[searchName].execute({ query: "" }, { toolCallId: "s2", messages: [] });
   assert.equal(rejects.length, 1);
   assert.deepEqual(rejects[0].slice(0, 2), [searchName, "s2"]);
   // A deferred tool whose jsonSchema the SDK does not validate: the core reads the call first.
-  const reason = await shelf.tools.get_forecast.execute({}, { toolCallId: "t1", messages: [] });
+  const reason = await shelf.tools[forecast].execute({}, { toolCallId: "t1", messages: [] });
   assert.deepEqual(runs, []);
-  assert.deepEqual(rejects[1], ["get_forecast", "t1", reason]);
+  assert.deepEqual(rejects[1], [forecast, "t1", reason]);
   const { NoSuchToolError } = await import("ai");
   await assert.rejects(shelf.repairToolCall({
     toolCall: { type: "tool-call", toolCallId: "t2", toolName: "no_such_tool", input: "{}" },
@@ -141,7 +144,7 @@ test("OpenAI native: onSearch after the client tool_search answers, onReject for
   assert.ok(out.tools.length > 0);
   assert.equal(searches.length, 1);
   assert.equal(searches[0][0], "create github issue");
-  assert.equal(searches[0][1][0], "github/create_issue");
+  assert.equal(searches[0][1][0], `github/${shelf.shelf.describe("create_issue").name}`);
   const bad = await search.execute({ call_id: "s2", arguments: { query: "" } }, { toolCallId: "s2", messages: [] });
   assert.equal(typeof bad.reason, "string");
   assert.deepEqual(rejects, [["tool_search", bad.reason]]);
