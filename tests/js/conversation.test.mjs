@@ -49,24 +49,28 @@ test("a clashing server attached, then detached: the loaded name keeps its tool,
   const shelf = new Shelf({ tools: [READ], servers: { github: GITHUB } }, OPTIONS);
   const messages = [{ role: "user", content: "Which issues are open?" }];
   const found = turn(shelf, messages, "tool_search", { query: "list_issues" });
-  assert.deepEqual(found.content.filter((b) => b.type === "tool_reference").map((b) => b.tool_name), ["list_issues"]);
+  // The name the package shows GitHub's list_issues under (SPEC §16), as its answer gives it.
+  const listName = shelf.describe("list_issues").name;
+  assert.deepEqual(found.content.filter((b) => b.type === "tool_reference").map((b) => b.tool_name), [listName]);
   shelf.update({ tools: [READ], servers: { github: GITHUB, linear: LINEAR } });
   const a = shelf.assemble({ messages });
-  assert.equal(a.tools.find((t) => t.name === "list_issues")?.description, GITHUB[0].description, "still GitHub's");
-  const call = turn(shelf, messages, "list_issues", { query: "open" });
+  assert.equal(a.tools.find((t) => t.name === listName)?.description, GITHUB[0].description, "still GitHub's");
+  const call = turn(shelf, messages, listName, { query: "open" });
   assert.deepEqual([call.kind, call.server, call.tool], ["call", "github", "list_issues"]);
+  const short = turn(shelf, messages, "list_issues", { query: "open" });
+  assert.deepEqual([short.kind, short.code], ["reject", "ambiguous_tool"], "the short form two tools answer to runs nothing");
   const linear = turn(shelf, messages, "tool_search", { query: "linear issues" });
   const linearName = linear.content.find((b) => b.type === "tool_reference").tool_name;
-  assert.equal(linearName, "mcp__linear__list_issues", "the newcomer goes by its qualified name");
+  assert.notEqual(linearName, listName, "the newcomer goes by its own shown name");
   shelf.update({ tools: [READ], servers: { linear: LINEAR } });
   const gone = turn(shelf, messages, "get_me", { query: "x" });
   assert.equal(gone.kind, "reject");
-  const stale = turn(shelf, messages, "list_issues", { query: "open" });
+  const stale = turn(shelf, messages, listName, { query: "open" });
   assert.deepEqual([stale.kind, stale.code], ["reject", "unavailable_tool"], JSON.stringify(stale));
-  const standIn = shelf.assemble({ messages }).tools.find((t) => t.name === "list_issues");
+  const standIn = shelf.assemble({ messages }).tools.find((t) => t.name === listName);
   assert.match(standIn.description, /No longer available/);
   assert.match(shelf.assemble({ messages }).warnings.join("\n"), /no longer holds/);
-  const still = turn(shelf, messages, "mcp__linear__list_issues", { query: "mine" });
+  const still = turn(shelf, messages, linearName, { query: "mine" });
   assert.deepEqual([still.kind, still.server, still.tool], ["call", "linear", "list_issues"]);
   shelf.free();
 });
@@ -101,14 +105,15 @@ test("a history nested however deep never breaks the conversation", () => {
   let deep = {};
   for (let i = 0; i < 1000; i++) deep = { a: [deep] };   // 2,000 levels, far past the core's 128
   const messages = [{ role: "user", content: "Go." }];
-  turn(shelf, messages, "tool_search", { query: "list_issues" });
-  messages.push({ role: "assistant", content: [{ type: "tool_use", id: "toolu_deep", name: "list_issues", input: deep }] });
+  const found = turn(shelf, messages, "tool_search", { query: "list_issues" });
+  const listName = found.content.find((b) => b.type === "tool_reference").tool_name; // as the package shows it
+  messages.push({ role: "assistant", content: [{ type: "tool_use", id: "toolu_deep", name: listName, input: deep }] });
   const rejected = shelf.unwrap(messages.at(-1).content[0], { messages });
   assert.equal(rejected.kind, "reject", "the deep call itself is a reject");
   messages.push({ role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_deep", content: rejected.content }] });
   messages.push({ role: "user", content: [{ type: "tool_result", content: [{ type: "tool_reference" }] }, 7, null] });
   const a = shelf.assemble({ messages });
-  assert.ok(a.tools.some((t) => t.name === "list_issues"), "the loaded tool is still carried");
+  assert.ok(a.tools.some((t) => t.name === listName), "the loaded tool is still carried");
   assert.match(a.warnings.join("\n"), /tool_reference block has no tool_name/);
   const call = shelf.unwrap({ type: "tool_use", id: "toolu_next", name: "list_issues", input: { query: "open" } }, { messages });
   assert.deepEqual([call.kind, call.server], ["call", "github"]);
