@@ -122,6 +122,23 @@ test("the packed README links absolutely, into the package's repository, and nam
   assert.doesNotMatch(readme, /\.ci\/|cargo |wasm-pack/, "no repository tooling");
 });
 
+// An editor's hover shows the .d.ts comments where the repository is not: what they point to is a
+// URL (none of docs/ is in the tarball), and each SPEC section named is a link to its heading.
+test("the types' comments point to the docs by absolute URL, each SPEC § a link to its heading", () => {
+  const spec = readFileSync(join(repoDir, "docs", "SPEC.md"), "utf8");
+  const anchors = new Set([...spec.matchAll(/^## (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-")));
+  const base = "https://github.com/toolshelf/toolshelf/blob/main/docs/";
+  for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".d.ts") && f !== "gateway.d.ts")) {
+    const text = readFileSync(join(pkgDir, file), "utf8");
+    assert.doesNotMatch(text.replaceAll(base, ""), /(?<![\w/])docs\/\w+\.md/, `${file}: a docs/ path that is not a URL`);
+    const links = [...text.matchAll(/\{@link (\S+) SPEC §[\d.]+\}/g)].map((m) => m[1]);
+    assert.equal(links.length, (text.match(/SPEC\s+§/g) ?? []).length, `${file}: a SPEC § that is not a link`);
+    for (const url of links) {
+      assert.ok(url.startsWith(`${base}SPEC.md#`) && anchors.has(url.split("#")[1]), `${file}: ${url} is a heading of docs/SPEC.md`);
+    }
+  }
+});
+
 function listFiles(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
