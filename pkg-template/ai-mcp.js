@@ -48,12 +48,22 @@ function mcpTool(def, server, clients, onProgress) {
   });
 }
 
-/** mcpServers' result (tools/list items and clients by server) as ToolSets by server. */
-function toolSetsOfListing({ servers, clients }, onProgress) {
+/**
+ * mcpServers' result (tools/list items and clients by server) as ToolSets by server. A server's
+ * list read before (the same array, as `onToolsChanged` keeps the lists of servers that did not
+ * change) gives the same ToolSet, so only a changed server is prepared again.
+ */
+function toolSetsOfListing({ servers, clients }, { memo, onProgress }) {
   const sets = {};
   for (const [server, defs] of Object.entries(servers)) {
+    const known = memo.get(defs);
+    if (known?.server === server && known.clients === clients) {
+      put(sets, server, known.value);
+      continue;
+    }
     const set = {};
     for (const def of defs) set[def.name] = mcpTool(def, server, clients, onProgress);
+    memo.set(defs, { server, clients, value: set });
     put(sets, server, set);
   }
   return sets;
@@ -79,26 +89,26 @@ export function mcpToolSets(servers, { memo, onProgress, onWarning }) {
   const known = memo.get(servers);
   if (known) return known.value;
   let value;
-  if (isMcpServersResult(servers)) value = toolSetsOfListing(servers, onProgress);
+  if (isMcpServersResult(servers)) value = toolSetsOfListing(servers, { memo, onProgress });
   else if (Array.isArray(servers)) {
     if (servers.length === 0 || !servers.every(isMcpClient)) throw new TypeError(`toolshelf/ai: servers is an array${servers.length ? " of something other than MCP SDK clients" : ""}; expected ${EXPECTED}`);
-    value = listClients(servers, { onProgress, onWarning });
+    value = listClients(servers, { memo, onProgress, onWarning });
   } else {
     for (const [server, set] of Object.entries(servers)) {
       const why = wrongServer(server, set);
       if (why) throw new TypeError(`toolshelf/ai: ${why}`);
     }
     if (!Object.values(servers).some(isClient)) return servers;
-    value = withClientsListed(servers, { onProgress, onWarning });
+    value = withClientsListed(servers, { memo, onProgress, onWarning });
   }
   memo.set(servers, { value });
   return value;
 }
 
 /** Lists MCP SDK clients (a list, named by their servers, or an object by name) into ToolSets. */
-async function listClients(clients, { onProgress, onWarning }) {
+async function listClients(clients, { memo, onProgress, onWarning }) {
   const listing = await mcpServers(clients, { onWarning: (w) => onWarning?.(`toolshelf/ai: ${w}`) });
-  return toolSetsOfListing(listing, onProgress);
+  return toolSetsOfListing(listing, { memo, onProgress });
 }
 
 /** An object of servers with clients among its ToolSets: the clients' tools listed, in the order given. */

@@ -166,3 +166,17 @@ test("a wrong shape is a TypeError that says what createToolshelf takes", async 
   assert.throws(() => createToolshelf({ servers: "everything" }), { name: "TypeError", message: /servers is string; expected/ });
   assert.throws(() => createToolshelf({ tools: listing.servers.everything }), { name: "TypeError", message: /tools is an array; expected an AI SDK ToolSet/ });
 });
+
+test("servers as a function of mcpServers' result (as onToolsChanged renews it): the same lists assemble nothing again, a changed list re-assembles", async () => {
+  let listing = await mcpServers(clients);
+  const toolshelf = createToolshelf({ servers: () => listing, options: { contextLength: 200_000 } });
+  const first = toolshelf.assembly;
+  listing = { ...listing, servers: { ...listing.servers } }; // a new result holding the same lists
+  toolshelf.prepareStep();
+  assert.equal(toolshelf.assembly, first, "the same lists: nothing assembled again");
+  const [kept] = listing.servers.memory;
+  listing = { ...listing, servers: { ...listing.servers, memory: [kept] } }; // memory's tools/list changed
+  toolshelf.prepareStep();
+  assert.notEqual(toolshelf.assembly, first);
+  assert.deepEqual(toolshelf.assembly.servers.find((s) => s.name === "memory")?.tools, 1);
+});

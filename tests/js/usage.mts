@@ -150,7 +150,7 @@ assert.equal(loaded?.name, "list_issues");
 assert.equal(answered.kind, "answer");
 // A call typed `any` (JSON.parse's) is read as a tool call: narrowing by kind reaches the server.
 const parsed: any = JSON.parse('{"name":"tool_call","arguments":{"name":"create_issue","arguments":{"title":"Crash"}}}');
-const fromJson = shelf.unwrap(parsed);
+const fromJson = shelf.unwrap({ ...parsed, name: "invoke_tool" }); // this shelf's bridgeNames
 const fromJsonServer: string | undefined = fromJson.kind === "call" ? fromJson.server : undefined;
 assert.equal(fromJsonServer, "linear");
 const fromJsonFree = unwrap(toolbox, parsed);
