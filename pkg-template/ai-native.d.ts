@@ -1,4 +1,4 @@
-// toolshelf/ai, the native paths for @ai-sdk/anthropic and @ai-sdk/openai (SPEC §11); the
+// toolshelf/ai, the native paths for @ai-sdk/anthropic and @ai-sdk/openai ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#11-native-tool-search-mode-native SPEC §11}); the
 // factories are declared in ai.d.ts (toolshelf/ai), which adds the bridge fallback.
 import type { JSONValue, ModelMessage, ToolCallRepairFunction, ToolSet } from "ai";
 import type { AnthropicTool, Assembly, ResponsesTool, Shelf } from "./types.js";

@@ -4,6 +4,7 @@ import type { EmbeddingModel, Tool, ToolSet } from "ai";
 // @ts-ignore -- compiles against ai 6 too (tests/matrix: tsc over ai 6 and ai 7)
 import type { GenericToolApprovalFunction, ToolApprovalConfiguration } from "ai";
 import type { Assembly, McpTool, Options, Shelf } from "./types.js";
+import type { McpClientLike, McpProgress } from "./mcp.js";
 import type { AnthropicNativeToolshelf, OpenAINativeToolshelf, OpenAIToolSearchArgs } from "./ai-native.js";
 
 /** A real call about to run: where it goes, under the tool's own name, with validated arguments. */
@@ -17,12 +18,44 @@ export interface RealCall {
   arguments: Record<string, unknown>;
 }
 
+/** An @ai-sdk/mcp client (`createMCPClient`): its own `tools()` is the server's ToolSet. */
+export interface AiSdkMcpClientLike {
+  tools(): PromiseLike<ToolSet>;
+  toolsFromDefinitions(...args: any[]): ToolSet;
+}
+
+/** What toolshelf/mcp's `mcpServers` returns (in its default format, "mcp"). */
+export interface McpServersResult {
+  servers: Record<string, McpTool[]>;
+  clients: Record<string, McpClientLike>;
+  warnings: string[];
+}
+
 /**
- * Deferred tools by server (e.g. `await mcpClient.tools()` from @ai-sdk/mcp), or a function read
- * before every step, which may be async (then `prepareStep` and `update` return promises): an
- * attached server is used from the next step on, a detached one's tools answer as unavailable.
+ * One server's tools: an AI SDK ToolSet, or a connected MCP client whose tools toolshelf lists
+ * (the MCP SDK's `Client`: every tools/list page, calls through `callMcpTool`; an @ai-sdk/mcp client:
+ * its `tools()`).
  */
-export type ServersInput = Record<string, ToolSet> | (() => Record<string, ToolSet> | PromiseLike<Record<string, ToolSet>>);
+export type ServerTools = ToolSet | McpClientLike | AiSdkMcpClientLike;
+
+/** The servers, as a value: by name, connected MCP SDK clients in a list (named by their servers), or mcpServers' result. */
+export type ServersValue = Record<string, ServerTools> | McpClientLike[] | McpServersResult;
+
+/**
+ * Deferred tools by server, or a function read before every step, which may be async (then
+ * `prepareStep` and `update` return promises): an attached server is used from the next step on, a
+ * detached one's tools answer as unavailable. Where clients' tools must be listed, the adapter
+ * starts with none and the first step (or an awaited `prepareStep()`) waits for them; each client is
+ * listed once.
+ */
+export type ServersInput = ServersValue | PromiseLike<ServersValue> | (() => ServersValue | PromiseLike<ServersValue>);
+
+/** How an MCP tool's failure reaches the AI SDK (a tool error the model reads): the text, and the MCP result. */
+export declare class McpToolError extends Error {
+  name: "McpToolError";
+  /** The CallToolResult (`isError: true`) the failure makes, as callMcpTool gives it. */
+  result: unknown;
+}
 
 /** A match `onSearch` hears: the tool's name as the model knows it, its server (as given), whether it is partial. */
 export interface SearchHookMatch {
@@ -65,8 +98,13 @@ export interface ToolshelfInput {
    * and the reason, which is what the model reads. Observes only: not awaited.
    */
   onReject?: (call: RejectedCall, reason: string) => unknown;
-  /** Hears a hook (`onSearch`, `onReject`) that threw or rejected; the loop goes on. Default console.warn. */
+  /**
+   * Hears a hook (`onSearch`, `onReject`) that threw or rejected, and an MCP client whose tools could
+   * not be listed (its server left out); the loop goes on. Default console.warn.
+   */
   onWarning?: (warning: string) => void;
+  /** Hears the progress notifications of a call to an MCP SDK client's tool, with the real call. */
+  onProgress?: (progress: McpProgress, call: RealCall) => void;
   /**
    * Approval of the real tools, in generateText's `toolApproval` shape, keyed by the name the model
    * knows (else the tool's own name). Applied to calls through the bridge as the SDK applies it to a
@@ -74,7 +112,7 @@ export interface ToolshelfInput {
    */
   toolApproval?: ToolApprovalConfiguration<ToolSet, unknown>;
   /**
-   * Semantic search (SPEC §12) with an AI SDK embedding model: the tools' texts embedded by
+   * Semantic search ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#12-semantic-retrieval-embeddings-the-caller-supplies SPEC §12}) with an AI SDK embedding model: the tools' texts embedded by
    * `embedMany` before the first search (each text once), each search query by `embed`, fused
    * into the ranking. `name` is the model name the vectors carry (default `provider:modelId`);
    * a failed embedding makes the search lexical and is told to `onWarning` (default console.warn).
@@ -87,7 +125,7 @@ export interface Toolshelf {
   readonly tools: ToolSet;
   /**
    * For generateText/streamText: re-assembles before a step when `servers` (a function) changed; a
-   * promise when that function is async. Calls are read with the step's conversation (SPEC §14).
+   * promise when that function is async. Calls are read with the step's conversation ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#14-conversations-correct-across-turns-not-only-call-by-call SPEC §14}).
    */
   prepareStep: (step?: { toolsContext?: unknown; runtimeContext?: unknown; [option: string]: unknown }) => undefined | Promise<undefined>;
   /**
@@ -137,12 +175,12 @@ export declare function toolshelfSearch(options?: { tools?: ToolSet; limit?: num
 export type { AnthropicNativeToolshelf, OpenAINativeToolshelf, OpenAIToolSearchArgs } from "./ai-native.js";
 
 /**
- * Direct tools plus deferred tools by server → native Anthropic tool search for the AI SDK (SPEC
- * §11). Over 10,000 deferred tools at creation, createToolshelf's bridge is returned instead.
+ * Direct tools plus deferred tools by server → native Anthropic tool search for the AI SDK
+ * ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#11-native-tool-search-mode-native SPEC §11}). Over 10,000 deferred tools at creation, createToolshelf's bridge is returned instead.
  */
 export declare function createAnthropicNativeToolshelf(input?: ToolshelfInput): AnthropicNativeToolshelf;
 
-/** Direct tools plus deferred tools by server → native OpenAI Responses tool search for the AI SDK (SPEC §11). */
+/** Direct tools plus deferred tools by server → native OpenAI Responses tool search for the AI SDK ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#11-native-tool-search-mode-native SPEC §11}). */
 export declare function createOpenAINativeToolshelf(
   input: Omit<ToolshelfInput, "toolApproval"> & {
     /** The SDK's factory: `openai.tools.toolSearch` from @ai-sdk/openai. */

@@ -12,12 +12,13 @@ import { Shelf } from "toolshelf";
 // The core's own naming (SPEC §16, one authority): the name a server's tool is shown under.
 import { toolName } from "./wasm/toolshelf.js";
 import { anthropicNative, openaiNative } from "./ai-native.js";
+import { McpToolError, mcpToolSets } from "./ai-mcp.js";
 import {
   DEFERRED_DIRECT, anthropicHistory, embeddingSearch, freeName, isAsyncGeneratorFunction, isPromise, isToolboxError, loadToolbox, observers,
   own, put, refusal, sameSignature, serversOf, signature, withProperties,
 } from "./ai-shared.js";
 
-export { embeddingSearch };
+export { embeddingSearch, McpToolError };
 
 /** Per-call records (approvals asked, outputs to render) are kept for at most this many calls. */
 const RECORDS = 1024;
@@ -120,13 +121,30 @@ async function lastOf(iterable) {
 }
 
 /**
+ * Reads `servers` (a value, or a function read now and before every step, sync or async) as ToolSets
+ * by server, MCP clients and mcpServers' result made into ToolSets once each (ai-mcp.js).
+ */
+function serversReader({ onProgress, onWarning = (w) => console.warn(w) }) {
+  const memo = new WeakMap();
+  const toolSets = (value) => mcpToolSets(value, { memo, onProgress, onWarning });
+  return (servers) => {
+    const value = serversOf(servers);
+    return isPromise(value) ? value.then(toolSets) : toolSets(value);
+  };
+}
+
+/**
  * Direct tools plus deferred tools by server → `{ tools, prepareStep, toolApproval, shelf, assembly,
  * warnings, update }`. `servers` may be a function (sync or async): `prepareStep` calls it before
  * every step and re-assembles when a server or its tool list changed (the `tools` object is updated
  * in place). Each call is unwrapped with the step's conversation (SPEC §14).
  */
-export function createToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, onSearch, onReject, onWarning, toolApproval, embedding } = {}) {
+export function createToolshelf({ tools: direct = {}, servers = {}, options = {}, onCall, onSearch, onReject, onWarning, onProgress, toolApproval, embedding } = {}) {
+  if (direct === null || typeof direct !== "object" || Array.isArray(direct)) {
+    throw new TypeError(`toolshelf/ai: tools is ${Array.isArray(direct) ? "an array" : direct === null ? "null" : typeof direct}; expected an AI SDK ToolSet (an object of tools by name)`);
+  }
   const watch = observers({ onSearch, onReject, onWarning });
+  const readServers = serversReader({ onProgress, onWarning });
   const semantic = embedding?.model ? embeddingSearch(embedding) : undefined;
   const toolSet = {};
   const defs = new WeakMap(); // tool object → its MCP def, so that Shelf.update keeps what it read
@@ -408,7 +426,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   }
 
   // An async `servers` function: the adapter starts with no server, and the first step awaits it.
-  let first = serversOf(servers);
+  let first = readServers(servers);
   if (isPromise(first)) prepare({});
   else {
     prepare(first);
@@ -429,7 +447,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
      * which may be async: then so is update); when that fails, the adapter is left as it was.
      */
     update(next) {
-      const value = serversOf(next);
+      const value = readServers(next);
       const apply = (read) => {
         prepare(read);
         servers = next;
@@ -444,7 +462,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     prepareStep({ toolsContext, runtimeContext } = {}) {
       seen = { toolsContext, runtimeContext };
       asked.clear(); // what the SDK was told about a call counts for its own step only
-      const next = first ?? serversOf(servers);
+      const next = first ?? readServers(servers);
       first = undefined;
       if (isPromise(next)) return next.then((read) => { refresh(read); return undefined; });
       refresh(next);
@@ -510,8 +528,9 @@ export function toolshelfSearch({ tools, limit = 10, server = "deferred", onWarn
  * bridge (over 10,000 deferred tools at creation), createToolshelf's bridge.
  */
 export function createAnthropicNativeToolshelf(input = {}) {
-  const { tools, servers, options, onCall, onSearch, onReject, onWarning, embedding } = input;
-  return anthropicNative(input) ?? createToolshelf({ tools, servers, options: { ...options, mode: "bridge" }, onCall, onSearch, onReject, onWarning, embedding });
+  const { tools, servers, options, onCall, onSearch, onReject, onWarning, onProgress, embedding } = input;
+  return mcpAware(input, anthropicNative)
+    ?? createToolshelf({ tools, servers, options: { ...options, mode: "bridge" }, onCall, onSearch, onReject, onWarning, onProgress, embedding });
 }
 
 /**
@@ -519,6 +538,22 @@ export function createAnthropicNativeToolshelf(input = {}) {
  * core keeps the bridge, createToolshelf's bridge.
  */
 export function createOpenAINativeToolshelf(input = {}) {
-  const { tools, servers, options, onCall, onSearch, onReject, onWarning } = input;
-  return openaiNative(input) ?? createToolshelf({ tools, servers, options: { ...options, mode: "bridge" }, onCall, onSearch, onReject, onWarning });
+  const { tools, servers, options, onCall, onSearch, onReject, onWarning, onProgress } = input;
+  return mcpAware(input, openaiNative)
+    ?? createToolshelf({ tools, servers, options: { ...options, mode: "bridge" }, onCall, onSearch, onReject, onWarning, onProgress });
+}
+
+/**
+ * A native adapter made with `servers` read as createToolshelf reads them (MCP clients and
+ * mcpServers' result included), its `update` too; undefined where the core keeps the bridge.
+ */
+function mcpAware(input, make) {
+  const read = serversReader(input);
+  const servers = (given) => (typeof given === "function" ? () => read(given) : read(given));
+  const adapter = make({ ...input, servers: servers(input.servers) });
+  if (adapter) {
+    const update = adapter.update.bind(adapter);
+    adapter.update = (next) => update(servers(next));
+  }
+  return adapter;
 }

@@ -134,7 +134,13 @@ export function describe(toolbox, name, options) {
 /** The unwrap result's text: for a call continuing `context` (the conversation), or alone. */
 function unwrapOf(handle, toolCall, context) {
   const text = toJson(toolCall, "call");
-  return context == null ? handle.unwrap(text) : handle.unwrapWith(text, toJson(context, "context"));
+  try {
+    return context == null ? handle.unwrap(text) : handle.unwrapWith(text, toJson(context, "context"));
+  } catch (e) {
+    // JSON carries `undefined` as null: the core's "got null" is said of what the caller passed.
+    if (toolCall === undefined && typeof e?.message === "string") e.message = e.message.replace(/\bgot null\b/, "got undefined");
+    throw e;
+  }
 }
 
 /**

@@ -509,16 +509,17 @@ const within = (promise, ms) => Promise.race([promise.catch(() => undefined), ne
  * reported on stderr and left out; none left is an InputError.
  */
 async function mcpToolbox(config, { format, timeout, label }) {
-  if (config === null || typeof config !== "object" || Array.isArray(config)) throw new InputError(`--mcp-config ${label}: expected a JSON object with "mcpServers"`);
-  const entries = config.mcpServers ?? config.servers; // VS Code's .vscode/mcp.json says "servers"
+  if (config === null || typeof config !== "object" || Array.isArray(config)) throw new InputError(`--mcp-config ${label}: expected a JSON object with "mcpServers" (or VS Code's "servers")`);
+  const key = config.mcpServers === undefined && config.servers !== undefined ? "servers" : "mcpServers"; // VS Code's .vscode/mcp.json says "servers"
+  const entries = config[key];
   if (config.mcpServers === undefined && entries && typeof entries === "object" && Object.values(entries).some(Array.isArray)) {
     throw new UsageError(`--mcp-config ${label}: this is a toolbox (servers with lists of tools), not an MCP client config: give it without --mcp-config`);
   }
   if (entries === null || typeof entries !== "object" || Array.isArray(entries)) {
-    throw new InputError(`--mcp-config ${label}: no "mcpServers" object (the shape Claude Desktop, Cursor and VS Code write: {"mcpServers": {"name": {"command": ..., "args": [...]}}})`);
+    throw new InputError(`--mcp-config ${label}: no "mcpServers" object (the shape Claude Desktop and Cursor write: {"mcpServers": {"name": {"command": ..., "args": [...]}}}; VS Code's .vscode/mcp.json: {"servers": {...}})`);
   }
   const names = Object.keys(entries);
-  if (names.length === 0) throw new InputError(`--mcp-config ${label}: "mcpServers" is empty`);
+  if (names.length === 0) throw new InputError(`--mcp-config ${label}: "${key}" is empty: no server to read`);
   const sdk = await mcpSdk();
   const results = await Promise.all(names.map((name) => readServer(sdk, name, upstreamSpec(entries[name]), { format, timeout })));
   const servers = {};

@@ -51,10 +51,10 @@ async function listPage(client, params, signal) {
  * Every tool a client lists, following `nextCursor` page by page up to `maxPages` pages and
  * `maxTools` tools (a cut-off is reported to `onWarning`), a repeated tool name kept once (also
  * reported), a repeated cursor ending the listing. Yields to the event loop between pages and
- * rejects as soon as `signal` aborts.
+ * rejects as soon as `signal` aborts. A warning names `server` when one is given.
  */
-export async function listAllTools(client, { signal, maxPages = MAX_PAGES, maxTools = MAX_TOOLS, onWarning, server = "" } = {}) {
-  const warn = (message) => onWarning?.(`server ${JSON.stringify(server)}: ${message}`);
+export async function listAllTools(client, { signal, maxPages = MAX_PAGES, maxTools = MAX_TOOLS, onWarning, server } = {}) {
+  const warn = (message) => onWarning?.(server === undefined ? message : `server ${JSON.stringify(server)}: ${message}`);
   const tools = [];
   const names = new Set();
   const cursors = new Set();

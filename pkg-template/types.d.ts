@@ -59,7 +59,7 @@ export type Toolbox<T extends ToolDef = ToolDef> = T[] | { tools?: T[]; servers?
 
 export type TriState = "auto" | "on" | "off" | boolean | "yes" | "no" | "1" | "0" | 1 | 0;
 
-/** Options of SPEC §3.1; each also accepted in snake_case. Never throws: repairs become warnings. */
+/** Options of {@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#3-assembletoolbox-options--assembly SPEC §3.1}; each also accepted in snake_case. Never throws: repairs become warnings. */
 export interface Options {
   /** The model's context window in tokens. */
   contextLength?: number;
@@ -78,9 +78,9 @@ export interface Options {
   /** Batched bridge shapes (several queries / names per call). */
   batch?: boolean;
   /**
-   * Search ranks full matches before partial ones (SPEC §4.3, the default `true`); `false` ranks
+   * Search ranks full matches before partial ones ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#4-searchtoolbox-query-options--searchresult SPEC §4.3}, the default `true`); `false` ranks
    * every match by score and only marks the partial ones (measured slightly better on keyword
-   * queries: docs/search.md).
+   * queries: https://github.com/toolshelf/toolshelf/blob/main/docs/search.md).
    */
   fullMatchesFirst?: boolean;
   /** Bridge tool names, e.g. `{ call: "invoke_tool" }` where a chat template reserves `tool_call`. */
@@ -98,9 +98,9 @@ export interface Options {
   defer?: string[] | string;
   /**
    * Send every tool as it is (tier 0, no bridge) when the deferred tools' tokens fit the listing
-   * budget (`true`), and this cap too (a number, 100–60000). Off by default (SPEC §3.3 bridges
+   * budget (`true`), and this cap too (a number, 100–60000). Off by default ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#3-assembletoolbox-options--assembly SPEC §3.3} bridges
    * whenever a tool is deferred). Measured: pays off for toolboxes up to about 1,000 tokens
-   * (docs/options.md), so `1000` is the suggested setting.
+   * (https://github.com/toolshelf/toolshelf/blob/main/docs/options.md), so `1000` is the suggested setting.
    */
   directWhenFits?: boolean | number;
   /** Force the toolbox format instead of detecting it. */
@@ -113,7 +113,7 @@ export interface Options {
    */
   qualify?: "auto" | boolean | "true" | "false" | "yes" | "no" | 0 | 1;
   /**
-   * `"native"`: the provider loads the deferred tools itself (SPEC §11), for the `anthropic`
+   * `"native"`: the provider loads the deferred tools itself ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#11-native-tool-search-mode-native SPEC §11}), for the `anthropic`
    * format (every deferred tool with `defer_loading`, searches answered with `tool_reference`
    * blocks) and the `responses` format (a client `tool_search` tool, searches answered with a
    * `tool_search_output` item); any other format keeps the bridge, with a warning. Default `"bridge"`.
@@ -123,12 +123,12 @@ export interface Options {
    * Native searches (both providers): the most tokens of tool definitions one answer loads
    * (100–1000000). The top match and tools named exactly always load; the other matches are
    * named (a text block, or the first namespace's description), so a search of an exact name
-   * loads one. Unset by default. See docs/options.md for the measured trade.
+   * loads one. Unset by default. See https://github.com/toolshelf/toolshelf/blob/main/docs/options.md for the measured trade.
    */
   loadMaxTokens?: number;
   /**
    * Native searches (both providers): the most tools one answer loads (1–50, default 1: a native
-   * session then costs no more than the bridge's, docs/benchmarks.md). A query that is a tool's
+   * session then costs no more than the bridge's, https://github.com/toolshelf/toolshelf/blob/main/docs/benchmarks.md). A query that is a tool's
    * exact name loads that tool alone; tools the conversation loaded already do not count.
    */
   loadLimit?: number;
@@ -138,7 +138,7 @@ export interface Options {
 export type Level = "full" | "names" | "summary" | "hidden";
 export type Form = "none" | "full" | "names" | "mixed" | "groups";
 
-/** The client tool search tool of OpenAI Responses (native mode, SPEC §11). */
+/** The client tool search tool of OpenAI Responses (native mode, {@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#11-native-tool-search-mode-native SPEC §11}). */
 export interface ResponsesToolSearch {
   type: "tool_search";
   execution: "client";
@@ -165,7 +165,7 @@ export interface Assembly<T extends ToolDef = ToolDef> {
   servers: { name: string; tools: number; level: Level }[];
   /** Stable hex hash of the tools array's compact JSON, equal in every runtime: a prompt-cache key. */
   fingerprint: string;
-  /** `"native"` when the provider loads the deferred tools itself (SPEC §11). */
+  /** `"native"` when the provider loads the deferred tools itself ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#11-native-tool-search-mode-native SPEC §11}). */
   mode: "bridge" | "native";
   /** What the model's context pays for the array (tokens, estimated): Anthropic keeps deferred tools out. */
   contextTokens: number;
@@ -176,7 +176,7 @@ export interface Assembly<T extends ToolDef = ToolDef> {
 
 /** A request's conversation so far, for `assemble` in native Anthropic mode (its `tool_reference` blocks). */
 /**
- * The conversation so far (SPEC §14): Anthropic `messages`, Responses `input` items, or the array
+ * The conversation so far ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#14-conversations-correct-across-turns-not-only-call-by-call SPEC §14}): Anthropic `messages`, Responses `input` items, or the array
  * itself. Only what names tools is read (references, search outputs, calls); the rest is skipped
  * whatever its depth.
  */
@@ -190,7 +190,7 @@ export type ErrorCode =
   | "invalid_call"
   | "too_large"
   | "invalid_snapshot"
-  /** Vectors that do not fit (SPEC §12): another model or dimension, a wrong count, not finite numbers. */
+  /** Vectors that do not fit ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#12-semantic-retrieval-embeddings-the-caller-supplies SPEC §12}): another model or dimension, a wrong count, not finite numbers. */
   | "invalid_embeddings"
   | "not_initialized"
   /** A method of a `Shelf` called after its `free()`. */
@@ -223,6 +223,7 @@ export interface SearchMatch {
 /** What search returns. `servers` is present only when nothing matched. */
 export interface SearchResult {
   query: string;
+  /** How many deferred tools the search ran over; what the model reads says `total_available` ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#4-searchtoolbox-query-options--searchresult SPEC §4}'s snake_case JSON). */
   totalAvailable: number;
   matches: SearchMatch[];
   /**
@@ -254,7 +255,7 @@ export type ToolCall =
   | { id: string; type: "custom"; custom: { name: string; input: string } }
   | { name: string; args?: Record<string, unknown>; id?: string };
 
-/** An OpenAI Responses `tool_search_call` item (native mode, SPEC §11). */
+/** An OpenAI Responses `tool_search_call` item (native mode, {@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#11-native-tool-search-mode-native SPEC §11}). */
 export interface ToolSearchCall {
   type: "tool_search_call";
   call_id?: string | null;
@@ -347,8 +348,9 @@ export declare function search(toolbox: Toolbox, query: string, options?: Search
 /** Stateless describe: a deferred tool's whole description and schema, or null. */
 export declare function describe(toolbox: Toolbox, name: string, options?: Options): Described | null;
 /** Stateless unwrap: the model's tool call → the real call, a local answer, or a reject. */
-export declare function unwrap<T extends ToolDef>(toolbox: Toolbox<T>, call: ToolSearchCall, options?: Options, context?: AssembleContext): SearchCallUnwrapped;
+// A tool call's overload comes first: a call typed `any` (from JSON.parse) is read as one.
 export declare function unwrap<T extends ToolDef, M extends Mode = "bridge">(toolbox: Toolbox<T>, call: ToolCall, options?: ModeOptions<M>, context?: AssembleContext): Unwrapped<T, M>;
+export declare function unwrap<T extends ToolDef>(toolbox: Toolbox<T>, call: ToolSearchCall, options?: Options, context?: AssembleContext): SearchCallUnwrapped;
 export declare function unwrap<T extends ToolDef, M extends Mode = "bridge">(toolbox: Toolbox<T>, call: ToolCall | ToolSearchCall, options?: ModeOptions<M>, context?: AssembleContext): Unwrapped<T, M> | SearchCallUnwrapped;
 
 /** A toolbox prepared once with its options, for agents that keep the same tools across turns. */
@@ -356,23 +358,23 @@ export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge
   constructor(toolbox: Toolbox<T>, options?: ModeOptions<M>);
   /**
    * The model-visible tools. With `context` (`{ messages }`) in native Anthropic mode, only the
-   * deferred tools the conversation's `tool_reference` blocks name travel (SPEC §11).
+   * deferred tools the conversation's `tool_reference` blocks name travel ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#11-native-tool-search-mode-native SPEC §11}).
    */
   assemble(context?: AssembleContext): Assembly<T>;
-  /** With `vector` (the query's embedding, same model as setEmbeddings'), similarity is fused in (SPEC §12). */
+  /** With `vector` (the query's embedding, same model as setEmbeddings'), similarity is fused in ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#12-semantic-retrieval-embeddings-the-caller-supplies SPEC §12}). */
   search(query: string, options?: { limit?: number; vector?: Vector }): SearchResult;
   describe(name: string): Described | null;
-  /** With `context` (the conversation so far), names route by what the history bound (SPEC §14). */
+  /** With `context` (the conversation so far), names route by what the history bound ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#14-conversations-correct-across-turns-not-only-call-by-call SPEC §14}). */
+  unwrap(call: ToolCall, context?: AssembleContext): Unwrapped<T, M>; // first: a call typed `any` is a tool call
   unwrap(call: ToolSearchCall, context?: AssembleContext): SearchCallUnwrapped;
-  unwrap(call: ToolCall, context?: AssembleContext): Unwrapped<T, M>;
   unwrap(call: ToolCall | ToolSearchCall, context?: AssembleContext): Unwrapped<T, M> | SearchCallUnwrapped;
-  /** What to embed of each deferred tool, in order; `key` is a hash of `text` (SPEC §12). */
+  /** What to embed of each deferred tool, in order; `key` is a hash of `text` ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#12-semantic-retrieval-embeddings-the-caller-supplies SPEC §12}). */
   embeddingTexts(): EmbeddingText[];
   /**
    * The deferred tools' vectors: in embeddingTexts order (they replace any held), or by key, a
    * Map or a Record (added to those held, same model and dimension; keys no deferred tool has are
-   * ignored and listed in `unknownKeys`). `null` drops them. Every input is checked first (SPEC
-   * §15): throws `invalid_embeddings` naming the first bad vector and why (empty, another length,
+   * ignored and listed in `unknownKeys`). `null` drops them. Every input is checked first
+   * ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#15-robustness-of-the-optional-parts-embeddings-snapshots-cli SPEC §15}): throws `invalid_embeddings` naming the first bad vector and why (empty, another length,
    * NaN, infinite or beyond float32, all zero, not numbers; an empty model name; no vectors; no
    * key of this shelf), the shelf left as it was.
    */
@@ -382,8 +384,8 @@ export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge
    * fused into the search. Bounded by `timeoutMs` (default 10,000) and `signal`: a query whose
    * vector is late, unusable or whose `embed` failed is searched lexically, with a `warnings` line.
    */
-  unwrapAsync(call: ToolSearchCall, options?: UnwrapAsyncOptions): Promise<SearchCallUnwrapped & { warnings?: string[] }>;
   unwrapAsync(call: ToolCall, options?: UnwrapAsyncOptions): Promise<Unwrapped<T, M> & { warnings?: string[] }>;
+  unwrapAsync(call: ToolSearchCall, options?: UnwrapAsyncOptions): Promise<SearchCallUnwrapped & { warnings?: string[] }>;
   unwrapAsync(
     call: ToolCall | ToolSearchCall,
     options?: UnwrapAsyncOptions,
@@ -398,7 +400,7 @@ export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge
   /** Releases the wasm memory now rather than at garbage collection. */
   free(): void;
   /**
-   * The shelf as bytes for `Shelf.fromSnapshot` (SPEC §13, §15), its search index built first if no
+   * The shelf as bytes for `Shelf.fromSnapshot` ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#13-snapshots-ready-at-startup SPEC §13}, §15), its search index built first if no
    * search has built it. A snapshot holds the toolbox's JSON text (unless `{ toolbox: false }`:
    * then its fingerprint, and `fromSnapshot` needs the toolbox), the options, the search index and
    * the embeddings `setEmbeddings` gave (as stored: int8 with a scale per vector); nothing of a
@@ -425,11 +427,11 @@ export declare class Shelf<T extends ToolDef = ToolDef, M extends Mode = "bridge
 /** A vector: a Float32Array or an array of numbers. */
 export type Vector = Float32Array | readonly number[];
 
-/** One deferred tool's embedding text (SPEC §12). */
+/** One deferred tool's embedding text ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#12-semantic-retrieval-embeddings-the-caller-supplies SPEC §12}). */
 export interface EmbeddingText {
   /** 16 hex digits: FNV-1a 64 of `text`, for keeping vectors across shelves and deployments. */
   key: string;
-  /** `[server words] name words: description` (docs/search.md, "Semantic retrieval"). */
+  /** `[server words] name words: description` (https://github.com/toolshelf/toolshelf/blob/main/docs/search.md, "Semantic retrieval"). */
   text: string;
 }
 
@@ -443,7 +445,7 @@ export interface EmbeddingsStored {
   unknownKeys: string[];
 }
 
-/** How `Shelf.unwrapAsync` embeds a search query, and how long it waits (SPEC §15). */
+/** How `Shelf.unwrapAsync` embeds a search query, and how long it waits ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#15-robustness-of-the-optional-parts-embeddings-snapshots-cli SPEC §15}). */
 export interface UnwrapAsyncOptions {
   /**
    * The query's embedding, of the model given to setEmbeddings. `signal` aborts when unwrapAsync

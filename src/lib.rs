@@ -36,6 +36,7 @@ pub mod catalog;
 pub mod conversation;
 mod describe;
 mod dialect;
+mod distance;
 mod error;
 mod find;
 mod float;

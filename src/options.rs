@@ -1,8 +1,9 @@
 //! Options of SPEC §3.1, parsed leniently: out-of-range values are clamped, unparseable ones take
 //! the default, unknown names are ignored, and every repair is reported as a warning. Never an error.
 //!
-//! Layer 3 of ARCHITECTURE.md's Layers: imports only `error`, `hash`, `float`, `swar`, `lowercase`, `json`, `format`, `wire`.
+//! Layer 3 of ARCHITECTURE.md's Layers: imports only `error`, `hash`, `float`, `swar`, `lowercase`, `distance`, `json`, `format`, `wire`.
 
+use crate::distance::edit_distance;
 use crate::format::Format;
 use crate::json::Value;
 use alloc::format;
@@ -185,6 +186,26 @@ const KNOWN: [(&str, &str); 18] = [
     ("directWhenFits", "direct_when_fits"),
 ];
 
+/// Most edits between an unknown option name and the known one it is taken for (`contextLenght`).
+const MAX_OPTION_TYPO: usize = 2;
+
+/// The known option name closest to `key` (in the spelling of its style: camelCase, or snake_case
+/// for a key with `_`), within [`MAX_OPTION_TYPO`] edits, ignoring case; the first of a tie.
+fn closest_option(key: &str) -> Option<&'static str> {
+    let wanted: Vec<char> = key.chars().flat_map(char::to_lowercase).collect();
+    let snake = key.contains('_');
+    let mut best: Option<(usize, &'static str)> = None;
+    for (camel, snake_name) in KNOWN {
+        let name = if snake { snake_name } else { camel };
+        let known: Vec<char> = name.chars().flat_map(char::to_lowercase).collect();
+        let distance = edit_distance(&wanted, &known, MAX_OPTION_TYPO);
+        if distance <= MAX_OPTION_TYPO && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, name));
+        }
+    }
+    best.map(|(_, name)| name)
+}
+
 impl Options {
     /// Reads options from a JSON object (camelCase or snake_case names). `null` gives the defaults.
     pub fn parse(value: &Value) -> ParsedOptions {
@@ -250,7 +271,11 @@ impl Reader<'_> {
         };
         for (key, _) in members {
             if !KNOWN.iter().any(|(camel, snake)| key == camel || key == snake) {
-                self.warnings.push(format!("unknown option \"{key}\" ignored"));
+                let warning = match closest_option(key) {
+                    Some(near) => format!("unknown option \"{key}\" ignored (did you mean \"{near}\"?)"),
+                    None => format!("unknown option \"{key}\" ignored"),
+                };
+                self.warnings.push(warning);
             }
         }
     }
@@ -448,6 +473,24 @@ mod tests {
         let parsed = Options::parse_json(options);
         assert!(expected(&parsed.options), "{options}: {:?}", parsed.options);
         assert_eq!(parsed.warnings.len(), warnings, "{options}: {:?}", parsed.warnings);
+    }
+
+    #[test]
+    fn an_unknown_name_suggests_the_closest_known_one() {
+        let warnings = |text: &str| Options::parse_json(text).warnings;
+        assert_eq!(
+            warnings(r#"{"contextLenght":200000}"#),
+            ["unknown option \"contextLenght\" ignored (did you mean \"contextLength\"?)"]
+        );
+        assert_eq!(
+            warnings(r#"{"context_lenght":200000}"#),
+            ["unknown option \"context_lenght\" ignored (did you mean \"context_length\"?)"]
+        );
+        assert_eq!(
+            warnings(r#"{"alwaysload":["a"]}"#),
+            ["unknown option \"alwaysload\" ignored (did you mean \"alwaysLoad\"?)"]
+        );
+        assert_eq!(warnings(r#"{"temperature":1}"#), ["unknown option \"temperature\" ignored"]);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// The core's rooms, bottom first: a room may import only rooms of lower layers.
 const CORE: &[&[&str]] = &[
-    &["error", "hash", "float", "swar", "lowercase"],
+    &["error", "hash", "float", "swar", "lowercase", "distance"],
     &["json"],
     &["format", "wire"],
     &["options"],
@@ -33,7 +33,7 @@ const PACKAGE: &[&[&str]] = &[
     &["api"],
     &["node", "workerd", "web", "slim"],
     &["ai-shared", "mcp"],
-    &["ai-native"],
+    &["ai-native", "ai-mcp"],
     &["ai", "gateway"],
     &["cli"],
 ];

@@ -14,7 +14,7 @@ import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI, openai as openaiProvider } from "@ai-sdk/openai";
 import { createAnthropicNativeToolshelf, createOpenAINativeToolshelf, createToolshelf } from "toolshelf/ai";
-import { callMcpTool, mcpServers } from "toolshelf/mcp";
+import { mcpServers } from "toolshelf/mcp";
 import { startModelServer, startNativeModelServer } from "./model-server.mjs";
 import { toolServer } from "./mcp-servers.mjs";
 import { catalog } from "./support.mjs";
@@ -61,8 +61,8 @@ function sessionScript(provider) {
 }
 
 /**
- * Real MCP servers behind toolshelf/mcp, their tools as AI SDK tools (each the same object while
- * its server's list is the same) whose execute is callMcpTool. `attach(name)` connects and watches
+ * Real MCP servers behind toolshelf/mcp, given to toolshelf/ai as mcpServers' result (the same list
+ * while a server's tools are the same), which makes them AI SDK tools whose execute is callMcpTool. `attach(name)` connects and watches
  * a server; `changed(server, reason)` resolves on toolshelf/mcp's next such onToolsChanged.
  */
 function mcpWorld() {
@@ -81,14 +81,6 @@ function mcpWorld() {
       else waiting.push(w);
     }
   };
-  const sets = new Map();
-  const toolSetOf = (server, list) => {
-    if (!sets.has(list)) {
-      sets.set(list, Object.fromEntries(list.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema),
-        execute: async (args) => (await callMcpTool(clients, { name: t.name, server, tool: t.name, arguments: args })).content })])));
-    }
-    return sets.get(list);
-  };
   return {
     servers,
     changes,
@@ -99,7 +91,8 @@ function mcpWorld() {
       unwatch.push(listed.unwatch);
     },
     changed: (server, reason) => new Promise((resolve) => waiting.push({ server, reason, resolve })),
-    toolSets: () => Object.fromEntries(Object.entries(lists).map(([server, list]) => [server, toolSetOf(server, list)])),
+    // mcpServers' result as it is now: toolshelf/ai makes each list's ToolSet (once per list), calls through callMcpTool.
+    toolSets: () => ({ servers: { ...lists }, clients, warnings: [] }),
     async close() {
       unwatch.forEach((f) => f?.());
       await Promise.all(Object.values(clients).map((c) => c.close().catch(() => {})));

@@ -326,11 +326,11 @@ test("the Responses model server refuses what the API refuses (400 through the S
   }
 });
 
-// The documented native loops (the installed README, the npm page, and the repository's
-// docs/guide.md), as written, against the model server and the real SDK clients, with the real
-// GitHub catalog as their deferred tools (types.test.mjs type-checks the same blocks).
+// The native loops of docs/guide.md, as written, against the model server and the real SDK clients,
+// with the real GitHub catalog as their deferred tools (types.test.mjs type-checks the same blocks;
+// the npm page's loops, which define what they use, run in docs.test.mjs).
 const ts = createRequire(join(repoDir, "package.json"))("typescript");
-const readmes = [new URL(import.meta.resolve("toolshelf/package.json").replace(/package\.json$/, "README.md")), join(repoDir, "docs", "guide.md")].map((path) => readFileSync(path, "utf8"));
+const readmes = [join(repoDir, "docs", "guide.md")].map((path) => readFileSync(path, "utf8"));
 const nativeBlocks = [...new Set(readmes.flatMap((readme) => [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((c) => c.includes('mode: "native"'))))];
 const CREATE = { owner: "o", repo: "r", title: "Crash" };
 
@@ -360,10 +360,10 @@ const anthropic = new Anthropic({ apiKey: "test", baseURL: globalThis.__nativeUr
 const openai = new OpenAI({ apiKey: "test", baseURL: globalThis.__nativeUrl + "/v1" });
 `;
 
-test("the native loops of the npm page and docs/guide.md run as written against the model server", async () => {
+test("the native loops of docs/guide.md run as written against the model server", async () => {
   for (const readme of readmes) {
     const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((c) => c.includes('mode: "native"'));
-    assert.deepEqual(blocks.map((c) => (c.includes("@anthropic-ai/sdk") ? "anthropic" : "openai")).sort(), ["anthropic", "openai"], "one loop per provider in the npm page and in docs/guide.md");
+    assert.deepEqual(blocks.map((c) => (c.includes("@anthropic-ai/sdk") ? "anthropic" : "openai")).sort(), ["anthropic", "openai"], "one loop per provider in docs/guide.md");
   }
   const scripts = {
     anthropic: [{ tool: "tool_search", arguments: { query: "github create issue" } }, { tool: "create_issue", arguments: CREATE }, { text: "Opened #1." }],

@@ -35,10 +35,8 @@ test("every labelled query has a vector by the key of its text, one per distinct
   }
 });
 
-const hasTexts = typeof toolshelf.Shelf?.prototype?.embeddingTexts === "function";
 test(
   "every deferred tool of every labelled catalog has a vector by the package's embedding key",
-  { skip: hasTexts ? false : "the installed package has no Shelf.embeddingTexts() yet (SPEC §12)" },
   () => {
     const tools = readVectors("tools");
     assertWellFormed("tools", tools);

@@ -72,7 +72,7 @@ test("50,000 tools are accepted (SPEC §8's floor)", () => {
 // [what, call, message]: calls unwrap cannot read at all (a model's mistakes are rejects, not these).
 const CALL_ERRORS = [
   ["null", null, /^call: expected a tool call object, got null/],
-  ["undefined", undefined, /got null/],
+  ["undefined", undefined, /^call: expected a tool call object, got undefined/],
   ["a string", "tool_call", /got a string/],
   ["a number", 7, /got a number/],
   ["a list", [{ name: "a" }], /got an array/],

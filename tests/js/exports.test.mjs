@@ -93,7 +93,7 @@ test("Node's resolver agrees with the exports map, condition by condition", () =
 
 test("the tarball holds exactly the package's files, README included", () => {
   const files = listFiles(pkgDir).sort();
-  const expected = ["README.md", "ai.d.ts", "ai.js", "ai-native.d.ts", "ai-native.js", "ai-shared.js", "mcp.d.ts", "mcp.js", "gateway.d.ts", "gateway.js", "api.js", "cli.js", "common.js", "index.d.ts", "node.js", "package.json", "slim.d.ts", "slim.js", "state.js",
+  const expected = ["README.md", "ai.d.ts", "ai.js", "ai-mcp.js", "ai-native.d.ts", "ai-native.js", "ai-shared.js", "mcp.d.ts", "mcp.js", "gateway.d.ts", "gateway.js", "api.js", "cli.js", "common.js", "index.d.ts", "node.js", "package.json", "slim.d.ts", "slim.js", "state.js",
     "types.d.ts", "web.js", "workerd.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm"];
   const licenses = files.filter((f) => /^LICEN[CS]E/i.test(f));
   assert.deepEqual(files.filter((f) => !licenses.includes(f)), expected.sort());
@@ -120,6 +120,23 @@ test("the packed README links absolutely, into the package's repository, and nam
   for (const t of targets.filter((t) => t.startsWith("#"))) assert.ok(anchors.has(t.slice(1)), `${t} is a heading of the README`);
   assert.doesNotMatch(readme, /(^|[\s`(])(\.\/)?scripts\//m, "no repository script (scripts/…)");
   assert.doesNotMatch(readme, /\.ci\/|cargo |wasm-pack/, "no repository tooling");
+});
+
+// An editor's hover shows the .d.ts comments where the repository is not: what they point to is a
+// URL (none of docs/ is in the tarball), and each SPEC section named is a link to its heading.
+test("the types' comments point to the docs by absolute URL, each SPEC § a link to its heading", () => {
+  const spec = readFileSync(join(repoDir, "docs", "SPEC.md"), "utf8");
+  const anchors = new Set([...spec.matchAll(/^## (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-")));
+  const base = "https://github.com/toolshelf/toolshelf/blob/main/docs/";
+  for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".d.ts") && f !== "gateway.d.ts")) {
+    const text = readFileSync(join(pkgDir, file), "utf8");
+    assert.doesNotMatch(text.replaceAll(base, ""), /(?<![\w/])docs\/\w+\.md/, `${file}: a docs/ path that is not a URL`);
+    const links = [...text.matchAll(/\{@link (\S+) SPEC §[\d.]+\}/g)].map((m) => m[1]);
+    assert.equal(links.length, (text.match(/SPEC\s+§/g) ?? []).length, `${file}: a SPEC § that is not a link`);
+    for (const url of links) {
+      assert.ok(url.startsWith(`${base}SPEC.md#`) && anchors.has(url.split("#")[1]), `${file}: ${url} is a heading of docs/SPEC.md`);
+    }
+  }
 });
 
 function listFiles(dir) {
@@ -188,12 +205,13 @@ test("the core has no runtime dependency: the entries import only the package's 
   assert.deepEqual(pkg.peerDependenciesMeta, { ai: { optional: true }, "@modelcontextprotocol/sdk": { optional: true } });
   const bare = (file) => [...readFileSync(join(pkgDir, file), "utf8").matchAll(/(?:\bfrom|^\s*import)\s*["']([^"'.][^"']*)["']/gm)].map((m) => m[1])
     .filter((specifier) => !specifier.startsWith("node:")); // the runtime's built-ins are no dependency
-  for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".js") && f !== "ai.js" && f !== "ai-native.js" && f !== "ai-shared.js" && f !== "gateway.js")) {
+  for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".js") && !["ai.js", "ai-mcp.js", "ai-native.js", "ai-shared.js", "gateway.js"].includes(f))) {
     assert.deepEqual(bare(file), [], `${file} imports no other package`);
   }
   assert.deepEqual(bare("ai.js").sort(), ["ai", "toolshelf"], "toolshelf/ai imports the AI SDK and the package itself");
   assert.deepEqual(bare("ai-native.js").sort(), ["ai", "toolshelf"], "its native path too (re-exported by ai.js)");
   assert.deepEqual(bare("ai-shared.js"), ["ai"], "the helpers both share");
+  assert.deepEqual(bare("ai-mcp.js"), ["ai"], "MCP clients as ToolSets (through the package's own mcp.js)");
   assert.deepEqual(bare("gateway.js").sort(), ["@modelcontextprotocol/sdk/client/index.js", "@modelcontextprotocol/sdk/client/streamableHttp.js", "@modelcontextprotocol/sdk/server/index.js",
     "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js", "@modelcontextprotocol/sdk/types.js", "toolshelf"], "toolshelf/gateway imports the MCP SDK (no Node-only module of it) and the package itself");
 });

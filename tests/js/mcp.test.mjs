@@ -80,8 +80,10 @@ test("isolation: a failing or unusable server is left out with a warning naming 
   assert.match(text, /server "repeating": 1 tool name\(s\) listed more than once, kept once: "a"/);
   assert.deepEqual(servers.repeating.map((t) => t.name), ["a", "b", "c"]);
   assert.ok(new Shelf({ servers }).assemble().deferredCount === 5, "the rest make a toolbox");
-  const listed = await listAllTools(repeating, { onWarning: (w) => warnings.push(w) });
+  const alone = [];
+  const listed = await listAllTools(repeating, { onWarning: (w) => alone.push(w) });
   assert.equal(listed.length, 3);
+  assert.deepEqual(alone, ['1 tool name(s) listed more than once, kept once: "a"'], "no server named: the warning names none");
 });
 
 test("names: a server calling itself builtin is renamed; __proto__ is a server like any other", async () => {

@@ -72,5 +72,15 @@ const hooked = createToolshelf({
 });
 const hookedNative = createAnthropicNativeToolshelf({ onSearch: async () => {}, onReject: () => undefined });
 
-export { hooked, hookedNative, progressedText };
+// toolshelf/ai straight from MCP clients: by name, a list, or mcpServers' result; a wrong shape is an error.
+const fromClients = createToolshelf({ servers: { github: client }, onProgress: (p, call) => console.log(call.server, call.tool, p.progress, p.total) });
+const listing = await mcpServers({ github: client });
+const fromListing = createToolshelf({ servers: listing, tools: {} });
+const fromList = createAnthropicNativeToolshelf({ servers: [client] });
+// @ts-expect-error mcpServers' tool arrays alone cannot be run: the clients are needed
+createToolshelf({ servers: listing.servers });
+// @ts-expect-error a ToolSet is an object of tools by name, not an array
+createToolshelf({ tools: listing.servers.github });
+
+export { fromClients, fromList, fromListing, hooked, hookedNative, progressedText };
 export { anthropicBridge, anthropicNative, chat, chatAssembled, content, responses };

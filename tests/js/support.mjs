@@ -29,11 +29,15 @@ export function assembleCases() {
   return JSON.parse(readFileSync(join(dataDir, "assemble-cases.json"), "utf8"));
 }
 
-/** Results of the same cases computed natively (examples/fixtures.rs), when scripts/test made them. */
-export function nativeResults() {
-  const path = process.env.TOOLSHELF_NATIVE_ASSEMBLE;
-  return path ? JSON.parse(readFileSync(path, "utf8")) : null;
+/** A file the native build wrote for the JS tests, named by an environment variable: a missing one fails. */
+function nativeFixture(variable, example) {
+  const path = process.env[variable];
+  if (!path) throw new Error(`${variable} is not set: scripts/test sets it (cargo run --profile native --example ${example} > target/${example}.json)`);
+  return JSON.parse(readFileSync(path, "utf8"));
 }
+
+/** Results of the same cases computed natively (examples/fixtures.rs). */
+export const nativeResults = () => nativeFixture("TOOLSHELF_NATIVE_ASSEMBLE", "fixtures");
 
 export const tool = (name, description = "A tool.") => ({
   type: "function",
@@ -48,11 +52,8 @@ export function keywordQueries() {
   return JSON.parse(readFileSync(join(dataDir, "queries-keyword.json"), "utf8"));
 }
 
-/** The same queries searched natively (examples/search_fixtures.rs), when scripts/test made them. */
-export function nativeSearches() {
-  const path = process.env.TOOLSHELF_NATIVE_SEARCH;
-  return path ? JSON.parse(readFileSync(path, "utf8")) : null;
-}
+/** The same queries searched natively (examples/search_fixtures.rs). */
+export const nativeSearches = () => nativeFixture("TOOLSHELF_NATIVE_SEARCH", "search_fixtures");
 
 /** A predicate for assert.throws: a ToolshelfError (and an Error) with `code` and a message matching `message`. */
 export function toolshelfError(ToolshelfError, code, message = /./) {

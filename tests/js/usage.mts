@@ -148,6 +148,13 @@ const loaded: Described | null = shelf.describe("list_issues");
 const answered: Unwrapped = shelf.unwrap(calls[2]!);
 assert.equal(loaded?.name, "list_issues");
 assert.equal(answered.kind, "answer");
+// A call typed `any` (JSON.parse's) is read as a tool call: narrowing by kind reaches the server.
+const parsed: any = JSON.parse('{"name":"tool_call","arguments":{"name":"create_issue","arguments":{"title":"Crash"}}}');
+const fromJson = shelf.unwrap({ ...parsed, name: "invoke_tool" }); // this shelf's bridgeNames
+const fromJsonServer: string | undefined = fromJson.kind === "call" ? fromJson.server : undefined;
+assert.equal(fromJsonServer, "linear");
+const fromJsonFree = unwrap(toolbox, parsed);
+assert.equal(fromJsonFree.kind === "call" ? fromJsonFree.tool : undefined, "create_issue");
 shelf.free();
 
 // Errors: a ToolshelfError with a typed code.

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { LOOPS, PAGES, blocks } from "./doc-examples.mjs";
 
 const repoDir = process.env.TOOLSHELF_REPO;
 const aiVersion = JSON.parse(readFileSync(new URL(import.meta.resolve("ai/package.json")), "utf8")).version;
@@ -35,3 +36,24 @@ for (const [name, dir] of COMPILERS) {
     assert.equal(out.split("\n").filter((l) => /error TS/.test(l)).length, theirs.length, `only the SDK's own .d.ts may have diagnostics:\n${out}`);
   });
 }
+
+// The npm page's AI SDK example as written, with this major's @ai-sdk/openai and the MCP SDK
+// (readme-ai.test.mjs runs it): its own diagnostics must be none.
+test(`ai ${aiVersion}: the npm page's AI SDK example type-checks as written (TypeScript 5.9)`, () => {
+  const loop = LOOPS.find((l) => l.name === "Vercel AI SDK");
+  const example = blocks(readFileSync(PAGES["the npm page"], "utf8")).find((b) => b.lang === "ts" && loop.matches(b.code));
+  assert.ok(example, "the npm page has the AI SDK example");
+  writeFileSync("readme-ai.mts", example.code);
+  writeFileSync("tsconfig.readme.json", JSON.stringify({
+    compilerOptions: { strict: true, skipLibCheck: true, noEmit: true, target: "es2022", module: "node16", moduleResolution: "node16", lib: ["es2022", "dom"],
+      typeRoots: [join(repoDir, "node_modules", "@types")], types: ["node"] },
+    files: ["readme-ai.mts"],
+  }));
+  let out = "";
+  try {
+    execFileSync(process.execPath, [join(repoDir, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.readme.json"], { encoding: "utf8", stdio: "pipe", timeout: 180_000 });
+  } catch (e) {
+    out = `${e.stdout}${e.stderr}`;
+  }
+  assert.equal(out, "", `ai ${aiVersion}:\n${out}`);
+});

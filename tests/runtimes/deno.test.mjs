@@ -39,23 +39,33 @@ test("Deno runs the smoke suite on npm:toolshelf with Node's answers, reading on
   console.log(`deno: ${version.stdout.split("\n")[0]}; smoke suite in ${run.ms} ms`);
 });
 
-/** The README's first ```ts block (the agent loop), as written. */
+/** The README's first ```ts block (the agent loop), as written but for its imports of the OpenAI and MCP SDKs. */
 function readmeLoop() {
   const readme = readFileSync(join(repoDir, "README.md"), "utf8");
   const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.includes('from "toolshelf"') && code.includes("unwrap"));
   assert.ok(block, "the README has the agent loop");
-  return block;
+  const sdkImports = /^import .* from "(openai|@modelcontextprotocol\/sdk\/[^"]+)";\n/gm;
+  assert.equal(block.match(sdkImports)?.length, 3, "the loop imports OpenAI's client and the MCP SDK's Client and stdio transport");
+  return block.replace(sdkImports, "");
 }
 
-// What the loop leaves to the reader, declared with the shapes OpenAI's client has.
+// The SDKs the loop imports (not installed here: the package's own types are what is checked),
+// declared with the shapes the loop uses of them.
 const DECLARATIONS = `import type { OpenAiTool, ToolCall } from "toolshelf";
-type Message = { role: string; content: string | null; tool_call_id?: string };
-declare const coreTools: OpenAiTool[], githubTools: OpenAiTool[], linearTools: OpenAiTool[];
-declare const model: string;
-declare const messages: Message[];
-declare const openai: { chat: { completions: { create(body: { model: string; messages: Message[]; tools: unknown[] }):
-  Promise<{ choices: { message: { content: string | null; tool_calls?: Extract<ToolCall, { type: "function" }>[] } }[] }> } } };
-declare function runTool(server: string | undefined, tool: string, args: Record<string, unknown>): Promise<string>;
+import type { McpClientLike } from "toolshelf/mcp";
+type Message = { role: string; content: string | null; tool_call_id?: string; tool_calls?: Extract<ToolCall, { type: "function" }>[] };
+declare namespace OpenAI { type ChatCompletionFunctionTool = OpenAiTool; type ChatCompletionMessageParam = Message; }
+declare class OpenAI {
+  chat: { completions: { create(body: { model: string; messages: Message[]; tools: unknown[] }): Promise<{ choices: { message: Message }[] }> } };
+}
+declare class Client implements McpClientLike {
+  constructor(info: { name: string; version: string });
+  connect(transport: StdioClientTransport): Promise<void>;
+  close(): Promise<void>;
+  listTools: McpClientLike["listTools"];
+  callTool: McpClientLike["callTool"];
+}
+declare class StdioClientTransport { constructor(options: { command: string; args: string[] }); }
 `;
 
 test("deno check: the README's agent loop type-checks against the package's types", { timeout: 180_000 }, async () => {

@@ -7,7 +7,7 @@
 //   `new URL(…)` (custom loaders), not a module with types, so it is left out of attw's entries.
 // - `npm publish --dry-run` lists exactly the files a user needs: package.json, README, licences,
 //   every export and `bin` target and every file they import (JS and types), nothing else.
-// - The README (the npm page) states the package's sizes: within 15% of the real tarball's and .wasm's.
+// - The README (the npm page) states the package's sizes: within 5% of the real tarball's and .wasm's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -75,17 +75,17 @@ test("npm publish --dry-run lists only what a user needs: the entries, what they
   console.log(`npm publish --dry-run: ${listed.length} files`);
 });
 
-test("the README (the npm page) gives the tarball's and the .wasm's sizes within 15%", async () => {
+test("the README (the npm page) gives the tarball's and the .wasm's sizes within 5%", async () => {
   const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
   assert.equal(readme, readFileSync(join(repoDir, "pkg-template", "README.md"), "utf8"));
   const stated = readme.match(/a (\d+) KB download/);
   assert.ok(stated, "the README says “a N KB download”");
   const actual = readFileSync(tarball).length / 1000;
-  assert.ok(Math.abs(Number(stated[1]) - actual) / actual <= 0.15, `README: ${stated[1]} KB, tarball ${actual.toFixed(0)} KB (${relative(repoDir, tarball)})`);
+  assert.ok(Math.abs(Number(stated[1]) - actual) / actual <= 0.05, `README: ${stated[1]} KB, tarball ${actual.toFixed(0)} KB (${relative(repoDir, tarball)})`);
   const wasmStated = readme.match(/the \.wasm: (\d+) KB gzip/);
   assert.ok(wasmStated, "the README says “the .wasm: N KB gzip”");
   const wasmGzip = gzipSync(readFileSync(join(pkgDir, "wasm", "toolshelf_bg.wasm")), { level: 9 }).length / 1000;
-  assert.ok(Math.abs(Number(wasmStated[1]) - wasmGzip) / wasmGzip <= 0.15, `README: ${wasmStated[1]} KB, the .wasm ${wasmGzip.toFixed(0)} KB gzip`);
+  assert.ok(Math.abs(Number(wasmStated[1]) - wasmGzip) / wasmGzip <= 0.05, `README: ${wasmStated[1]} KB, the .wasm ${wasmGzip.toFixed(0)} KB gzip`);
   console.log(`sizes: tarball ${actual.toFixed(0)} KB, .wasm ${wasmGzip.toFixed(0)} KB gzip (README: ${stated[1]} KB, ${wasmStated[1]} KB)`);
   for (const section of ["npm install toolshelf", "## Runtimes and bundlers", 'import { Shelf } from "toolshelf"']) assert.ok(readme.includes(section), section);
 });
