@@ -1158,12 +1158,8 @@ fn is_qualifiable(tool: &Tool) -> bool {
 
 /// Renames a qualifiable tool to `mcp__<server>__<tool>`; leaves any other tool as it is.
 fn rename_qualified(tool: &mut Tool) {
-    if !is_qualifiable(tool) {
-        return;
-    }
-    if let Some(server) = &tool.server {
-        tool.name = qualified_name(server, &tool.own_name);
-        tool.renamed = true;
+    if is_qualifiable(tool) {
+        rename_shown(tool);
     }
 }
 

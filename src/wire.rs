@@ -150,9 +150,7 @@ fn push_collapsed(out: &mut String, text: &str, most: usize) {
             gap = true;
         }
     }
-    while out.len() > start && out.ends_with('_') {
-        out.pop();
-    }
+    // A `_` is only pushed before a kept character: the cut to `most` alone can leave one last.
     out.truncate(start + most.min(out.len() - start));
     while out.len() > start && out.ends_with('_') {
         out.pop();
