@@ -661,6 +661,30 @@ const FORMS = {
 // ---------------------------------------------------------------------------------------------
 // Commands
 
+/**
+ * What one request costs in each mode (eager, bridge, native), counted on the tools as a provider
+ * request carries them: in the toolbox's own format, or for MCP tools/list items (whose title,
+ * outputSchema and annotations no request carries) as Anthropic tools, the name, description and
+ * input schema every provider sends; native also as Responses tools. `costsFormat` says which.
+ */
+function requestCosts(toolbox, options, format, deferredCount) {
+  const costsFormat = format === "mcp" ? "anthropic" : format;
+  const box = format === "mcp" ? convertMcp(toolbox, costsFormat) : toolbox;
+  const opts = format === "mcp" ? { ...options, format: costsFormat } : options;
+  const cost = (a, as) => ({ ...(as ? { as } : {}), contextTokens: a.contextTokens, requestBytes: a.requestBytes });
+  const bridge = assemble(box, { ...opts, mode: "bridge" });
+  const costs = [{ mode: "eager", ...cost(assemble(box, { ...opts, enabled: "off" })) }, { mode: "bridge", ...cost(bridge) }];
+  const native = assemble(box, { ...opts, mode: "native" });
+  if (native.mode === "native") costs.push({ mode: "native", ...cost(native, format === "mcp" ? costsFormat : undefined) });
+  if (format === "mcp" && deferredCount > 0) {
+    costs.push({ mode: "native", ...cost(assemble(convertMcp(toolbox, "responses"), { ...options, format: "responses", mode: "native" }), "responses") });
+  } else if (native.mode !== "native") {
+    const why = native.warnings.find((w) => !bridge.warnings.includes(w)) ?? (deferredCount === 0 ? "no deferred tool" : "not available");
+    costs.push({ mode: "native", unavailable: why });
+  }
+  return { costsFormat, costs };
+}
+
 /** inspect: the assembly of the toolbox with the options, and its cost in each mode. */
 async function inspect({ flags, positionals }) {
   if (positionals.length > (flags["--mcp-config"] === undefined ? 1 : 0)) {
@@ -670,24 +694,10 @@ async function inspect({ flags, positionals }) {
   const { toolbox, options } = input;
   const given = givenTools(toolbox);
   const main = assemble(toolbox, options);
-  const bridge = assemble(toolbox, { ...options, mode: "bridge" });
-  const eager = assemble(toolbox, { ...options, enabled: "off" });
   const searchTool = main.tools.find((t) => !given.has(t));
-  const format = options?.format ?? formatOf(bridge.tools.find((t) => !given.has(t))) ?? formatOf(eager.tools[0]);
-  const cost = (a) => ({ contextTokens: a.contextTokens, requestBytes: a.requestBytes });
-  const costs = [{ mode: "eager", ...cost(eager) }, { mode: "bridge", ...cost(bridge) }];
-  const native = assemble(toolbox, { ...options, mode: "native" });
-  if (native.mode === "native") {
-    costs.push({ mode: "native", ...cost(native) });
-  } else if (format === "mcp" && main.deferredCount > 0) {
-    for (const as of ["anthropic", "responses"]) {
-      const converted = assemble(convertMcp(toolbox, as), { ...options, format: as, mode: "native" });
-      costs.push({ mode: "native", as, ...cost(converted) });
-    }
-  } else {
-    const why = native.warnings.find((w) => !bridge.warnings.includes(w)) ?? (main.deferredCount === 0 ? "no deferred tool" : "not available");
-    costs.push({ mode: "native", unavailable: why });
-  }
+  const eager = assemble(toolbox, { ...options, enabled: "off" });
+  const format = options?.format ?? formatOf(searchTool) ?? formatOf(eager.tools[0]);
+  const { costsFormat, costs } = requestCosts(toolbox, options, format, main.deferredCount);
   const report = {
     source: input.source,
     format: format ?? null,
@@ -701,6 +711,7 @@ async function inspect({ flags, positionals }) {
     listingTokens: main.listingTokens,
     servers: main.servers,
     fingerprint: main.fingerprint,
+    costsFormat: costsFormat ?? null,
     listing: searchTool ? { tool: toolName(searchTool), description: searchTool.description ?? searchTool.function?.description ?? "" } : null,
     costs,
     warnings: main.warnings,
@@ -736,10 +747,10 @@ function inspectText(r, options) {
   if (r.servers.length) {
     out.push("", ...table([["server", "tools", "level"], ...r.servers.map((s) => [s.name, num(s.tools), s.level])], [1]));
   }
-  out.push("", "per request (first request of a conversation)");
+  out.push("", `per request (first request of a conversation), the tools as ${r.costsFormat ?? "the toolbox's"} tools`);
   const rows = [["", "context tokens", "request bytes", ""]];
   for (const c of r.costs) {
-    const label = c.mode === "eager" ? "eager (every schema)" : c.as ? `native, as ${c.as} tools` : c.mode;
+    const label = c.mode === "eager" ? "eager (every schema)" : c.mode === "native" && c.as ? `native, as ${c.as} tools` : c.mode;
     if (c.unavailable) rows.push([label, "-", "-", c.unavailable]);
     else {
       const share = c.contextTokens / Math.max(1, r.costs[0].contextTokens);
@@ -748,7 +759,10 @@ function inspectText(r, options) {
     }
   }
   out.push(...table(rows, [1, 2]).map((l) => `  ${l}`));
-  if (r.costs.some((c) => c.as)) out.push("  (the MCP tools converted as toolshelf/mcp's fromMcpTool does; --format converts them at --mcp-config)");
+  if (r.format === "mcp") {
+    out.push("  (what a request carries of an MCP tool: its name, description and input schema, not its title,",
+      "  outputSchema or annotations; converted as toolshelf/mcp's fromMcpTool does; --format sets the format)");
+  }
   out.push("", r.warnings.length ? "warnings" : "warnings: none");
   for (const w of r.warnings) out.push(`  - ${w}`);
   if (r.listing !== undefined) {
