@@ -12,8 +12,8 @@ import { Shelf } from "toolshelf";
 import { anthropicNative, openaiNative } from "./ai-native.js";
 import { McpToolError, mcpToolSets } from "./ai-mcp.js";
 import {
-  DEFERRED_DIRECT, anthropicHistory, embeddingSearch, freeName, isAsyncGeneratorFunction, isPromise, isToolboxError, loadToolbox, observers,
-  own, put, refusal, sameSignature, serversOf, signature, withProperties,
+  DEFERRED_DIRECT, anthropicHistory, embeddingSearch, isAsyncGeneratorFunction, isPromise, isToolboxError, loadToolbox, observers,
+  inputJsonSchema, own, put, sameSignature, serverLists, serversOf, signature, withProperties,
 } from "./ai-shared.js";
 
 export { embeddingSearch, McpToolError };
@@ -41,37 +41,6 @@ function records() {
       return value;
     },
   };
-}
-
-/**
- * The JSON Schema of an AI SDK tool's input (zod, Standard Schema or jsonSchema()) and, when the
- * SDK cannot write it whole, why: a schema with parts JSON Schema cannot express (`z.date()`) is
- * written with those parts open (`{}`, Standard JSON Schema's `unrepresentable: "any"`) where the
- * schema library can, else as any object.
- */
-function inputJsonSchema(tool) {
-  try {
-    const schema = asSchema(tool?.inputSchema).jsonSchema;
-    if (schema && typeof schema === "object" && typeof schema.then !== "function") return { schema };
-    return { schema: { type: "object" }, problem: "its input schema is not a JSON Schema object" };
-  } catch (error) {
-    const partial = openSchema(tool?.inputSchema);
-    return partial
-      ? { schema: partial, problem: `parts of its input schema cannot be written as JSON Schema (${error.message}); those parameters are shown open` }
-      : { schema: { type: "object" }, problem: `its input schema cannot be written as JSON Schema (${error.message}); the model sees no parameters` };
-  }
-}
-
-/** A Standard JSON Schema written with the parts JSON Schema cannot express left open, or undefined. */
-function openSchema(schema) {
-  try {
-    const written = schema?.["~standard"]?.jsonSchema?.input?.({ target: "draft-07", libraryOptions: { unrepresentable: "any" } });
-    if (!written || typeof written !== "object") return undefined;
-    const { $schema: _, ...rest } = written;
-    return rest;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A tool's description: a string, or AI SDK 7's `({ context }) => string`. */
@@ -174,24 +143,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   function toolboxOf(next) {
     const warnings = [];
     const directDefs = Object.entries(direct).map(([name, tool]) => defOf(name, tool, warnings, `tool "${name}"`, false)); // its own objects: told apart from server defs
-    const taken = new Set(Object.keys(next));
-    const routes = new Map(); // the server name the core sees → { server, set }
-    const lists = new Map();
-    for (const [server, set] of Object.entries(next)) {
-      const why = refusal(set);
-      if (why) {
-        warnings.push(`server "${server}" left out: ${why}`);
-        continue;
-      }
-      let seenAs = server;
-      if (server === DEFERRED_DIRECT) {
-        seenAs = freeName(server, taken);
-        taken.add(seenAs);
-        warnings.push(`server "${server}" is named "${seenAs}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
-      }
-      routes.set(seenAs, { server, set });
-      lists.set(seenAs, Object.entries(set).map(([name, tool]) => defOf(name, tool, warnings, `server "${server}", tool "${name}"`)));
-    }
+    const { routes, lists } = serverLists(next, (seenAs, server, name, tool) => defOf(name, tool, warnings, `server "${server}", tool "${name}"`), warnings);
     return { directDefs, routes, lists, warnings };
   }
 

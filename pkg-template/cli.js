@@ -11,6 +11,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { Shelf, ToolshelfError, assemble } from "./node.js";
 import { fromMcpTool, mcpServers, upstreamSpec } from "./mcp.js";
+import { put } from "./rules.js";
 
 /** Exit codes (docs/cli.md). */
 const EXIT = Object.freeze({
@@ -481,9 +482,6 @@ async function mcpSdk() {
     throw new InputError(`--mcp-config: cannot load ${sdk}: ${e.message}`);
   }
 }
-
-/** Sets `object[key]` as an own property even when the key is "__proto__". */
-const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
 
 /** Why a connection or listing failed, in a few words. */

@@ -1,12 +1,11 @@
 // toolshelf/mcp: the MCP TypeScript SDK's connected `Client`s as a toolbox's servers (every
 // tools/list page, within caps), and an unwrapped call run on the right client under the tool's own
-// name, its failures returned as tool errors. It imports nothing: a client is anything with the SDK
-// Client's listTools/callTool methods. With `onToolsChanged`, each client's
+// name, its failures returned as tool errors. It imports no other package: a client is anything with
+// the SDK Client's listTools/callTool methods. With `onToolsChanged`, each client's
 // `notifications/tools/list_changed` re-reads that server's tools and the callback gets the servers
 // anew (a closed client's server left out), for `Shelf.update` or an adapter's `update`.
+import { DEFERRED_DIRECT, put, qualifiedNameRefusal, serverNameSeen } from "./rules.js";
 
-/** The core's pseudo-server of the direct tools named in `defer`: never an MCP client's name. */
-const DEFERRED_DIRECT = "builtin";
 /** The notification a server sends when its tool list changed (MCP, `tools.listChanged`). */
 const TOOLS_CHANGED = "notifications/tools/list_changed";
 /**
@@ -122,13 +121,11 @@ function refusal(tools) {
   for (const tool of tools) {
     if (tool === null || typeof tool !== "object") return "a tools/list item is not an object";
     if (typeof tool.name !== "string" || tool.name === "") return "a tool has no name";
-    if (/^mcp__.+__./s.test(tool.name)) return `tool "${tool.name}" has a qualified name (mcp__<server>__<tool> names are toolshelf's)`;
+    const qualified = qualifiedNameRefusal(tool.name);
+    if (qualified) return qualified;
   }
   return undefined;
 }
-
-/** Sets `object[key]` as an own property even when the key is "__proto__". */
-const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
 /**
  * Connected clients (a list, named by their servers, or an object by name) → the servers of a
@@ -152,14 +149,7 @@ export async function mcpServers(clients, { format = "mcp", signal, maxPages, ma
     taken.add(name);
     named.push([name, client]);
   }
-  for (const entry of named) {
-    if (entry[0] !== DEFERRED_DIRECT) continue;
-    let n = 2;
-    while (taken.has(`${DEFERRED_DIRECT}_${n}`)) n++;
-    entry[0] = `${DEFERRED_DIRECT}_${n}`;
-    taken.add(entry[0]);
-    warn(`server "${DEFERRED_DIRECT}" is named "${entry[0]}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
-  }
+  for (const entry of named) entry[0] = serverNameSeen(entry[0], taken, warn);
   const lists = await Promise.allSettled(named.map(([name, client]) => listAllTools(client, { signal, maxPages, maxTools, onWarning: warn, server: name })));
   signal?.throwIfAborted();
   const servers = {};

@@ -29,7 +29,7 @@ const CORE: &[&[&str]] = &[
 const PACKAGE: &[&[&str]] = &[
     &["wasm/toolshelf"],
     &["state"],
-    &["common"],
+    &["common", "rules"],
     &["api"],
     &["node", "workerd", "web", "slim"],
     &["ai-shared", "mcp"],
