@@ -189,14 +189,15 @@ const KNOWN: [(&str, &str); 18] = [
 const MAX_OPTION_TYPO: usize = 2;
 
 /// The known option name closest to `key` (in the spelling of its style: camelCase, or snake_case
-/// for a key with `_`), within [`MAX_OPTION_TYPO`] edits, ignoring case; the first of a tie.
+/// for a key with `_`), within [`MAX_OPTION_TYPO`] edits, ignoring ASCII case (option names are
+/// ASCII; `char::to_lowercase` would link core's Unicode tables: `scripts/size`); the first of a tie.
 fn closest_option(key: &str) -> Option<&'static str> {
-    let wanted: Vec<char> = key.chars().flat_map(char::to_lowercase).collect();
+    let wanted: Vec<char> = key.chars().map(|c| c.to_ascii_lowercase()).collect();
     let snake = key.contains('_');
     let mut best: Option<(usize, &'static str)> = None;
     for (camel, snake_name) in KNOWN {
         let name = if snake { snake_name } else { camel };
-        let known: Vec<char> = name.chars().flat_map(char::to_lowercase).collect();
+        let known: Vec<char> = name.chars().map(|c| c.to_ascii_lowercase()).collect();
         let distance = edit_distance(&wanted, &known, MAX_OPTION_TYPO);
         if distance <= MAX_OPTION_TYPO && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, name));
