@@ -35,6 +35,8 @@ const PACKAGE: &[&[&str]] = &[
     &["ai-shared", "mcp"],
     &["ai-native", "ai-mcp"],
     &["ai", "gateway"],
+    &["cli-errors"],
+    &["cli-args", "cli-json", "cli-mcp", "cli-report", "cli-explain"],
     &["cli"],
 ];
 
