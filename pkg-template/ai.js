@@ -11,6 +11,7 @@ import { InvalidToolInputError, TypeValidationError, asSchema, jsonSchema, tool 
 import { Shelf } from "toolshelf";
 import { anthropicNative, openaiNative } from "./ai-native.js";
 import { McpToolError, mcpToolSets } from "./ai-mcp.js";
+import { NOT_APPLICABLE, approvalStatus } from "./ai-approval.js";
 import {
   DEFERRED_DIRECT, anthropicHistory, embeddingSearch, isAsyncGeneratorFunction, isPromise, isToolboxError, loadToolbox, observers,
   inputJsonSchema, own, put, sameSignature, serverLists, serversOf, signature, withProperties,
@@ -20,7 +21,6 @@ export { embeddingSearch, McpToolError };
 
 /** Per-call records (approvals asked, outputs to render) are kept for at most this many calls. */
 const RECORDS = 1024;
-const NOT_APPLICABLE = Object.freeze({ type: "not-applicable" });
 
 const isAsyncIterable = (value) => value != null && typeof value[Symbol.asyncIterator] === "function";
 
@@ -77,8 +77,6 @@ function defaultModelOutput(output) {
   return { type: "json", value: text === undefined ? null : JSON.parse(text) };
 }
 
-/** An approval status as the SDK normalizes it. */
-const normalizeStatus = (status) => (status === undefined ? NOT_APPLICABLE : typeof status === "string" ? { type: status } : status);
 
 /** The last value of an async iterable (a tool `execute` that streams). */
 async function lastOf(iterable) {
@@ -251,21 +249,16 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
    * tool: `toolApproval` (by the name the model knows, else the tool's own name; or a function),
    * else the tool's `needsApproval` (boolean or function).
    */
-  async function approval(r, { toolCallId, messages, runtimeContext, toolsContext }) {
-    if (typeof toolApproval === "function") {
-      const toolCall = { type: "tool-call", toolCallId, toolName: r.call.name, input: r.value };
-      return normalizeStatus(await toolApproval({ toolCall, tools: { [r.call.name]: r.tool }, toolsContext: toolsContext ?? seen.toolsContext ?? {}, runtimeContext: runtimeContext ?? seen.runtimeContext, messages: messages ?? [] }));
-    }
-    const configured = own(toolApproval, r.call.name) ?? own(toolApproval, r.call.tool);
-    if (configured != null) {
-      return normalizeStatus(typeof configured === "function"
-        ? await configured(r.value, { toolCallId, messages: messages ?? [], toolContext: r.context, runtimeContext: runtimeContext ?? seen.runtimeContext })
-        : configured);
-    }
-    const needs = r.tool?.needsApproval;
-    if (needs == null) return NOT_APPLICABLE;
-    const yes = typeof needs === "function" ? await needs(r.value, { toolCallId, messages: messages ?? [], context: r.context }) : needs;
-    return yes ? { type: "user-approval" } : NOT_APPLICABLE;
+  function approval(r, { toolCallId, messages, runtimeContext, toolsContext }) {
+    return approvalStatus(toolApproval, r.tool, {
+      toolCall: { type: "tool-call", toolCallId, toolName: r.call.name, input: r.value },
+      tools: { [r.call.name]: r.tool },
+      names: [r.call.name, r.call.tool],
+      toolContext: r.context,
+      toolsContext: toolsContext ?? seen.toolsContext ?? {},
+      runtimeContext: runtimeContext ?? seen.runtimeContext,
+      messages: messages ?? [],
+    });
   }
 
   /** Resolves a bridge call's approval for the SDK and records what the SDK was told. */
@@ -360,18 +353,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     if (ours !== undefined && own(direct, name) === undefined) {
       return ask(name, toolCall.input, { toolCallId: toolCall.toolCallId, messages, toolsContext, runtimeContext });
     }
-    if (typeof toolApproval === "function") return normalizeStatus(await toolApproval({ toolCall, tools, toolsContext, runtimeContext, messages }));
-    const tool = own(tools, name);
-    const configured = own(toolApproval, name);
-    const toolContext = own(toolsContext, name);
-    if (configured != null) {
-      return normalizeStatus(typeof configured === "function" ? await configured(toolCall.input, { toolCallId: toolCall.toolCallId, messages, toolContext, runtimeContext }) : configured);
-    }
-    if (tool?.needsApproval == null) return NOT_APPLICABLE;
-    const yes = typeof tool.needsApproval === "function"
-      ? await tool.needsApproval(toolCall.input, { toolCallId: toolCall.toolCallId, messages, context: toolContext })
-      : tool.needsApproval;
-    return yes ? { type: "user-approval" } : NOT_APPLICABLE;
+    return approvalStatus(toolApproval, own(tools, name), { toolCall, tools, names: [name], toolContext: own(toolsContext, name), toolsContext, runtimeContext, messages });
   }
 
   // An async `servers` function: the adapter starts with no server, and the first step awaits it.

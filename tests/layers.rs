@@ -33,7 +33,7 @@ const PACKAGE: &[&[&str]] = &[
     &["api"],
     &["node", "workerd", "web", "slim"],
     &["ai-shared", "mcp"],
-    &["ai-native", "ai-mcp"],
+    &["ai-native", "ai-mcp", "ai-approval"],
     &["ai", "gateway"],
     &["cli-errors"],
     &["cli-args", "cli-json", "cli-mcp", "cli-report", "cli-explain"],
