@@ -5,8 +5,8 @@
 // (a JSON-RPC error, a timeout, an `isError` result) is thrown as an `McpToolError`, which the AI
 // SDK hands the model as the tool's error. Anything else is a TypeError that names what was expected.
 import { jsonSchema, tool as aiTool } from "ai";
-import { put } from "./ai-shared.js";
 import { callMcpTool, mcpServers } from "./mcp.js";
+import { put } from "./rules.js";
 
 const EXPECTED = "an object of servers by name, each an AI SDK ToolSet or a connected MCP client "
   + "(the MCP SDK's Client, or @ai-sdk/mcp's), or what toolshelf/mcp's mcpServers() returns";

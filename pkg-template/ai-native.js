@@ -19,8 +19,8 @@ import { Shelf } from "toolshelf";
 // The core's own naming (SPEC §16, one authority): the name a server's tool is shown under.
 import { toolName } from "./wasm/toolshelf.js";
 import {
-  DEFERRED_DIRECT, anthropicHistory, calledTools, embeddingSearch, freeName, isPromise, loadToolbox, loadedFunctions, observers, own,
-  put, refusal, responsesHistory, sameSignature, serversOf, signature, withProperties,
+  DEFERRED_DIRECT, anthropicHistory, calledTools, embeddingSearch, inputJsonSchema, isPromise, loadToolbox, loadedFunctions, observers, own,
+  put, responsesHistory, sameSignature, serverLists, serversOf, signature, withProperties,
 } from "./ai-shared.js";
 
 /**
@@ -31,15 +31,8 @@ import {
  */
 const MARK = "toolshelf_source";
 
-/** The JSON Schema of an AI SDK tool's input, else any object (as toolshelf/ai reads it). */
-function inputSchemaOf(tool) {
-  try {
-    const schema = asSchema(tool?.inputSchema).jsonSchema;
-    return schema && typeof schema === "object" && !("then" in schema) ? { type: "object", ...schema } : { type: "object" };
-  } catch {
-    return { type: "object" };
-  }
-}
+/** The JSON Schema of an AI SDK tool's input as an object schema (toolshelf/ai's one reader, ai-shared.js). */
+const inputSchemaOf = (tool) => ({ type: "object", ...inputJsonSchema(tool).schema });
 
 /** An AI SDK tool as an Anthropic tool def. */
 function anthropicDef(name, tool) {
@@ -119,24 +112,7 @@ function nativeToolbox({ direct, servers, options, write, onPrepared }) {
   function prepare(next) {
     const warnings = [];
     const directDefs = Object.entries(direct).map(([name, tool]) => marked(null, name, tool));
-    const taken = new Set(Object.keys(next));
-    const routes = new Map(); // the server name the core sees → { server: as given, set }
-    const lists = new Map();
-    for (const [server, set] of Object.entries(next)) {
-      const why = refusal(set);
-      if (why) {
-        warnings.push(`server "${server}" left out: ${why}`);
-        continue;
-      }
-      let seenAs = server;
-      if (server === DEFERRED_DIRECT) {
-        seenAs = freeName(server, taken);
-        taken.add(seenAs);
-        warnings.push(`server "${server}" is named "${seenAs}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
-      }
-      routes.set(seenAs, { server, set });
-      lists.set(seenAs, Object.entries(set).map(([name, tool]) => marked(seenAs, name, tool)));
-    }
+    const { routes, lists } = serverLists(next, (seenAs, server, name, tool) => marked(seenAs, name, tool), warnings);
     const loaded = loadToolbox(shelf, (box) => new Shelf(box, options), directDefs, lists);
     shelf = loaded.shelf;
     for (const [name] of loaded.left) routes.delete(name);

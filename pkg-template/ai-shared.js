@@ -3,18 +3,15 @@
 // async), a toolbox prepared with a refused server left out, the conversation of the AI SDK's
 // model messages written as the provider-shaped history the core reads (SPEC §14), and the
 // embedding search both use.
-import { embed, embedMany } from "ai";
+import { asSchema, embed, embedMany } from "ai";
+import { DEFERRED_DIRECT, freeName, put, qualifiedNameRefusal, serverNameSeen } from "./rules.js";
 
-/** The core's pseudo-server of the direct tools named in `defer`; a real server of that name is renamed. */
-export const DEFERRED_DIRECT = "builtin";
+export { DEFERRED_DIRECT, freeName, put };
 
 /** The pattern Anthropic and OpenAI require of tool, function and namespace names. */
 export const PROVIDER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export const own = (object, key) => (object != null && Object.hasOwn(object, key) ? object[key] : undefined);
-
-/** Sets `object[key]` as an own property even when the key is "__proto__". */
-export const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
 /** Whether `value` is a thenable (an async `servers` function's result). */
 export const isPromise = (value) => value != null && typeof value.then === "function";
@@ -59,19 +56,69 @@ export function sameSignature(a, b) {
   return a.length === b.length && a.every(([server, set, keys], i) => server === b[i][0] && set === b[i][1] && keys === b[i][2]);
 }
 
+/**
+ * The JSON Schema of an AI SDK tool's input (zod, Standard Schema or jsonSchema()) and, when the
+ * SDK cannot write it whole, why: a schema with parts JSON Schema cannot express (`z.date()`) is
+ * written with those parts open (`{}`, Standard JSON Schema's `unrepresentable: "any"`) where the
+ * schema library can, else as any object.
+ */
+export function inputJsonSchema(tool) {
+  try {
+    const schema = asSchema(tool?.inputSchema).jsonSchema;
+    if (schema && typeof schema === "object" && typeof schema.then !== "function") return { schema };
+    return { schema: { type: "object" }, problem: "its input schema is not a JSON Schema object" };
+  } catch (error) {
+    const partial = openSchema(tool?.inputSchema);
+    return partial
+      ? { schema: partial, problem: `parts of its input schema cannot be written as JSON Schema (${error.message}); those parameters are shown open` }
+      : { schema: { type: "object" }, problem: `its input schema cannot be written as JSON Schema (${error.message}); the model sees no parameters` };
+  }
+}
+
+/** A Standard JSON Schema written with the parts JSON Schema cannot express left open, or undefined. */
+function openSchema(schema) {
+  try {
+    const written = schema?.["~standard"]?.jsonSchema?.input?.({ target: "draft-07", libraryOptions: { unrepresentable: "any" } });
+    if (!written || typeof written !== "object") return undefined;
+    const { $schema: _, ...rest } = written;
+    return rest;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Why a server's tool list is refused before the core reads it, or undefined. */
 export function refusal(set) {
   if (set === null || typeof set !== "object") return "its tools are not a ToolSet object";
   for (const name of Object.keys(set)) {
     if (name === "") return "a tool has an empty name";
-    if (/^mcp__.+__./s.test(name)) return `tool "${name}" has a qualified name (mcp__<server>__<tool> names are toolshelf's)`;
+    const qualified = qualifiedNameRefusal(name);
+    if (qualified) return qualified;
   }
   return undefined;
 }
 
-/** A free server name for a real server named like the core's pseudo-server. */
-export function freeName(base, taken) {
-  for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
+/**
+ * The servers of an adapter's toolbox (ToolSets by server) as the core's server lists, by the name
+ * the core sees, and the routes back to each server as given: a server refused before the core
+ * reads it is left out, a real server named `builtin` renamed, each with a warning pushed to
+ * `warnings`. `defOf(seenAs, server, name, tool)` makes a tool's def.
+ */
+export function serverLists(servers, defOf, warnings) {
+  const taken = new Set(Object.keys(servers));
+  const routes = new Map(); // the server name the core sees → { server: as given, set }
+  const lists = new Map();
+  for (const [server, set] of Object.entries(servers)) {
+    const why = refusal(set);
+    if (why) {
+      warnings.push(`server "${server}" left out: ${why}`);
+      continue;
+    }
+    const seenAs = serverNameSeen(server, taken, (w) => warnings.push(w));
+    routes.set(seenAs, { server, set });
+    lists.set(seenAs, Object.entries(set).map(([name, tool]) => defOf(seenAs, server, name, tool)));
+  }
+  return { routes, lists };
 }
 
 /** Whether an error is the core's verdict on a toolbox (a server can be left out for it). */

@@ -13,16 +13,16 @@ import { Shelf } from "toolshelf";
 import { toolName } from "./wasm/toolshelf.js";
 import { anthropicNative, openaiNative } from "./ai-native.js";
 import { McpToolError, mcpToolSets } from "./ai-mcp.js";
+import { NOT_APPLICABLE, approvalStatus } from "./ai-approval.js";
 import {
-  DEFERRED_DIRECT, anthropicHistory, embeddingSearch, freeName, isAsyncGeneratorFunction, isPromise, isToolboxError, loadToolbox, observers,
-  own, put, refusal, sameSignature, serversOf, signature, withProperties,
+  DEFERRED_DIRECT, anthropicHistory, embeddingSearch, isAsyncGeneratorFunction, isPromise, isToolboxError, loadToolbox, observers,
+  inputJsonSchema, own, put, sameSignature, serverLists, serversOf, signature, withProperties,
 } from "./ai-shared.js";
 
 export { embeddingSearch, McpToolError };
 
 /** Per-call records (approvals asked, outputs to render) are kept for at most this many calls. */
 const RECORDS = 1024;
-const NOT_APPLICABLE = Object.freeze({ type: "not-applicable" });
 
 const isAsyncIterable = (value) => value != null && typeof value[Symbol.asyncIterator] === "function";
 
@@ -43,37 +43,6 @@ function records() {
       return value;
     },
   };
-}
-
-/**
- * The JSON Schema of an AI SDK tool's input (zod, Standard Schema or jsonSchema()) and, when the
- * SDK cannot write it whole, why: a schema with parts JSON Schema cannot express (`z.date()`) is
- * written with those parts open (`{}`, Standard JSON Schema's `unrepresentable: "any"`) where the
- * schema library can, else as any object.
- */
-function inputJsonSchema(tool) {
-  try {
-    const schema = asSchema(tool?.inputSchema).jsonSchema;
-    if (schema && typeof schema === "object" && typeof schema.then !== "function") return { schema };
-    return { schema: { type: "object" }, problem: "its input schema is not a JSON Schema object" };
-  } catch (error) {
-    const partial = openSchema(tool?.inputSchema);
-    return partial
-      ? { schema: partial, problem: `parts of its input schema cannot be written as JSON Schema (${error.message}); those parameters are shown open` }
-      : { schema: { type: "object" }, problem: `its input schema cannot be written as JSON Schema (${error.message}); the model sees no parameters` };
-  }
-}
-
-/** A Standard JSON Schema written with the parts JSON Schema cannot express left open, or undefined. */
-function openSchema(schema) {
-  try {
-    const written = schema?.["~standard"]?.jsonSchema?.input?.({ target: "draft-07", libraryOptions: { unrepresentable: "any" } });
-    if (!written || typeof written !== "object") return undefined;
-    const { $schema: _, ...rest } = written;
-    return rest;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A tool's description: a string, or AI SDK 7's `({ context }) => string`. */
@@ -110,8 +79,6 @@ function defaultModelOutput(output) {
   return { type: "json", value: text === undefined ? null : JSON.parse(text) };
 }
 
-/** An approval status as the SDK normalizes it. */
-const normalizeStatus = (status) => (status === undefined ? NOT_APPLICABLE : typeof status === "string" ? { type: status } : status);
 
 /** The last value of an async iterable (a tool `execute` that streams). */
 async function lastOf(iterable) {
@@ -176,24 +143,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
   function toolboxOf(next) {
     const warnings = [];
     const directDefs = Object.entries(direct).map(([name, tool]) => defOf(name, tool, warnings, `tool "${name}"`, false)); // its own objects: told apart from server defs
-    const taken = new Set(Object.keys(next));
-    const routes = new Map(); // the server name the core sees → { server, set }
-    const lists = new Map();
-    for (const [server, set] of Object.entries(next)) {
-      const why = refusal(set);
-      if (why) {
-        warnings.push(`server "${server}" left out: ${why}`);
-        continue;
-      }
-      let seenAs = server;
-      if (server === DEFERRED_DIRECT) {
-        seenAs = freeName(server, taken);
-        taken.add(seenAs);
-        warnings.push(`server "${server}" is named "${seenAs}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
-      }
-      routes.set(seenAs, { server, set });
-      lists.set(seenAs, Object.entries(set).map(([name, tool]) => defOf(name, tool, warnings, `server "${server}", tool "${name}"`)));
-    }
+    const { routes, lists } = serverLists(next, (seenAs, server, name, tool) => defOf(name, tool, warnings, `server "${server}", tool "${name}"`), warnings);
     return { directDefs, routes, lists, warnings };
   }
 
@@ -302,21 +252,16 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
    * tool: `toolApproval` (by the name the model knows, else the tool's own name; or a function),
    * else the tool's `needsApproval` (boolean or function).
    */
-  async function approval(r, { toolCallId, messages, runtimeContext, toolsContext }) {
-    if (typeof toolApproval === "function") {
-      const toolCall = { type: "tool-call", toolCallId, toolName: r.call.name, input: r.value };
-      return normalizeStatus(await toolApproval({ toolCall, tools: { [r.call.name]: r.tool }, toolsContext: toolsContext ?? seen.toolsContext ?? {}, runtimeContext: runtimeContext ?? seen.runtimeContext, messages: messages ?? [] }));
-    }
-    const configured = own(toolApproval, r.call.name) ?? own(toolApproval, r.call.tool);
-    if (configured != null) {
-      return normalizeStatus(typeof configured === "function"
-        ? await configured(r.value, { toolCallId, messages: messages ?? [], toolContext: r.context, runtimeContext: runtimeContext ?? seen.runtimeContext })
-        : configured);
-    }
-    const needs = r.tool?.needsApproval;
-    if (needs == null) return NOT_APPLICABLE;
-    const yes = typeof needs === "function" ? await needs(r.value, { toolCallId, messages: messages ?? [], context: r.context }) : needs;
-    return yes ? { type: "user-approval" } : NOT_APPLICABLE;
+  function approval(r, { toolCallId, messages, runtimeContext, toolsContext }) {
+    return approvalStatus(toolApproval, r.tool, {
+      toolCall: { type: "tool-call", toolCallId, toolName: r.call.name, input: r.value },
+      tools: { [r.call.name]: r.tool },
+      names: [r.call.name, r.call.tool],
+      toolContext: r.context,
+      toolsContext: toolsContext ?? seen.toolsContext ?? {},
+      runtimeContext: runtimeContext ?? seen.runtimeContext,
+      messages: messages ?? [],
+    });
   }
 
   /** Resolves a bridge call's approval for the SDK and records what the SDK was told. */
@@ -411,18 +356,7 @@ export function createToolshelf({ tools: direct = {}, servers = {}, options = {}
     if (ours !== undefined && own(direct, name) === undefined) {
       return ask(name, toolCall.input, { toolCallId: toolCall.toolCallId, messages, toolsContext, runtimeContext });
     }
-    if (typeof toolApproval === "function") return normalizeStatus(await toolApproval({ toolCall, tools, toolsContext, runtimeContext, messages }));
-    const tool = own(tools, name);
-    const configured = own(toolApproval, name);
-    const toolContext = own(toolsContext, name);
-    if (configured != null) {
-      return normalizeStatus(typeof configured === "function" ? await configured(toolCall.input, { toolCallId: toolCall.toolCallId, messages, toolContext, runtimeContext }) : configured);
-    }
-    if (tool?.needsApproval == null) return NOT_APPLICABLE;
-    const yes = typeof tool.needsApproval === "function"
-      ? await tool.needsApproval(toolCall.input, { toolCallId: toolCall.toolCallId, messages, context: toolContext })
-      : tool.needsApproval;
-    return yes ? { type: "user-approval" } : NOT_APPLICABLE;
+    return approvalStatus(toolApproval, own(tools, name), { toolCall, tools, names: [name], toolContext: own(toolsContext, name), toolsContext, runtimeContext, messages });
   }
 
   // An async `servers` function: the adapter starts with no server, and the first step awaits it.

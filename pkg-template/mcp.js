@@ -1,13 +1,12 @@
 // toolshelf/mcp: the MCP TypeScript SDK's connected `Client`s as a toolbox's servers (every
 // tools/list page, within caps), and an unwrapped call run on the right client under the tool's own
-// name, its failures returned as tool errors. It imports no SDK: a client is anything with the SDK
-// Client's listTools/callTool methods. With `onToolsChanged`, each client's
+// name, its failures returned as tool errors. It imports no other package: a client is anything with
+// the SDK Client's listTools/callTool methods. With `onToolsChanged`, each client's
 // `notifications/tools/list_changed` re-reads that server's tools and the callback gets the servers
 // anew (a closed client's server left out), for `Shelf.update` or an adapter's `update`.
 import { MAX_MESSAGE_BYTES, TOO_LARGE } from "./limits.js";
+import { DEFERRED_DIRECT, put, qualifiedNameRefusal, serverNameSeen } from "./rules.js";
 
-/** The core's pseudo-server of the direct tools named in `defer`: never an MCP client's name. */
-const DEFERRED_DIRECT = "builtin";
 /** The notification a server sends when its tool list changed (MCP, `tools.listChanged`). */
 const TOOLS_CHANGED = "notifications/tools/list_changed";
 /**
@@ -123,7 +122,8 @@ function refusal(tools) {
   for (const tool of tools) {
     if (tool === null || typeof tool !== "object") return "a tools/list item is not an object";
     if (typeof tool.name !== "string" || tool.name === "") return "a tool has no name";
-    if (/^mcp__.+__./s.test(tool.name)) return `tool "${tool.name}" has a qualified name (mcp__<server>__<tool> names are toolshelf's)`;
+    const qualified = qualifiedNameRefusal(tool.name);
+    if (qualified) return qualified;
   }
   return undefined;
 }
@@ -135,17 +135,8 @@ function refusal(tools) {
  */
 export function serverNames(names, onWarning) {
   const taken = new Set(names);
-  const served = new Map(names.map((name) => [name, name]));
-  if (!taken.has(DEFERRED_DIRECT)) return served;
-  let n = 2;
-  while (taken.has(`${DEFERRED_DIRECT}_${n}`)) n++;
-  served.set(DEFERRED_DIRECT, `${DEFERRED_DIRECT}_${n}`);
-  onWarning?.(`server "${DEFERRED_DIRECT}" is named "${DEFERRED_DIRECT}_${n}": "${DEFERRED_DIRECT}" is the server of the direct tools named in defer`);
-  return served;
+  return new Map(names.map((name) => [name, serverNameSeen(name, taken, (w) => onWarning?.(w))]));
 }
-
-/** Sets `object[key]` as an own property even when the key is "__proto__". */
-const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 
 /**
  * Connected clients (a list, named by their servers, or an object by name) → the servers of a

@@ -190,15 +190,16 @@ const KNOWN: [(&str, &str); 18] = [
 const MAX_OPTION_TYPO: usize = 2;
 
 /// The known option name closest to `key` (in the spelling of its style: camelCase, or snake_case
-/// for a key with `_`), within [`MAX_OPTION_TYPO`] edits, ignoring case; the first of a tie.
+/// for a key with `_`), within [`MAX_OPTION_TYPO`] edits, ignoring ASCII case (option names are
+/// ASCII; `char::to_lowercase` would link core's Unicode tables: `scripts/size`); the first of a tie.
 fn closest_option(key: &str) -> Option<&'static str> {
-    let wanted: Vec<char> = key.chars().flat_map(char::to_lowercase).collect();
+    let lower = |text: &str| -> Vec<char> { text.chars().map(|c| c.to_ascii_lowercase()).collect() };
+    let wanted = lower(key);
     let snake = key.contains('_');
     let mut best: Option<(usize, &'static str)> = None;
     for (camel, snake_name) in KNOWN {
         let name = if snake { snake_name } else { camel };
-        let known: Vec<char> = name.chars().flat_map(char::to_lowercase).collect();
-        let distance = edit_distance(&wanted, &known, MAX_OPTION_TYPO);
+        let distance = edit_distance(&wanted, &lower(name), MAX_OPTION_TYPO);
         if distance <= MAX_OPTION_TYPO && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, name));
         }
@@ -271,10 +272,12 @@ impl Reader<'_> {
         };
         for (key, _) in members {
             if !KNOWN.iter().any(|(camel, snake)| key == camel || key == snake) {
-                let warning = match closest_option(key) {
-                    Some(near) => format!("unknown option \"{key}\" ignored (did you mean \"{near}\"?)"),
-                    None => format!("unknown option \"{key}\" ignored"),
-                };
+                let mut warning = format!("unknown option \"{key}\" ignored");
+                if let Some(near) = closest_option(key) {
+                    for part in [" (did you mean \"", near, "\"?)"] {
+                        warning.push_str(part);
+                    }
+                }
                 self.warnings.push(warning);
             }
         }

@@ -29,12 +29,14 @@ const CORE: &[&[&str]] = &[
 const PACKAGE: &[&[&str]] = &[
     &["wasm/toolshelf"],
     &["state"],
-    &["common"],
+    &["common", "rules"],
     &["api"],
     &["node", "workerd", "web", "slim"],
     &["ai-shared", "mcp"],
-    &["ai-native", "ai-mcp"],
+    &["ai-native", "ai-mcp", "ai-approval"],
     &["ai", "gateway"],
+    &["cli-errors"],
+    &["cli-args", "cli-json", "cli-mcp", "cli-report", "cli-explain"],
     &["cli"],
 ];
 

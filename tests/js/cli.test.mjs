@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Shelf, assemble } from "toolshelf";
+import { fromMcpTool } from "toolshelf/mcp";
 import { everythingServer } from "./mcp-servers.mjs";
 import { grouped, keywordQueries, repoDir } from "./support.mjs";
 
@@ -248,7 +249,13 @@ test("--mcp-config: every server's tools/list (stdio, streamable HTTP, SSE by fa
     assert.deepEqual(report.servers.map((s) => [s.name, s.tools]), [["everything", tools.length], ["legacy", tools.length], ["remote", tools.length]]);
     assert.equal(report.format, "mcp");
     assert.deepEqual(report.source.failed.map((f) => f.server), ["missing", "crashes", "hangs"]);
+    // Costs counted on what a provider request carries of an MCP tool: as Anthropic tools (no title,
+    // outputSchema or annotations), the format said; native also as Responses tools.
+    assert.equal(report.costsFormat, "anthropic");
     assert.deepEqual(report.costs.map((c) => [c.mode, c.as]), [["eager", undefined], ["bridge", undefined], ["native", "anthropic"], ["native", "responses"]]);
+    const asAnthropic = tools.map((t) => fromMcpTool(t, "anthropic"));
+    assert.equal(report.costs[0].requestBytes, assemble({ servers: { everything: asAnthropic, remote: asAnthropic, legacy: asAnthropic } }, { enabled: "off" }).requestBytes, "eager: the schemas a request carries");
+    assert.ok(report.costs[0].requestBytes < 3 * JSON.stringify(tools).length, "less than the three servers' tools/list items whole");
     assert.match(r.stderr, /server "missing" left out: command not found: .*no-such-mcp-server/);
     assert.match(r.stderr, /server "crashes" left out: .*\(its stderr: no API key set\)/);
     assert.match(r.stderr, /server "hangs" left out: timed out after 4000 ms \(--timeout\)/);

@@ -8,15 +8,19 @@
 // `npx toolshelf` lines run the installed bin. A block that is not run here says why (its check lives
 // elsewhere, or it installs from the registry), by name in the test's output: none is left out
 // silently. The model calls the tools by the names the package shows (asked of a Shelf of the
-// same servers), never by a format written here (doc-examples.mjs). The AI SDK example on ai 6 and
-// ai 7: tests/matrix/readme-ai.test.mjs; the ```ts blocks of docs/ type-checked: types.test.mjs.
+// same servers), never by a format written here (doc-examples.mjs). docs/cli.md's terminal sessions
+// run too, each line of output they show printed; every JSON block of docs/ parses. The AI SDK
+// example on ai 6 and ai 7: tests/matrix/readme-ai.test.mjs; the ```ts blocks of docs/ that import
+// the package, type-checked: types.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { LOOPS, PAGES, blocks, runModule, startModelServer, startNativeModelServer } from "./doc-examples.mjs";
-import { repoDir } from "./support.mjs";
+import { grouped, repoDir } from "./support.mjs";
 
 /** Why a block is not run by this test, or undefined when it is. */
 function notRun({ lang, code }) {
@@ -81,4 +85,38 @@ test("every JSON block of docs/ parses", () => {
       assert.doesNotThrow(() => JSON.parse(block.code), `docs/${name}:${block.line}`);
     }
   }
+});
+
+// docs/cli.md's terminal sessions: each `$ npx toolshelf …` line run with the installed bin in a
+// folder holding the page's toolbox.json (GitHub + Linear, 155 tools), and every line of output the
+// page shows printed by it (stdout and stderr; a line the page elides is not compared). A command
+// whose input the page does not show (an options.json, an MCP server in Docker) is named, not run.
+test("docs/cli.md: every terminal session runs as shown", (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "toolshelf-cli-doc-"));
+  writeFileSync(join(dir, "toolbox.json"), JSON.stringify(grouped(["github-mcp-server", "linear-mcp-official"])));
+  const bin = join(dirname(fileURLToPath(import.meta.resolve("toolshelf/package.json"))), "cli.js");
+  const sessions = blocks(readFileSync(join(repoDir, "docs", "cli.md"), "utf8")).filter((b) => b.lang === "console");
+  assert.ok(sessions.length >= 5);
+  let ran = 0;
+  for (const session of sessions) {
+    const parts = session.code.split(/^\$ /m).slice(1).map((part) => part.split("\n"));
+    for (const [command, ...shown] of parts) {
+      const where = `docs/cli.md:${session.line}: $ ${command}`;
+      const why = /^echo /.test(command) ? "the exit code of the command before it"
+        : /--mcp-config/.test(command) ? "its config starts GitHub's server in Docker; cli.test.mjs runs --mcp-config on real servers"
+        : /options\.json/.test(command) ? "its options.json is not on the page; cli.test.mjs runs a file's JSON error" : undefined;
+      if (why) {
+        t.diagnostic(`not run here: ${where}: ${why}`);
+        continue;
+      }
+      assert.match(command, /^npx toolshelf /, where);
+      const r = spawnSync("bash", ["-c", command.replace(/^npx toolshelf /, `"${process.execPath}" "${bin}" `)], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+      const printed = new Set(`${r.stderr}\n${r.stdout}`.split("\n").map((l) => l.trimEnd()));
+      for (const line of shown.map((l) => l.trimEnd()).filter((l) => l !== "" && !/elided|\.\.\./.test(l))) {
+        assert.ok(printed.has(line), `${where}: the page shows a line it does not print:\n${line}\n--- printed:\n${r.stderr}${r.stdout}`);
+      }
+      ran++;
+    }
+  }
+  t.diagnostic(`ran ${ran} commands of docs/cli.md`);
 });

@@ -115,3 +115,10 @@ test("options, queries and names never throw: odd ones are repaired with a warni
   }
   for (const name of [42, null, undefined, {}]) assert.equal(describe(toolbox, name), null);
 });
+
+test("a misspelled option name is a warning that names the option meant, in the spelling used", () => {
+  const toolbox = { tools: [tool("a")], servers: { s: [tool("b")] } };
+  assert.deepEqual(assemble(toolbox, { contextLenght: 200_000 }).warnings, ['unknown option "contextLenght" ignored (did you mean "contextLength"?)']);
+  assert.deepEqual(assemble(toolbox, { always_laod: ["s"] }).warnings, ['unknown option "always_laod" ignored (did you mean "always_load"?)']);
+  assert.deepEqual(assemble(toolbox, { temperature: 0 }).warnings, ['unknown option "temperature" ignored']);
+});

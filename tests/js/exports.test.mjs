@@ -93,7 +93,7 @@ test("Node's resolver agrees with the exports map, condition by condition", () =
 
 test("the tarball holds exactly the package's files, README included", () => {
   const files = listFiles(pkgDir).sort();
-  const expected = ["README.md", "ai.d.ts", "ai.js", "ai-mcp.js", "ai-native.d.ts", "ai-native.js", "ai-shared.js", "mcp.d.ts", "mcp.js", "gateway.d.ts", "gateway.js", "api.js", "cli.js", "common.js", "index.d.ts", "node.js", "package.json", "slim.d.ts", "slim.js", "state.js",
+  const expected = ["README.md", "ai.d.ts", "ai.js", "ai-approval.js", "ai-mcp.js", "ai-native.d.ts", "ai-native.js", "ai-shared.js", "mcp.d.ts", "mcp.js", "gateway.d.ts", "gateway.js", "api.js", "cli.js", "cli-args.js", "cli-errors.js", "cli-explain.js", "cli-json.js", "cli-mcp.js", "cli-report.js", "common.js", "index.d.ts", "node.js", "package.json", "rules.js", "slim.d.ts", "slim.js", "state.js",
     "types.d.ts", "web.js", "workerd.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm"];
   const licenses = files.filter((f) => /^LICEN[CS]E/i.test(f));
   assert.deepEqual(files.filter((f) => !licenses.includes(f)), expected.sort());
@@ -205,7 +205,7 @@ test("the core has no runtime dependency: the entries import only the package's 
   assert.deepEqual(pkg.peerDependenciesMeta, { ai: { optional: true }, "@modelcontextprotocol/sdk": { optional: true } });
   const bare = (file) => [...readFileSync(join(pkgDir, file), "utf8").matchAll(/(?:\bfrom|^\s*import)\s*["']([^"'.][^"']*)["']/gm)].map((m) => m[1])
     .filter((specifier) => !specifier.startsWith("node:")); // the runtime's built-ins are no dependency
-  for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".js") && !["ai.js", "ai-mcp.js", "ai-native.js", "ai-shared.js", "gateway.js"].includes(f))) {
+  for (const file of listFiles(pkgDir).filter((f) => f.endsWith(".js") && !["ai.js", "ai-approval.js", "ai-mcp.js", "ai-native.js", "ai-shared.js", "gateway.js"].includes(f))) {
     assert.deepEqual(bare(file), [], `${file} imports no other package`);
   }
   assert.deepEqual(bare("ai.js").sort(), ["ai", "toolshelf"], "toolshelf/ai imports the AI SDK and the package itself");
