@@ -694,14 +694,14 @@ fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Re
         return Err(malformed(&["its tool count is not its lists' lengths"]));
     }
     let (mut tools, mut left_out): (Vec<Tool>, Vec<Tool>) = (Vec::with_capacity(count), Vec::new());
-    let mut last = None;
-    for _ in 0..count {
+    // Places in input order, each the next of its list, as a read gives them (a binding finds the
+    // caller's def by the place): the lists walked once beside the tools.
+    let mut places = lists.iter().flat_map(|(server, length)| (0..*length).map(move |i| (server.is_some(), i)));
+    for at in 0..count {
         let (tool, is_left_out) = read_tool(r, text)?;
-        // Places in input order, as the rest of the crate holds them.
-        if last.is_some_and(|last| last >= tool.position) {
-            return Err(malformed(&["a tool's place is not after the tool before it"]));
+        if tool.position != at || places.next().is_none_or(|place| !at_place(&tool, place)) {
+            return Err(malformed(&["a tool's place is not the next in its list"]));
         }
-        last = Some(tool.position);
         if is_left_out { &mut left_out } else { &mut tools }.push(tool);
     }
     let catalog = Catalog::of_tools(format, (tools, left_out), warnings, lists)
@@ -711,6 +711,15 @@ fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Re
         return Err(malformed(&["its tools: a bridge tool's name"]));
     }
     Ok(catalog)
+}
+
+/// Whether `tool`'s origin is `place`: the index in a server's list (`true`) or in the direct
+/// list, flat or `tools` (`false`).
+fn at_place(tool: &Tool, (of_server, index): (bool, usize)) -> bool {
+    match tool.origin {
+        ToolOrigin::Server(i) => of_server && i == index,
+        ToolOrigin::List(i) | ToolOrigin::Tools(i) => !of_server && i == index,
+    }
 }
 
 /// One tool of the catalog, and whether it is one left out.
