@@ -696,7 +696,7 @@ fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Re
     let (mut tools, mut left_out): (Vec<Tool>, Vec<Tool>) = (Vec::with_capacity(count), Vec::new());
     // Places in input order, each the next of its list, as a read gives them (a binding finds the
     // caller's def by the place): the lists walked once beside the tools.
-    let mut places = lists.iter().flat_map(|(server, length)| (0..*length).map(move |i| (server.is_some(), i)));
+    let mut places = lists.iter().flat_map(|(server, length)| (0..*length).map(move |i| (server.as_deref(), i)));
     for at in 0..count {
         let (tool, is_left_out) = read_tool(r, text)?;
         if tool.position != at || places.next().is_none_or(|place| !at_place(&tool, place)) {
@@ -713,12 +713,12 @@ fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Re
     Ok(catalog)
 }
 
-/// Whether `tool`'s origin is `place`: the index in a server's list (`true`) or in the direct
-/// list, flat or `tools` (`false`).
-fn at_place(tool: &Tool, (of_server, index): (bool, usize)) -> bool {
+/// Whether `tool`'s origin is `place`: the index in a server's list (named, and the tool's server)
+/// or in the direct list, flat or `tools` (`None`).
+fn at_place(tool: &Tool, (list, index): (Option<&str>, usize)) -> bool {
     match tool.origin {
-        ToolOrigin::Server(i) => of_server && i == index,
-        ToolOrigin::List(i) | ToolOrigin::Tools(i) => !of_server && i == index,
+        ToolOrigin::Server(i) => list.is_some() && tool.server.as_deref() == list && i == index,
+        ToolOrigin::List(i) | ToolOrigin::Tools(i) => list.is_none() && i == index,
     }
 }
 
