@@ -3,12 +3,15 @@
 // the toolbox, its UTF-8 written into wasm memory), the core's read of the toolbox (ShelfHandle),
 // the first search (the index build), the whole `new Shelf` + first search through the package;
 // and Shelf.fromSnapshot with the toolbox given (its JSON.stringify, then the check and the load)
-// and with the toolbox held. Medians of the rounds after a warm-up one, each stage ÷ MiniSearch's
-// build and ÷ ready.
+// and with the toolbox held. Two MiniSearch builds: the peers' setup ("OR, exact terms": four fields,
+// words split as bench/peers.mjs splits them) and a plain one (name, server, description as given,
+// MiniSearch's own tokenizer: what a user writes first). Medians of the rounds after a warm-up
+// one, each stage ÷ each MiniSearch build and ÷ ready.
 //   node --expose-gc bench/stages.mjs [--catalog 3] [--rounds 9] [PKGDIR]
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LADDER, entriesOf, toolboxOf } from "./data.mjs";
+import MiniSearch from "minisearch";
 import { variants } from "./peers.mjs";
 import { textRoom } from "./toolshelf.mjs";
 
@@ -22,6 +25,15 @@ const glue = await import(pathToFileURL(resolve(dir, "wasm/toolshelf.js")).href)
 const entries = entriesOf(rung.names);
 const options = { contextLength: 200_000, qualify: rung.qualify, maxSearchLimit: 50 };
 const mini = variants.minisearch[1][1]; // "OR, exact terms", as bench/ab.mjs: the build is the same
+/** MiniSearch as a user first writes it: three fields as the tools give them, its own tokenizer. */
+function plainMiniSearch(entries) {
+  const index = new MiniSearch({ fields: ["name", "server", "description"], storeFields: [] });
+  index.addAll(entries.map((e, id) => {
+    const fn = e.tool.function ?? e.tool;
+    return { id, name: fn.name ?? "", server: e.server ?? "", description: fn.description ?? "" };
+  }));
+  return index;
+}
 const now = () => performance.now();
 const median = (xs) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 
@@ -45,6 +57,7 @@ const stages = {
   "core: first search (index build)": [],
   "ready: new Shelf + first search": [],
   "MiniSearch build": [],
+  "MiniSearch build (plain, three fields)": [],
   "fromSnapshot, toolbox given: its JSON.stringify": [],
   "fromSnapshot, toolbox given, + first search": [],
   "fromSnapshot, toolbox held, + first search": [],
@@ -64,6 +77,7 @@ for (let round = 0; round < rounds; round++) {
     shelf.free();
   });
   t["MiniSearch build"] = timed(() => mini.build(entries));
+  t["MiniSearch build (plain, three fields)"] = timed(() => plainMiniSearch(entries));
   t["fromSnapshot, toolbox given: its JSON.stringify"] = timed(() => JSON.stringify(toolboxOf(entries)));
   t["fromSnapshot, toolbox given, + first search"] = timed(() => {
     const shelf = pkg.Shelf.fromSnapshot(without, toolboxOf(entries));
@@ -80,7 +94,9 @@ for (let round = 0; round < rounds; round++) {
 const med = Object.fromEntries(Object.entries(stages).map(([stage, xs]) => [stage, median(xs)]));
 const { loadavg } = await import("node:os");
 console.log(`${rung.label}, ${dir}: medians of ${rounds - 1} rounds after a warm-up; load ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
-console.log("| stage | ms | ÷ MiniSearch build | ÷ ready |\n|---|---:|---:|---:|");
+console.log("| stage | ms | ÷ MiniSearch build | ÷ plain MiniSearch build | ÷ ready |\n|---|---:|---:|---:|---:|");
+const ratio = (ms, of) => (ms / med[of]).toFixed(3);
 for (const [stage, ms] of Object.entries(med)) {
-  console.log(`| ${stage} | ${ms.toFixed(1)} | ${(ms / med["MiniSearch build"]).toFixed(2)} | ${(ms / med["ready: new Shelf + first search"]).toFixed(2)} |`);
+  const ratios = ["MiniSearch build", "MiniSearch build (plain, three fields)", "ready: new Shelf + first search"].map((of) => ratio(ms, of));
+  console.log(`| ${stage} | ${ms.toFixed(1)} | ${ratios.join(" | ")} |`);
 }

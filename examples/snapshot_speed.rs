@@ -47,9 +47,9 @@ fn main() {
         held.len() as f64 / 1e6,
         without.len() as f64 / 1e6
     );
-    if std::env::var("SNAPSHOT_LOOP").is_ok() {
-        // For a profiler: loads only.
-        for _ in 0..200 {
+    if let Ok(loads) = std::env::var("SNAPSHOT_LOOP") {
+        // For a profiler (`SNAPSHOT_LOOP=N`, 200 when not a number): loads only.
+        for _ in 0..loads.parse().unwrap_or(200) {
             black_box(Shelf::from_snapshot(held.clone(), None, None).unwrap().search(query, None));
         }
         return;

@@ -39,7 +39,7 @@ pub struct Tool {
     pub def_json: DefText,
     /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]); shared,
     /// so that an update keeps an unchanged tool's without copying it.
-    pub(crate) schema_outline: Option<Arc<Value>>,
+    pub(crate) schema_outline: Outline,
     /// Code points of the def's compact JSON (SPEC §2.1).
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
@@ -339,6 +339,21 @@ impl Catalog {
         Ok(Catalog { format, tools, left_out, servers, warnings, by_name, by_own_name, lists })
     }
 
+    /// A catalog of tools already read and passed over (a snapshot's, `crate::shelf::snapshot`):
+    /// the name indexes and servers made from them as [`Catalog::parse`] makes them; a name held
+    /// twice is the error it is there.
+    pub(crate) fn of_tools(
+        format: Format,
+        (tools, left_out): (Vec<Tool>, Vec<Tool>),
+        warnings: Vec<String>,
+        lists: Vec<(Option<String>, usize)>,
+    ) -> Result<Catalog, Error> {
+        let by_name = index_names(&tools)?;
+        let servers = group_servers(&tools, &by_name);
+        let by_own_name = index_own_names(&tools);
+        Ok(Catalog { format, tools, left_out, servers, warnings, by_name, by_own_name, lists })
+    }
+
     /// Reads a toolbox from JSON text: what `Catalog::parse` gives for the parsed text (and the
     /// same errors), but each tool def is parsed, read and dropped in turn, so the text and the
     /// tools' compact JSON are all it holds at once.
@@ -418,12 +433,19 @@ impl Catalog {
     /// top-level `properties` (each name holding `null`) and `required` (its names), each when
     /// present; `None` when the tool has no schema.
     pub fn schema_outline<'a>(&self, tool: &'a Tool) -> Option<&'a Value> {
-        tool.schema_outline.as_deref()
+        match &tool.schema_outline {
+            Outline::Read(outline) => outline.as_deref(),
+            Outline::Loaded(loaded) => loaded.outline.get_or_init(|| outline_of_def(tool).map(Arc::new)).as_deref(),
+        }
     }
 
     /// The schema's top-level `required` names (those that are strings), as a search match shows
-    /// them.
+    /// them: from the outline, or for a tool loaded from a snapshot, as the snapshot stores them
+    /// (a search hit reads no def text).
     pub fn required_names(&self, tool: &Tool) -> Vec<String> {
+        if let Outline::Loaded(loaded) = &tool.schema_outline {
+            return loaded.required.clone();
+        }
         let required = self.schema_outline(tool).and_then(|s| s.get("required")).and_then(Value::as_array);
         required.map_or_else(Vec::new, |r| r.iter().filter_map(Value::as_str).map(String::from).collect())
     }
@@ -651,6 +673,48 @@ impl Reading {
             schema_outline: fields.schema.map(schema_outline),
         }
     }
+}
+
+/// The lazily made value of a loaded tool's outline: thread-safe natively with `std` (a `Shelf`
+/// may be shared across threads), a plain cell in wasm and without `std`.
+#[cfg(all(feature = "std", not(target_arch = "wasm32")))]
+type Once<T> = std::sync::OnceLock<T>;
+#[cfg(not(all(feature = "std", not(target_arch = "wasm32"))))]
+type Once<T> = core::cell::OnceCell<T>;
+
+/// A tool's schema outline ([`Catalog::schema_outline`]): kept from reading the tool, or (a tool
+/// loaded from a snapshot, whose index needs none) read from its def's text the first time it is
+/// asked for (SPEC §13: a load parses no def).
+#[derive(Clone, Debug)]
+pub(crate) enum Outline {
+    /// Read with the tool.
+    Read(Option<Arc<Value>>),
+    /// Loaded from a snapshot. Boxed: a `Tool` stays as large as a read one.
+    Loaded(Box<LoadedOutline>),
+}
+
+/// What a tool loaded from a snapshot holds of its schema.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LoadedOutline {
+    /// The `required` names a search match shows, as the snapshot stores them (a hit parses no
+    /// def).
+    pub(crate) required: Vec<String>,
+    /// The outline, read from the def's text when an update or a new index first asks for it.
+    outline: Once<Option<Arc<Value>>>,
+}
+
+impl LoadedOutline {
+    /// A loaded tool's outline of its `required` names, the rest read when first asked for.
+    pub(crate) fn of(required: Vec<String>) -> Outline {
+        Outline::Loaded(Box::new(LoadedOutline { required, outline: Once::new() }))
+    }
+}
+
+/// The outline of `tool`'s schema read from its def's text as reading the tool makes it: the def's
+/// top [`DEF_OUTLINE_LEVELS`] levels, deeper containers skipped.
+fn outline_of_def(tool: &Tool) -> Option<Value> {
+    let (def, _, _) = Reader::new(&tool.def_json).outline_with_text(0, DEF_OUTLINE_LEVELS).ok()?;
+    tool.read_as.fields(&def).schema.map(schema_outline)
 }
 
 /// The top-level `properties` names (each holding `null`) and the `required` names of a schema.
@@ -966,7 +1030,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         description: reading.description,
         size: reading.size,
         def_json: reading.json,
-        schema_outline: reading.schema_outline.map(Arc::new),
+        schema_outline: Outline::Read(reading.schema_outline.map(Arc::new)),
         position: entry.position,
         origin: entry.origin,
         renamed: false,

@@ -530,36 +530,8 @@ impl SearchIndex {
         SearchIndex::assembled(analyzer, config, &metas, server_of, tables)
     }
 
-    /// An index of the parts a snapshot stores (`crate::shelf::snapshot`): the terms, their occurrence
-    /// lists and each tool's name terms (`name_terms[name_starts[d]..name_starts[d + 1]]`), as a
-    /// build made them from the description text; every table made of the tools' names and
-    /// servers alone (`docs`: name and server of each tool, in order) is made again as
-    /// [`SearchIndex::build`] makes it. The parts must hold together (the snapshot checks them).
-    pub(crate) fn of_parts<'a>(
-        docs: impl Iterator<Item = (&'a str, &'a str, &'a str)>,
-        config: SearchConfig,
-        terms: Texts,
-        postings: Lists<Posting>,
-        name_terms: Vec<u32>,
-        name_starts: Vec<u32>,
-    ) -> SearchIndex {
-        let mut server_numbers = intern::StrMap::default();
-        let mut server_of = Vec::new();
-        let mut metas = Vec::new();
-        for (name, own, server) in docs {
-            server_of.push(number_of(&mut server_numbers, server));
-            let lower_name = crate::lowercase::lowercase(name);
-            let lower_own = crate::lowercase::lowercase(own_beside(name, own));
-            metas.push(Doc { name: name.to_string(), server: server.to_string(), lower_name, lower_own });
-        }
-        let analyzer = Analyzer::new(&config);
-        let tables = Tables { terms, postings, name_terms, name_starts };
-        SearchIndex::assembled(analyzer, config, &metas, server_of, tables)
-    }
-
     /// The index of `metas` (each tool's name and server, in build order) and the tables made of
-    /// their descriptions: every table made of the names and servers alone is made here, for a
-    /// build and a snapshot's load alike.
+    /// their descriptions: every table made of the names and servers alone is made here.
     fn assembled(
         analyzer: Analyzer,
         config: SearchConfig,
@@ -570,7 +542,7 @@ impl SearchIndex {
         let Tables { terms, postings, name_terms, name_starts } = tables;
         let (names, name_docs) = sorted_names(metas);
         let tie_rank = tie_ranks(metas);
-        let variants = if config.variants { analysed_variants(&analyzer) } else { Vec::new() };
+        let variants = variants_of(&analyzer, &config);
         let servers = server_of.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
         let name_weights = name_term_weights(&name_terms, &postings, metas.len());
         let mut lower_names = Texts::default();
@@ -1513,10 +1485,30 @@ fn reads_a_collection(name: &str, split_camel: bool) -> bool {
         && tokenize::lists_a_collection(&tokenize::words(name, split_camel))
 }
 
+/// The variant table analysed: a query term and the term lists it also finds.
+pub(crate) type Variants = Vec<(String, Vec<Vec<String>>)>;
+
+/// What follows from a configuration alone: its analyzer and its variant table analysed (for an
+/// index whose tables a snapshot stored, `crate::shelf::snapshot`).
+pub(crate) fn configured(config: &SearchConfig) -> (Analyzer, Variants) {
+    let analyzer = Analyzer::new(config);
+    let variants = variants_of(&analyzer, config);
+    (analyzer, variants)
+}
+
+/// The variant table analysed, when `config` asks for variants.
+fn variants_of(analyzer: &Analyzer, config: &SearchConfig) -> Variants {
+    if config.variants {
+        analysed_variants(analyzer)
+    } else {
+        Vec::new()
+    }
+}
+
 /// The variant table with each side analysed into terms (a few dozen entries, looked up by a
 /// scan); entries whose
 /// word is a stop word, or whose variants analyse to nothing, are left out.
-pub(crate) fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
+fn analysed_variants(analyzer: &Analyzer) -> Vec<(String, Vec<Vec<String>>)> {
     let mut table: Vec<(String, Vec<Vec<String>>)> = Vec::new();
     for (word, variants) in tokenize::VARIANTS {
         let Some(term) = analyzer.term(word) else { continue };

@@ -19,11 +19,12 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-/// The lazily built search index: thread-safe with `std` (so a `Shelf` can be shared across
-/// threads), a plain cell without it.
-#[cfg(feature = "std")]
+/// The lazily built search index: thread-safe natively with `std` (so a `Shelf` can be shared
+/// across threads), a plain cell in wasm (one thread; no lock's code in the `.wasm`) and without
+/// `std`.
+#[cfg(all(feature = "std", not(target_arch = "wasm32")))]
 pub(crate) type Lazy<T> = std::sync::OnceLock<T>;
-#[cfg(not(feature = "std"))]
+#[cfg(not(all(feature = "std", not(target_arch = "wasm32"))))]
 pub(crate) type Lazy<T> = core::cell::OnceCell<T>;
 
 /// A toolbox prepared with its options. The search index is built on the first search, so an

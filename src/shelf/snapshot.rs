@@ -5,25 +5,25 @@
 //! snapshot holds it) so that loading takes the bytes as the text with no copy (the tail cut
 //! off); the trailer ([`TRAILER`] bytes: magic, version, flags, the two lengths, the checksum)
 //! comes last. The payload is the options' JSON text; which toolbox the shelf is of (its text
-//! held, or its fingerprint, or for a shelf that keeps no toolbox text, the text of its defs);
-//! the search index's arrays made of the description texts (terms, occurrence lists, each tool's
-//! name terms) as they are; and the deferred tools' vectors as stored (int8, a scale each).
+//! held, or its fingerprint, or for a shelf that keeps no toolbox text, the text of its defs); the
+//! catalog's tools as read (each def a range of that text, or a text of its own); the search
+//! index's flat arrays as they are; and the deferred tools' vectors as stored (int8, a scale each).
 //!
-//! The load reads the catalog from the toolbox's text as a new shelf reads it: what the catalog
-//! holds (names, servers, places, defs, the whole-toolbox passes, warnings) is then the new
-//! shelf's by construction, never what the bytes say, and a text that is not a toolbox the
-//! options accept is `invalid_snapshot`. The index's tables of names and servers are made again
-//! from the catalog; what is stored is checked against it before use (every count against the
-//! bytes left, every index within the table it indexes, every list in the order lookups rely on,
-//! every float finite, every vector one that quantising some vector gives), so that bytes forged
-//! with a correct checksum (a checksum tells corrupt bytes; it is no signature) either load into a
-//! shelf that answers as a shelf of that toolbox with some index and vectors would, or are
-//! `invalid_snapshot` with a reason. The index's rankings are what its arrays say (checking them
-//! is building them again).
+//! The load is a copy and a check, never a rebuild (SPEC §13): the toolbox a well-formed snapshot
+//! carries is trusted to be the one it claims to be (whoever can write the file can write any
+//! toolbox), so no def is parsed (a tool's schema outline is read from its def the first time it
+//! is needed). What is checked is structure, at the cost of a pass over the bytes: the checksum,
+//! the text's UTF-8, every count against the bytes left, every string's UTF-8, every def's range
+//! within its text, every index within the table it indexes, every list in the order lookups rely
+//! on, every float finite, names unique, every vector one that quantising some vector gives. So
+//! bytes forged with a correct checksum (a checksum tells corrupt bytes; it is no signature) load
+//! into a shelf that never traps, hangs or answers with a name the snapshot does not hold, or are
+//! `invalid_snapshot` with a reason.
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Tool, MAX_TOOLS};
 use crate::error::{Error, ErrorCode};
 use crate::find::search_config;
+use crate::format::Format;
 use crate::hash::fnv1a_words;
 use crate::json::Value;
 use crate::options::Options;
@@ -40,7 +40,10 @@ use alloc::vec::Vec;
 /// Version 2: each deferred tool's `required` names (a search match's) after its flags.
 /// Version 3: no catalog (the load reads it from the toolbox's text; a shelf without one stores
 /// the text of its defs); of the index only what the description texts made; the embeddings.
-pub const SNAPSHOT_VERSION: u32 = 3;
+/// Version 4: the catalog's tools as read again (the load parses no def, SPEC §13 as revised:
+/// the toolbox a well-formed snapshot carries is trusted), left-out tools among them; the whole
+/// index.
+pub const SNAPSHOT_VERSION: u32 = 4;
 
 /// The trailer's first bytes.
 const MAGIC: &[u8; 8] = b"tshelf\x00\x01";
@@ -57,6 +60,18 @@ const TOOLBOX_HELD: u8 = 0;
 const TOOLBOX_FINGERPRINT: u8 = 1;
 /// The shelf kept no toolbox text: the text of its defs follows.
 const TOOLBOX_DEFS: u8 = 2;
+
+/// The formats by their number in a snapshot.
+const FORMATS: [Format; 5] = [Format::OpenAi, Format::Responses, Format::Anthropic, Format::Mcp, Format::Gemini];
+
+/// A tool's flags: deferred, renamed by `qualify`, left out (a bridge name).
+const DEFERRED: u8 = 1;
+const RENAMED: u8 = 2;
+const LEFT_OUT: u8 = 4;
+
+/// Where a tool's def is: a range of the snapshot's text, or a text of its own that follows.
+const DEF_IN_TEXT: u8 = 0;
+const DEF_OWN: u8 = 1;
 
 fn invalid(reason: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidSnapshot, format!("snapshot: {}", reason.into()))
@@ -122,9 +137,7 @@ impl Shelf {
         let head = Head::read(&mut r, &trailer)?;
         let (options, option_warnings, options_text) = head.options_for(options)?;
         let (text, keeps) = toolbox_text(bytes, &trailer, head.toolbox, toolbox)?;
-        // The catalog as a new shelf reads it (and its errors, the snapshot's).
-        let catalog = Catalog::parse_shared_text(text.clone(), &options)
-            .map_err(|e| malformed(&["its toolbox: ", e.code.as_str(), ": ", &e.message]))?;
+        let catalog = read_catalog(&mut r, &text, &options)?;
         let index = read_index(&mut r, &catalog, &options)?;
         let mut shelf = Shelf::of(catalog, options, option_warnings);
         shelf.embeddings = read_embeddings(&mut r, &shelf)?;
@@ -139,7 +152,7 @@ impl Shelf {
 }
 
 /// The memory a load of `bytes` takes beyond the bytes themselves, about: the payload copied apart
-/// and the index read from it (for a binding that reserves memory in one step).
+/// and the strings and arrays read from it (for a binding that reserves memory in one step).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn room_to_load(bytes: &[u8]) -> usize {
     Trailer::read(bytes)
@@ -148,7 +161,7 @@ pub(crate) fn room_to_load(bytes: &[u8]) -> usize {
         .min(bytes.len())
 }
 
-/// The text the catalog is read from, and whether it is the toolbox's (the shelf keeps it): the
+/// The text the defs are ranges of, and whether it is the toolbox's (the shelf keeps it): the
 /// snapshot's own (the bytes cut to it, no copy), compared with `given` when both are there;
 /// `given`, checked against the fingerprint; or the text of the defs the snapshot holds.
 fn toolbox_text(
@@ -201,18 +214,27 @@ fn write_snapshot(shelf: &Shelf, hold_toolbox: bool) -> Vec<u8> {
     }
     let text_len = out.0.len();
     out.opt_str(shelf.origin.options.as_deref());
-    match (held, toolbox) {
-        (Some(_), _) => out.u8(TOOLBOX_HELD),
+    let every = shelf.catalog.every_def();
+    // Where each def is in the text the load reads them from (`None`: a text of its own).
+    let ranges: Vec<Option<(usize, usize)>> = match (held, toolbox) {
+        (Some(text), _) => {
+            out.u8(TOOLBOX_HELD);
+            every.iter().map(|tool| range_in(tool, text)).collect()
+        }
         (None, Some(text)) => {
             out.u8(TOOLBOX_FINGERPRINT);
             out.u64(fnv1a_words(text.as_bytes()));
             out.u64(text.len() as u64);
+            every.iter().map(|tool| range_in(tool, text)).collect()
         }
         (None, None) => {
+            let (text, ranges) = defs_text(&shelf.catalog, &every);
             out.u8(TOOLBOX_DEFS);
-            out.str(&defs_text(&shelf.catalog));
+            out.str(&text);
+            ranges.into_iter().map(Some).collect()
         }
-    }
+    };
+    write_catalog(&mut out, &shelf.catalog, &every, &ranges);
     write_index(&mut out, index);
     write_embeddings(&mut out, shelf.embeddings.as_ref());
     let payload_len = out.0.len() - text_len;
@@ -226,27 +248,35 @@ fn write_snapshot(shelf: &Shelf, hold_toolbox: bool) -> Vec<u8> {
     out.0
 }
 
-/// The toolbox of a catalog's defs as JSON text, the one its catalog is read from: each list in
-/// order (the direct tools as the list the toolbox was, or as `tools`; then each server's) with
-/// every def of it, those left out (bridge names) included, as its compact JSON.
-fn defs_text(catalog: &Catalog) -> String {
-    let defs = catalog.every_def();
-    let flat = defs.iter().any(|t| matches!(t.origin, crate::catalog::Origin::List(_)));
+/// The range of `text` that is `tool`'s def, when its def is a range of that very text.
+fn range_in(tool: &Tool, text: &Arc<String>) -> Option<(usize, usize)> {
+    Arc::ptr_eq(&tool.def_json.source, text).then_some((tool.def_json.start, tool.def_json.end))
+}
+
+/// The toolbox of a catalog's defs (`every`, in input order) as JSON text, and the range of each
+/// def in it: each list in order (the direct tools as the list the toolbox was, or as `tools`;
+/// then each server's) with every def of it, those left out (bridge names) included, as its
+/// compact JSON.
+fn defs_text(catalog: &Catalog, every: &[&Tool]) -> (String, Vec<(usize, usize)>) {
+    let flat = every.iter().any(|t| matches!(t.origin, ToolOrigin::List(_)));
     let mut out = String::new();
-    let mut defs = defs.into_iter();
+    let mut ranges = Vec::with_capacity(every.len());
+    let mut defs = every.iter();
     let mut list = |out: &mut String, length: usize| {
         out.push('[');
         for (i, def) in defs.by_ref().take(length).enumerate() {
             if i > 0 {
                 out.push(',');
             }
+            let start = out.len();
             out.push_str(&def.def_json);
+            ranges.push((start, out.len()));
         }
         out.push(']');
     };
     if flat {
-        list(&mut out, catalog.lists.first().map_or(0, |(_, n)| *n));
-        return out;
+        list(&mut out, every.len());
+        return (out, ranges);
     }
     out.push('{');
     let mut servers = false;
@@ -272,13 +302,72 @@ fn defs_text(catalog: &Catalog) -> String {
         out.push('}');
     }
     out.push('}');
-    out
+    (out, ranges)
 }
 
-/// The index's arrays made of the description texts; the rest is made again from the catalog.
+/// The catalog: its format, warnings and lists, then every def's tool in input order (the left-out
+/// ones marked), each def where `ranges` says.
+#[inline(never)]
+fn write_catalog(out: &mut Writer, catalog: &Catalog, every: &[&Tool], ranges: &[Option<(usize, usize)>]) {
+    out.u8(format_number(catalog.format));
+    out.len(catalog.warnings.len());
+    catalog.warnings.iter().for_each(|w| out.str(w));
+    out.len(catalog.lists.len());
+    for (server, length) in &catalog.lists {
+        out.opt_str(server.as_deref());
+        out.len(*length);
+    }
+    out.len(every.len());
+    let left_out = catalog.left_out.as_ptr_range();
+    for (i, &tool) in every.iter().enumerate() {
+        let left_out = left_out.contains(&core::ptr::from_ref(tool));
+        let required = if tool.deferred && !left_out { catalog.required_names(tool) } else { Vec::new() };
+        write_tool(out, tool, ranges.get(i).copied().flatten(), left_out, &required);
+    }
+}
+
+#[inline(never)]
+fn write_tool(out: &mut Writer, tool: &Tool, range: Option<(usize, usize)>, left_out: bool, required: &[String]) {
+    out.str(&tool.name);
+    out.opt_str(tool.server.as_deref());
+    out.str(&tool.own_name);
+    out.str(&tool.description);
+    match range {
+        Some((start, end)) => {
+            out.u8(DEF_IN_TEXT);
+            out.len(start);
+            out.len(end);
+        }
+        None => {
+            out.u8(DEF_OWN);
+            out.str(&tool.def_json);
+        }
+    }
+    out.len(tool.size);
+    out.len(tool.position);
+    let (kind, at) = match tool.origin {
+        ToolOrigin::List(i) => (0, i),
+        ToolOrigin::Tools(i) => (1, i),
+        ToolOrigin::Server(i) => (2, i),
+    };
+    out.u8(kind);
+    out.len(at);
+    let flags = [(tool.deferred, DEFERRED), (tool.renamed, RENAMED), (left_out, LEFT_OUT)];
+    out.u8(flags.iter().filter(|(on, _)| *on).map(|(_, bit)| bit).sum());
+    out.u8(format_number(tool.read_as));
+    out.u8(tool.detected.map_or(u8::MAX, format_number));
+    out.len(required.len());
+    required.iter().for_each(|name| out.str(name));
+}
+
+fn format_number(format: Format) -> u8 {
+    FORMATS.iter().position(|&f| f == format).map_or(u8::MAX, |n| n as u8)
+}
+
+/// The index's flat arrays as they are.
 #[inline(never)]
 fn write_index(out: &mut Writer, index: &SearchIndex) {
-    out.len(index.lower_names.len());
+    out.texts(&index.lower_names);
     out.texts(&index.terms);
     out.len(index.postings.items.len());
     for posting in &index.postings.items {
@@ -286,8 +375,17 @@ fn write_index(out: &mut Writer, index: &SearchIndex) {
         out.u32(posting.term_freq.to_bits());
     }
     out.u32s(&index.postings.ends);
+    out.texts(&index.names);
+    out.u32s(&index.name_docs);
     out.u32s(&index.name_terms);
     out.u32s(&index.name_starts);
+    out.u32s(&index.server_of);
+    out.len(index.servers);
+    out.u32s(&index.tie_rank);
+    out.len(index.name_weights.len());
+    for weight in &index.name_weights {
+        out.u32(weight.to_bits());
+    }
 }
 
 /// The vectors as stored: the model, the dimension, each deferred tool's row and scale.
@@ -485,9 +583,20 @@ impl<'a> Reader<'a> {
     }
 
     #[inline(never)] // called from many places: one copy in the `.wasm`
+    fn strings(&mut self) -> Result<Vec<String>, Error> {
+        let n = self.count(4)?;
+        (0..n).map(|_| self.string()).collect()
+    }
+
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn u32s(&mut self) -> Result<Vec<u32>, Error> {
         let n = self.count(4)?;
-        let bytes = self.bytes(n * 4)?;
+        self.u32s_of(n)
+    }
+
+    /// `n` numbers of 32 bits (a count checked against the bytes left).
+    fn u32s_of(&mut self, n: usize) -> Result<Vec<u32>, Error> {
+        let bytes = self.bytes(n.saturating_mul(4))?;
         // A plain loop: at the `.wasm`'s opt-level a closure per item is a call per item.
         let mut items = Vec::with_capacity(n);
         for c in bytes.chunks_exact(4) {
@@ -496,12 +605,19 @@ impl<'a> Reader<'a> {
         Ok(items)
     }
 
+    #[inline(never)] // called from many places: one copy in the `.wasm`
     fn texts(&mut self) -> Result<Texts, Error> {
         let texts = Texts { text: self.string()?, ends: self.u32s()? };
         if !texts.is_valid() {
             return Err(malformed(&["a string table's ends are out of order or within a character"]));
         }
         Ok(texts)
+    }
+
+    #[inline(never)] // called from many places: one copy in the `.wasm`
+    fn format(&mut self) -> Result<Format, Error> {
+        let n = self.u8()?;
+        FORMATS.get(n as usize).copied().ok_or_else(|| malformed(&["an unknown format"]))
     }
 }
 
@@ -563,15 +679,114 @@ impl Head {
     }
 }
 
-/// The index of `catalog`'s deferred tools: the stored arrays, each checked against the others
-/// and the catalog (every number that indexes another array within it, the terms sorted as
+/// The catalog as stored, each def a range of `text` or a text of its own: checked for what the
+/// rest of the crate relies on (places in input order, a server for every deferred tool, every def
+/// within its text, names unique, none a bridge tool's under `options`), its lookup tables made as
+/// a read makes them. Its defs are not parsed.
+#[inline(never)]
+fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Result<Catalog, Error> {
+    let format = r.format()?;
+    let warnings = r.strings()?;
+    let count = r.count(5)?;
+    let lists = (0..count).map(|_| Ok((r.opt_string()?, r.usize()?))).collect::<Result<Vec<_>, Error>>()?;
+    let count = r.count(40)?;
+    if count > MAX_TOOLS || lists.iter().try_fold(0usize, |sum, (_, n)| sum.checked_add(*n)) != Some(count) {
+        return Err(malformed(&["its tool count is not its lists' lengths"]));
+    }
+    let (mut tools, mut left_out): (Vec<Tool>, Vec<Tool>) = (Vec::with_capacity(count), Vec::new());
+    // Places in input order, each the next of its list, as a read gives them (a binding finds the
+    // caller's def by the place): the lists walked once beside the tools.
+    let mut places = lists.iter().flat_map(|(server, length)| (0..*length).map(move |i| (server.as_deref(), i)));
+    for at in 0..count {
+        let (tool, is_left_out) = read_tool(r, text)?;
+        if tool.position != at || places.next().is_none_or(|place| !at_place(&tool, place)) {
+            return Err(malformed(&["a tool's place is not the next in its list"]));
+        }
+        if is_left_out { &mut left_out } else { &mut tools }.push(tool);
+    }
+    let catalog = Catalog::of_tools(format, (tools, left_out), warnings, lists)
+        .map_err(|e| malformed(&["its tools: ", &e.message]))?;
+    let names = &options.bridge_names;
+    if [&names.search, &names.describe, &names.call].iter().any(|name| catalog.get(name).is_some()) {
+        return Err(malformed(&["its tools: a bridge tool's name"]));
+    }
+    Ok(catalog)
+}
+
+/// Whether `tool`'s origin is `place`: the index in a server's list (named, and the tool's server)
+/// or in the direct list, flat or `tools` (`None`).
+fn at_place(tool: &Tool, (list, index): (Option<&str>, usize)) -> bool {
+    match tool.origin {
+        ToolOrigin::Server(i) => list.is_some() && tool.server.as_deref() == list && i == index,
+        ToolOrigin::List(i) | ToolOrigin::Tools(i) => list.is_none() && i == index,
+    }
+}
+
+/// One tool of the catalog, and whether it is one left out.
+#[inline(never)]
+fn read_tool(r: &mut Reader<'_>, text: &Arc<String>) -> Result<(Tool, bool), Error> {
+    let name = r.string()?;
+    let server = r.opt_string()?;
+    let own_name = r.string()?;
+    let description = r.string()?;
+    let def_json = match r.u8()? {
+        DEF_IN_TEXT => {
+            let (start, end) = (r.usize()?, r.usize()?);
+            if text.get(start..end).is_none() {
+                return Err(malformed(&["a tool's def beyond its text"]));
+            }
+            DefText { source: text.clone(), start, end }
+        }
+        DEF_OWN => DefText::own(r.string()?),
+        _ => return Err(malformed(&["where a tool's def is"])),
+    };
+    let size = r.usize()?;
+    let position = r.usize()?;
+    let origin = match (r.u8()?, r.usize()?) {
+        (0, at) => ToolOrigin::List(at),
+        (1, at) => ToolOrigin::Tools(at),
+        (2, at) => ToolOrigin::Server(at),
+        _ => return Err(malformed(&["a tool's origin"])),
+    };
+    let flags = r.u8()?;
+    let read_as = r.format()?;
+    let detected = match r.u8()? {
+        u8::MAX => None,
+        n => Some(*FORMATS.get(n as usize).ok_or_else(|| malformed(&["an unknown format"]))?),
+    };
+    let required = r.strings()?;
+    // What the rest of the crate holds of every tool: a size (code points) no larger than its
+    // def's bytes, a server for a deferred one, known flags.
+    if size > def_json.len() || flags > DEFERRED | RENAMED | LEFT_OUT || (flags & DEFERRED != 0 && server.is_none()) {
+        return Err(malformed(&["a tool's size, flags or server"]));
+    }
+    let tool = Tool {
+        name,
+        server,
+        own_name,
+        description,
+        def_json,
+        schema_outline: LoadedOutline::of(required),
+        size,
+        position,
+        origin,
+        deferred: flags & DEFERRED != 0,
+        renamed: flags & RENAMED != 0,
+        read_as,
+        detected,
+    };
+    Ok((tool, flags & LEFT_OUT != 0))
+}
+
+/// The index of `catalog`'s deferred tools: its flat arrays, each checked against the others and
+/// the catalog (every number that indexes another array within it, the string tables sorted where
 /// lookups bisect them, every occurrence list sorted by tool with finite, non-negative
-/// frequencies), and the tables of names and servers made from the catalog.
+/// frequencies, every weight finite).
 #[inline(never)]
 fn read_index(r: &mut Reader<'_>, catalog: &Catalog, options: &Options) -> Result<(SearchIndex, Vec<usize>), Error> {
     let documents: Vec<usize> = catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred).map(|(i, _)| i).collect();
     let docs = documents.len();
-    let stored_docs = r.usize()?;
+    let lower_names = r.texts()?;
     let terms = r.texts()?;
     let count = r.count(8)?;
     let mut items = Vec::with_capacity(count);
@@ -580,23 +795,48 @@ fn read_index(r: &mut Reader<'_>, catalog: &Catalog, options: &Options) -> Resul
         items.push(Posting { doc: pair as u32, term_freq: f32::from_bits((pair >> 32) as u32) });
     }
     let postings = Lists { items, ends: r.u32s()? };
+    let names = r.texts()?;
+    let name_docs = r.u32s()?;
     let name_terms = r.u32s()?;
     let name_starts = r.u32s()?;
+    let server_of = r.u32s()?;
+    let servers = r.usize()?;
+    let tie_rank = r.u32s()?;
+    let name_weights: Vec<f32> = r.u32s()?.into_iter().map(f32::from_bits).collect();
     let within = |list: &[u32], bound: usize| list.iter().all(|&n| (n as usize) < bound);
     let checks = [
-        (stored_docs == docs, "its tool count is not the catalog's deferred tools'"),
+        (lower_names.len() == docs, "its tool count is not the catalog's deferred tools'"),
         (terms.is_sorted(), "its terms' order"),
         (postings.len() == terms.len() && postings.is_valid(), "its occurrence lists' bounds"),
         (sorted_by_tool(&postings, docs), "an occurrence list's tools"),
-        (within(&name_terms, terms.len()), "its name terms"),
+        (names.is_sorted() && name_docs.len() == names.len() && within(&name_docs, docs), "its name table"),
+        (within(&name_terms, terms.len()) && name_weights.len() == name_terms.len(), "its name terms"),
+        (name_weights.iter().all(|w| w.is_finite()), "its name weights"),
         (starts_valid(&name_starts, docs, name_terms.len()), "its name terms' bounds"),
+        (server_of.len() == docs && within(&server_of, servers) && servers <= docs, "its servers"),
+        (tie_rank.len() == docs && within(&tie_rank, docs), "its tie ranks"),
     ];
     if let Some((_, what)) = checks.iter().find(|(ok, _)| !ok) {
         return Err(malformed(&["the index: ", what]));
     }
-    let tools = documents.iter().filter_map(|&i| catalog.tools.get(i));
-    let names = tools.map(|t| (t.name.as_str(), t.own_name.as_str(), t.server.as_deref().unwrap_or("")));
-    let index = SearchIndex::of_parts(names, search_config(options), terms, postings, name_terms, name_starts);
+    let config = search_config(options);
+    let (analyzer, variants) = crate::search::configured(&config);
+    let index = SearchIndex {
+        analyzer,
+        config,
+        lower_names,
+        terms,
+        postings,
+        names,
+        name_docs,
+        name_terms,
+        name_starts,
+        server_of,
+        servers,
+        tie_rank,
+        variants,
+        name_weights,
+    };
     Ok((index, documents))
 }
 
@@ -617,14 +857,6 @@ fn read_embeddings(r: &mut Reader<'_>, shelf: &Shelf) -> Result<Option<Embedding
     let scales = r.u32s_of(count)?.into_iter().map(f32::from_bits).collect();
     let embeddings = Embeddings::of_stored(model, dimensions, keys, values, scales);
     embeddings.map(Some).map_err(|what| malformed(&["the embeddings: ", what]))
-}
-
-impl Reader<'_> {
-    /// `n` numbers of 32 bits (a count given by the caller, checked against the bytes left).
-    fn u32s_of(&mut self, n: usize) -> Result<Vec<u32>, Error> {
-        let bytes = self.bytes(n.saturating_mul(4))?;
-        Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap_or_default())).collect())
-    }
 }
 
 /// Whether every occurrence list names tools below `docs`, each once, in increasing order, with a

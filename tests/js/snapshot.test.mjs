@@ -112,6 +112,19 @@ function withChecksum(bytes) {
   return out;
 }
 
+/** The options a snapshot holds (the payload's first string), parsed; undefined when none or not JSON. */
+function heldOptions(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  const textLen = Number(view.getBigUint64(bytes.length - 24, true));
+  if (bytes[textLen] !== 1) return undefined;
+  const length = view.getUint32(textLen + 1, true);
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(textLen + 5, textLen + 5 + length)));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The toolbox a snapshot holds (its text before the payload), parsed. */
 function heldToolbox(bytes) {
   const textLen = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(bytes.length - 24, true));
@@ -121,9 +134,11 @@ function heldToolbox(bytes) {
 /**
  * What is wrong with a loaded shelf, or null: every answer plain data or a
  * ToolshelfError, the assembly's tools objects with unique names, its snapshot loading again, and
- * an update to its own toolbox accepted and changing no answer.
+ * an update to its own toolbox accepted and answering as a new Shelf of that toolbox. (SPEC §13
+ * trusts the catalog a well-formed snapshot carries: a forged one answers as what it says, so the
+ * update, which reads the toolbox again, is compared with a new Shelf, not with the loaded one.)
  */
-function wrongWith(shelf, given) {
+function wrongWith(shelf, given, options) {
   try {
     const assembly = shelf.assemble();
     const tools = assembly.tools;
@@ -137,8 +152,20 @@ function wrongWith(shelf, given) {
     }
     const again = shelf.snapshot();
     Shelf.fromSnapshot(again, given);
-    shelf.update(given ?? heldToolbox(again));
-    if (JSON.stringify(shelf.assemble()) !== JSON.stringify(assembly)) return "an update to its own toolbox changed its assembly";
+    // New objects (a copy of the toolbox given): an update keeps no server, so it reads the whole
+    // toolbox again (a server whose objects are the very ones given keeps the loaded tools).
+    const own = given ? structuredClone(given) : heldToolbox(again);
+    let fresh = null;
+    try {
+      fresh = JSON.stringify(new Shelf(own, options).assemble());
+    } catch {
+      // its text is no toolbox a new Shelf takes with those options
+    }
+    shelf.update(own);
+    // The update reads its toolbox again: as the loaded shelf answered (its catalog not forged)
+    // or as a new Shelf of that toolbox with the options it holds (its options not forged).
+    const updated = JSON.stringify(shelf.assemble());
+    if (updated !== JSON.stringify(assembly) && updated !== fresh) return "an update to its own toolbox answers unlike the loaded shelf and unlike a new Shelf of it";
   } catch (e) {
     return e instanceof ToolshelfError ? `${e.code}: ${e.message}` : `a raw ${e?.name}: ${e?.message}`;
   }
@@ -193,7 +220,7 @@ test("a forged snapshot (checksum made right) is invalid_snapshot or a shelf tha
         continue;
       }
       loaded++;
-      const what = wrongWith(shelf, given);
+      const what = wrongWith(shelf, given, heldOptions(forged));
       if (what) wrong.push(`${label}${given ? ", toolbox given" : ""}: ${what}`);
     }
   }
