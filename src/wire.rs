@@ -91,8 +91,8 @@ fn push_server_part(out: &mut String, server: &str) {
 
 /// The tool's part of its name, also its function name inside its server's Responses namespace:
 /// the tool's own name when every provider accepts it, it fits `room` and it does not end like a
-/// hash; otherwise its characters made safe, cut to fit, then `-` and 8 hex digits of a hash of
-/// (server, tool).
+/// hash; otherwise its plain characters (each other run one `_`, "t" if none), cut to fit, then
+/// `-` and 8 hex digits of a hash of (server, tool).
 pub fn tool_part(server: &str, tool: &str) -> String {
     let mut part = String::with_capacity(MAX_NAME);
     let room = MAX_NAME - 7 - server_part(server).len();
@@ -106,8 +106,10 @@ fn push_tool_part(out: &mut String, server: &str, tool: &str, room: usize) {
         return;
     }
     let start = out.len();
-    push_safe(out, tool);
-    out.truncate(start + room.saturating_sub(9).min(out.len() - start));
+    push_collapsed(out, tool, room.saturating_sub(9));
+    if out.len() == start {
+        out.push('t');
+    }
     let pair = [server.as_bytes(), &[0], tool.as_bytes()].concat();
     out.push('-');
     crate::hash::push_hex(out, crate::hash::fnv1a(&pair) >> 32, 8);

@@ -687,8 +687,9 @@ fn edge_cases_of_names_formats_and_numbers() {
         "{warnings:?}"
     );
     assert!(Shelf::from_json(anthropic, r#"{"format":"anthropic"}"#).unwrap().assemble().facts.warnings.is_empty());
-    // A name with surrounding spaces: the model knows it trimmed, the server gets its own name.
-    let spaced = one_tool_named(" spaced ");
+    // A name with surrounding spaces: under short names (qualify auto) the model knows it trimmed;
+    // under the default its shown name is a safe one; either way the server gets its own name.
+    let spaced = one_tool_named(" spaced ", r#"{"qualify":"auto"}"#);
     for call in [
         r#"{"name":"tool_call","arguments":{"name":"spaced","arguments":{}}}"#,
         r#"{"name":" spaced ","arguments":{}}"#,
@@ -698,6 +699,20 @@ fn edge_cases_of_names_formats_and_numbers() {
                 assert_eq!((call.name.as_str(), call.tool.as_deref()), ("spaced", Some(" spaced ")))
             }
             other => panic!("{other:?}"),
+        }
+    }
+    let spaced = one_tool_named(" spaced ", "");
+    let shown = toolshelf::wire::tool_name("s", " spaced ");
+    assert!(toolshelf::wire::is_valid(&shown) && shown.starts_with("mcp__s__spaced"), "{shown}");
+    for call in [
+        format!(r#"{{"name":"tool_call","arguments":{{"name":"{shown}","arguments":{{}}}}}}"#),
+        format!(r#"{{"name":"{shown}","arguments":{{}}}}"#),
+    ] {
+        match spaced.unwrap(&json::parse(&call).unwrap()).unwrap() {
+            toolshelf::Unwrapped::Call(call) => {
+                assert_eq!((call.name.as_str(), call.tool.as_deref()), (shown.as_str(), Some(" spaced ")))
+            }
+            other => panic!("{call}: {other:?}"),
         }
     }
     // A number out of a float's range is a reject, not the largest finite number.
@@ -715,8 +730,8 @@ fn edge_cases_of_names_formats_and_numbers() {
 }
 
 /// A toolbox with one tool named `name` on server `s`.
-fn one_tool_named(name: &str) -> Shelf {
-    Shelf::from_json(&format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool(name, "A tool.", r#"{"type":"object"}"#)), "")
+fn one_tool_named(name: &str, options: &str) -> Shelf {
+    Shelf::from_json(&format!(r#"{{"servers":{{"s":[{}]}}}}"#, tool(name, "A tool.", r#"{"type":"object"}"#)), options)
         .unwrap()
 }
 
@@ -746,7 +761,7 @@ fn a_lone_surrogate_at_a_cut_stays_whole() {
         let toolshelf::Unwrapped::Answer { content, .. } = answer else { panic!("{answer:?}") };
         assert!(!content.contains('\u{10FFFF}'), "description cut at {at}");
     }
-    let shelf = one_tool_named("t");
+    let shelf = one_tool_named("t", "");
     for at in 995..1005 {
         let query = format!("{}\\ud800 tail", "q".repeat(at));
         let call = format!(r#"{{"name":"tool_search","arguments":{{"query":"{query}"}}}}"#);

@@ -29,13 +29,13 @@ const CORE: &[&[&str]] = &[
 const PACKAGE: &[&[&str]] = &[
     &["wasm/toolshelf"],
     &["state"],
-    &["common", "rules"],
+    &["common", "rules", "limits"],
     &["api"],
     &["node", "workerd", "web", "slim"],
-    &["ai-shared", "mcp"],
+    &["ai-shared", "mcp", "stdio"],
     &["ai-native", "ai-mcp", "ai-approval"],
     &["ai", "gateway"],
-    &["cli-errors"],
+    &["cli-errors", "serve"],
     &["cli-args", "cli-json", "cli-mcp", "cli-report", "cli-explain"],
     &["cli"],
 ];

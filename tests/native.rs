@@ -93,7 +93,7 @@ fn anthropic_tools_array_on_every_catalog() {
         let search = &a.tools[1];
         assert_eq!(text(search, "name"), "tool_search", "{name}");
         assert!(search.get("defer_loading").is_none() && search.get("input_schema").is_some());
-        assert!(text(search, "description").contains("(several exact names in one search load them all)"));
+        assert!(text(search, "description").contains("(several full names in one search load them all)"));
         let deferred = &a.tools[2..];
         assert_eq!(deferred.len(), a.facts.deferred_count, "{name}: every deferred tool is sent");
         let mut expected: Vec<&str> =
@@ -252,7 +252,12 @@ fn responses_search_output_on_every_catalog() {
                         .catalog()
                         .tools
                         .iter()
-                        .find(|t| t.server.as_deref() == Some(text(space, "name")) && t.own_name == own)
+                        .find(|t| {
+                            t.server.as_deref().is_some_and(|server| {
+                                toolshelf::wire::server_part(server) == text(space, "name")
+                                    && toolshelf::wire::tool_part(server, &t.own_name) == own
+                            })
+                        })
                         .unwrap_or_else(|| panic!("{name}: {own}"));
                     assert_eq!(function.get("parameters"), tool.def().get("parameters"), "{name}: whole parameters");
                     assert_eq!(text(function, "type"), "function");

@@ -28,8 +28,17 @@ fn the_text_comes_back_byte_for_byte_and_sizes_count_the_escapes() {
     for tool in &shelf.catalog().tools {
         assert_eq!(tool.size, tool.def().to_json().chars().count(), "{}", tool.def().to_json());
     }
-    let names: Vec<String> = shelf.catalog().names().map(|n| Value::str(n).to_json()).collect();
-    assert_eq!(names, [r#""get_\udbffthing""#, r#""list_things""#, r#""read\ud800file""#]);
+    // The deferred tools' own names keep their escapes; the names shown for them are provider-valid
+    // (SPEC §16), the direct tool's is its own.
+    let own: Vec<String> = shelf.catalog().tools.iter().map(|t| Value::str(&t.own_name).to_json()).collect();
+    assert_eq!(own, [r#""read\ud800file""#, r#""get_\udbffthing""#, r#""list_things""#]);
+    for tool in &shelf.catalog().tools {
+        let shown = match &tool.server {
+            Some(server) => toolshelf::wire::tool_name(server, &tool.own_name),
+            None => tool.own_name.clone(),
+        };
+        assert_eq!(tool.name, shown);
+    }
 }
 
 #[test]
@@ -43,8 +52,11 @@ fn the_fingerprint_hashes_what_json_stringify_writes() {
     let direct = fixture.get("toolbox").and_then(|t| t.get("tools")).and_then(Value::as_array).unwrap()[0].to_json();
     assert!(text.contains(&direct));
     assert!(tools.starts_with(&format!("[{direct},")), "{tools}");
-    // The listing names the deferred tools with their escapes.
-    assert!(tools.contains(r"get_\udbffthing"), "{tools}");
+    // The listing names the deferred tools by valid names and keeps the escapes of their descriptions.
+    let shelf = Shelf::new(&toolbox, fixture.get("options").unwrap()).unwrap();
+    let get = shelf.catalog().tools.iter().find(|t| t.own_name.starts_with("get_")).unwrap();
+    let shown = toolshelf::wire::tool_part(get.server.as_deref().unwrap(), &get.own_name);
+    assert!(shown.starts_with("get_thing-") && tools.contains(&format!("- {shown}: Gets a thing \\ud800")), "{tools}");
     let stateless = toolshelf::assemble(&toolbox, fixture.get("options").unwrap()).unwrap();
     assert_eq!(stateless.facts, assembly.facts);
 }
@@ -75,5 +87,7 @@ fn calls_keep_lone_surrogates_in_names_and_arguments() {
     let described = shelf.describe("get_\u{10FFFF}\u{1003FF}thing").expect("the name as the core keeps it");
     assert!(described.to_value().to_json().contains(r#"Gets a thing \ud800 with"#));
     let found = shelf.search("thing", Some(5));
-    assert!(found.to_value().to_json().contains(r"get_\udbffthing"), "{}", found.to_value().to_json());
+    let found = found.to_value().to_json();
+    let shown = shelf.catalog().tools.iter().find(|t| t.own_name.starts_with("get_")).map(|t| t.name.clone()).unwrap();
+    assert!(found.contains(&format!(r#""name":"{shown}","server":"srv\ud83d""#)), "{found}");
 }
