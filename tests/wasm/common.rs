@@ -100,7 +100,7 @@ fn assemble_gives_places_for_given_tools_and_the_bridge() {
 
 #[wasm_bindgen_test]
 fn update_keeps_the_named_servers_and_answers_as_a_new_handle() {
-    // Tier 0 (`enabled: off`) shows every tool: each deferred one as its place `[server, i]`.
+    // Tier 0 (`enabled: off`) shows every tool: the direct one as its place `[null, i]`.
     let options = r#"{"enabled":"off"}"#;
     let mut handle = ShelfHandle::new(room(TOOLBOX), TOOLBOX.len(), options).unwrap();
     let two_servers = TOOLBOX.replace(
@@ -112,7 +112,8 @@ fn update_keeps_the_named_servers_and_answers_as_a_new_handle() {
     handle.update(room(&kept), kept.len(), r#"["linear"]"#).unwrap();
     let fresh = ShelfHandle::new(room(&two_servers), two_servers.len(), options).unwrap();
     assert_eq!(handle.assemble(), fresh.assemble());
-    assert_eq!(at(&parse(&handle.assemble()), "tools.2").to_json(), r#"["linear",0]"#);
+    // Under the default names (SPEC §16) a server's tool goes as its def renamed, not as its place.
+    assert_eq!(text_at(&parse(&handle.assemble()), "tools.2.function.name"), "mcp__linear__create_issue");
     assert_eq!(handle.search("issue", None), fresh.search("issue", None));
     // A failed update is the same ToolshelfError, and leaves the handle as it was.
     assert_eq!(error_code(handle.update(room("[1]"), 3, "[]").unwrap_err()), "invalid_tool");
@@ -153,7 +154,9 @@ fn bridge_tools_come_out_in_each_format() {
 
 /// Options cross as JSON text too: `(options, path, expected JSON of the value there)`.
 const OPTION_CASES: &[(&str, &str, &str)] = &[
-    (r#"{"enabled":"off"}"#, "tools", r#"[[null,0],["linear",0],["linear",1]]"#),
+    (r#"{"enabled":"off"}"#, "tools.0", "[null,0]"),
+    (r#"{"enabled":"off"}"#, "tools.2.function.name", r#""mcp__linear__list_issues""#),
+    (r#"{"enabled":"off","qualify":"auto"}"#, "tools", r#"[[null,0],["linear",0],["linear",1]]"#),
     (r#"{"enabled":"off"}"#, "tier", "0"),
     (r#"{"bridgeNames":{"call":"invoke_tool"}}"#, "tools.3.function.name", r#""invoke_tool""#),
     (r#"{"bridge_names":["s","d","c"]}"#, "tools.2.function.name", r#""d""#),
@@ -222,10 +225,10 @@ fn unreadable_calls_throw_invalid_call() {
 /// `(query, limit, expected names of the matches, whether the no-match server list is present)`.
 const SEARCHES: &[(&str, Option<u32>, &[&str], bool)] = &[
     // Every tool sharing a word is a match (SPEC §4): list_issues comes second, partial.
-    ("create issue", None, &["create_issue", "list_issues"], false),
-    ("linear issues", None, &["list_issues", "create_issue"], false),
-    ("linear issues", Some(1), &["list_issues"], false),
-    ("CREATE_ISSUE", None, &["create_issue", "list_issues"], false),
+    ("create issue", None, &["mcp__linear__create_issue", "mcp__linear__list_issues"], false),
+    ("linear issues", None, &["mcp__linear__list_issues", "mcp__linear__create_issue"], false),
+    ("linear issues", Some(1), &["mcp__linear__list_issues"], false),
+    ("CREATE_ISSUE", None, &["mcp__linear__create_issue", "mcp__linear__list_issues"], false),
     ("send gmail email", None, &[], true),
     ("read_file", None, &[], true), // direct tools are not on the shelf
 ];
@@ -336,7 +339,7 @@ fn a_search_answer_is_the_snake_case_json_the_model_reads() {
     );
     let content = parse(text_at(&u, "content"));
     assert_eq!(at(&content, "total_available").as_f64(), Some(2.0));
-    assert_eq!(text_at(&content, "matches.0.name"), "create_issue");
+    assert_eq!(text_at(&content, "matches.0.name"), "mcp__linear__create_issue");
     assert!(content.get("totalAvailable").is_none() && at(&content, "matches.0").get("score").is_none());
 }
 
@@ -355,18 +358,15 @@ fn native_answers_and_assemble_with_cross_the_binding() {
             .unwrap(r#"{"type":"tool_use","id":"t","name":"tool_search","input":{"query":"create issue"}}"#)
             .unwrap(),
     );
-    // The reference, then the line naming its server (SPEC §14: read back by later requests).
-    assert_eq!(
-        at(&u, "content").to_json(),
-        r#"[{"type":"tool_reference","tool_name":"create_issue"},{"type":"text","text":"Loaded (tool: server): {\"create_issue\":\"linear\"}"}]"#
-    );
+    // The reference alone: its name identifies the tool by itself (SPEC §16).
+    assert_eq!(at(&u, "content").to_json(), r#"[{"type":"tool_reference","tool_name":"mcp__linear__create_issue"}]"#);
     let context = format!(
         r#"{{"messages":[{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":{}}}]}}]}}"#,
         at(&u, "content").to_json()
     );
     let with = parse(&handle.assemble_with(&context).unwrap());
     assert_eq!(text_at(&with, "mode"), "native");
-    assert_eq!(text_at(&with, "tools.2.name"), "create_issue");
+    assert_eq!(text_at(&with, "tools.2.name"), "mcp__linear__create_issue");
     let none = parse(&handle.assemble_with(r#"{"messages":[]}"#).unwrap());
     assert_eq!(at(&none, "tools").as_array().map(<[Value]>::len), Some(2));
     assert_eq!(error_code(handle.assemble_with("{").unwrap_err()), "invalid_toolbox");
