@@ -11,7 +11,8 @@ const full = (a) => a.servers.filter((s) => s.level === "full").length;
 
 row(["catalog", "context", "bridge tokens (shown / auto)", "ratio", "listing tokens", "form", "servers in full"]);
 row(["---", "---:", "---:", "---:", "---:", "---", "---:"]);
-for (const { label, names } of LADDER) {
+const ROWS = [...LADDER, { label: "toolbench (811 servers, 2,479)", names: ["toolbench-api-pool"] }];
+for (const { label, names } of ROWS) {
   const toolbox = toolboxOf(entriesOf(names));
   for (const contextLength of [200_000, 1_000_000]) {
     const a = {};

@@ -194,9 +194,27 @@ pub fn found(
             Some((tool, hit.score, hit.partial))
         })
         .collect();
+    named_first(catalog, &found.query, &mut found.hits, limit);
     found.servers = found.hits.is_empty().then(|| server_counts(catalog));
     found.unknown_words = ranked.unknown_words;
     found
+}
+
+/// The tool whose name the query is, exactly (case and all), or the one tool whose own name it
+/// is, first: the index matches names lowercased, so `calculate_BMI` and `calculate_bmi` are both
+/// exact there.
+fn named_first(catalog: &Catalog, query: &str, hits: &mut Vec<(usize, f64, bool)>, limit: usize) {
+    let Some(tool) = catalog.lookup(query).filter(|t| t.deferred).and_then(|t| index_of(catalog, t)) else {
+        return;
+    };
+    match hits.iter().position(|h| h.0 == tool) {
+        Some(at) => hits.get_mut(..=at).into_iter().for_each(|head| head.rotate_right(1)),
+        None => {
+            let score = hits.first().map_or(0.0, |h| h.1);
+            hits.insert(0, (tool, score, false));
+            hits.truncate(limit.max(1));
+        }
+    }
 }
 
 impl Found {

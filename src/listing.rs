@@ -109,7 +109,7 @@ fn shown_prefix(server: &str, tools: &[&Tool]) -> Option<String> {
 /// budget there is no listing, unless `mode` is [`Switch::On`], which keeps the summary lines.
 /// A server whose tools all go by their shown names (`mcp__<S>__<T>`, SPEC §16) is headed by
 /// that prefix (`mcp__github__*`) and lists each tool by the rest of its name, so the full name
-/// is shown once per server, not once per tool.
+/// is shown once per server, not once per tool; a server at summary is named as it is.
 /// `framing` is the sentence before the server blocks (it says how a listed tool is loaded).
 pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, framing: String) -> Listing {
     let servers = catalog.servers.len();
@@ -131,7 +131,9 @@ pub fn fit(catalog: &Catalog, budget: u64, mode: Switch, framing: String) -> Lis
             [
                 texts::full_block(&heading, &lines),
                 texts::names_block(&heading, lines.iter().map(|(n, _)| *n), lines.len()),
-                texts::summary_block(&heading, lines.len()),
+                // A server shown only as a count is searched before its tools are named, so its
+                // line names the server as it is, not the prefix (as cheap as short names').
+                texts::summary_block(&server.name, lines.len()),
             ]
         })
         .collect();

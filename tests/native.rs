@@ -93,7 +93,8 @@ fn anthropic_tools_array_on_every_catalog() {
         let search = &a.tools[1];
         assert_eq!(text(search, "name"), "tool_search", "{name}");
         assert!(search.get("defer_loading").is_none() && search.get("input_schema").is_some());
-        assert!(text(search, "description").contains("(several full names in one search load them all)"));
+        let description = text(search, "description");
+        assert!(description.contains("(several full names in one search load them all)"), "{name}: {description}");
         let deferred = &a.tools[2..];
         assert_eq!(deferred.len(), a.facts.deferred_count, "{name}: every deferred tool is sent");
         let mut expected: Vec<&str> =
