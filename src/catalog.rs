@@ -1062,7 +1062,7 @@ fn apply_load_choices(tools: &mut [Tool], options: &Options, warnings: &mut Vec<
     let mut key = String::new();
     for tool in tools.iter_mut() {
         let Some(server) = tool.server.as_deref() else { continue };
-        let kept = keep.precision(tool, server, &mut key);
+        let kept = keep.precision(tool, server, &mut key).max(if asks_always_load(tool) { 2 } else { 0 });
         let deferred = defer.precision(tool, server, &mut key);
         if kept > deferred {
             tool.deferred = false;
@@ -1073,6 +1073,28 @@ fn apply_load_choices(tools: &mut [Tool], options: &Options, warnings: &mut Vec<
     defer_own_tools(tools, &mut defer);
     keep.warn_unused("alwaysLoad", warnings);
     defer.warn_unused("defer", warnings);
+}
+
+/// Whether the server marks `tool` to stay direct (`_meta["anthropic/alwaysLoad"]: true`, as
+/// Claude Code reads it): as an `alwaysLoad` entry naming the tool itself. Only a def whose text
+/// holds the key is read.
+fn asks_always_load(tool: &Tool) -> bool {
+    const KEY: &str = "anthropic/alwaysLoad";
+    if !tool.def_json.contains(KEY) {
+        return false;
+    }
+    let mut asked = false;
+    let mut reader = Reader::new(&tool.def_json);
+    let read = reader.members(0, |reader, key| match key {
+        "_meta" => reader.members(1, |reader, key| {
+            if key == KEY && reader.peek() == Some(b't') {
+                asked = true;
+            }
+            reader.skip_trusted()
+        }),
+        _ => reader.skip_trusted(),
+    });
+    read.is_ok() && asked
 }
 
 /// The entries of `alwaysLoad` or `defer`, sorted for lookup, each marked once it names a tool.

@@ -54,15 +54,49 @@ pub struct SearchResult {
 /// Builds the search index over the catalog's deferred tools (document `i` is `deferred_tools[i]`).
 pub fn build_index(catalog: &Catalog, options: &Options) -> (SearchIndex, Vec<usize>) {
     let deferred: Vec<usize> = (0..catalog.tools.len()).filter(|&i| catalog.tools[i].deferred).collect();
-    let docs = deferred.iter().filter_map(|&i| catalog.tools.get(i)).map(|tool| DocFields {
-        name: &tool.name,
-        own: &tool.own_name,
-        server: tool.server.as_deref().unwrap_or(""),
-        description: &tool.description,
-        params: parameter_names(catalog, tool),
-        param_descriptions: parameter_descriptions(catalog, tool),
+    let given = GivenHints::of(&options.hints);
+    let docs = deferred.iter().filter_map(|&i| catalog.tools.get(i)).map(|tool| {
+        let (param_descriptions, mut hints) = described(catalog, tool);
+        hints.extend(given.of_tool(tool).map(Cow::Borrowed));
+        DocFields {
+            name: &tool.name,
+            own: &tool.own_name,
+            server: tool.server.as_deref().unwrap_or(""),
+            description: &tool.description,
+            params: parameter_names(catalog, tool),
+            param_descriptions,
+            hints,
+        }
     });
     (SearchIndex::build(docs, search_config(options)), deferred)
+}
+
+/// The `hints` option's entries sorted for lookup: a tool's are the words of the entries naming
+/// it by its name, its own name or `server/tool` (each lookup O(log n)).
+struct GivenHints<'o> {
+    sorted: Vec<(&'o str, &'o str)>,
+}
+
+impl<'o> GivenHints<'o> {
+    fn of(hints: &'o [(String, String)]) -> GivenHints<'o> {
+        let mut sorted: Vec<(&str, &str)> =
+            hints.iter().map(|(entry, words)| (entry.as_str(), words.as_str())).collect();
+        sorted.sort_unstable();
+        GivenHints { sorted }
+    }
+
+    fn of_tool<'t>(&'t self, tool: &Tool) -> impl Iterator<Item = &'o str> + 't {
+        let mut words = Vec::new();
+        if !self.sorted.is_empty() {
+            let path = tool.server.as_deref().map(|server| alloc::format!("{server}/{}", tool.own_name));
+            let own = (tool.own_name != tool.name).then_some(tool.own_name.as_str());
+            for key in [Some(tool.name.as_str()), own, path.as_deref()].into_iter().flatten() {
+                let first = self.sorted.partition_point(|(entry, _)| *entry < key);
+                words.extend(self.sorted.iter().skip(first).take_while(|(entry, _)| *entry == key).map(|(_, w)| *w));
+            }
+        }
+        words.into_iter()
+    }
 }
 
 /// The search configuration of a shelf with `options`.
@@ -78,20 +112,39 @@ fn parameter_names<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {
 /// The `description` of each top-level parameter that has one, read from the tool's def text in
 /// one pass, borrowed where it holds no escape: the catalog keeps no copy of them (a prepared
 /// toolbox's memory), and parsing each def whole took half the index build.
-fn parameter_descriptions<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<Cow<'a, str>> {
+fn described<'a>(catalog: &Catalog, tool: &'a Tool) -> (Vec<Cow<'a, str>>, Vec<Cow<'a, str>>) {
     let mut reader = Reader::new(&tool.def_json);
-    described_parameters(&mut reader, catalog.format).unwrap_or_default()
+    let mut hints = Vec::new();
+    let found = described_parameters(&mut reader, catalog.format, &mut hints).unwrap_or_default();
+    (found, hints)
 }
 
 /// The descriptions of the schema where `format` keeps it, as [`Format::fields`] reads it: in
 /// the holder object when the def has one (OpenAI Chat's `function`), else at the top. A def's text
 /// is compact JSON with no repeated key, checked when the toolbox was read: what is not read is
 /// skipped as such ([`Reader::skip_trusted`]).
-fn described_parameters<'a>(reader: &mut Reader<'a>, format: Format) -> Result<Vec<Cow<'a, str>>, ParseError> {
+fn described_parameters<'a>(
+    reader: &mut Reader<'a>,
+    format: Format,
+    hints: &mut Vec<Cow<'a, str>>,
+) -> Result<Vec<Cow<'a, str>>, ParseError> {
     let (holder, schema_key) = format.field_keys();
     let (mut at_top, mut in_holder) = (Vec::new(), None);
     reader.members(0, |reader, key| {
-        if Some(key) == holder {
+        if key == "title" {
+            hints.extend(reader.string(1)?);
+            Ok(())
+        } else if key == "annotations" || key == "_meta" {
+            let wanted = if key == "annotations" { "title" } else { SEARCH_HINT };
+            reader.members(1, |reader, key| {
+                if key == wanted {
+                    hints.extend(reader.string(2)?);
+                    Ok(())
+                } else {
+                    reader.skip_trusted()
+                }
+            })
+        } else if Some(key) == holder {
             let mut found = Vec::new();
             reader.members(1, |reader, key| {
                 if key == schema_key {
@@ -130,6 +183,9 @@ fn schema_descriptions<'a>(
         _ => reader.skip_trusted(),
     })
 }
+
+/// The `_meta` key of an MCP tool's search words (Claude Code reads it too).
+const SEARCH_HINT: &str = "anthropic/searchHint";
 
 /// Searches `index` (built by [`build_index`]) for `query`, returning at most `limit` hits.
 /// With `vectors` (the query's similarity to each document, and the fusion), the ranking fuses
@@ -526,9 +582,21 @@ mod tests {
         for def in defs {
             let toolbox = format!(r#"{{"servers":{{"s":[{def}]}}}}"#);
             let catalog = Catalog::parse_json(&toolbox, &Options::default()).unwrap();
-            let read = parameter_descriptions(&catalog, catalog.tools.first().unwrap());
+            let (read, hints) = described(&catalog, catalog.tools.first().unwrap());
             let read: Vec<&str> = read.iter().map(|c| c.as_ref()).collect();
             assert_eq!(read, ["First \"one\" é", "new", "with [brackets] and {braces}"], "{def}");
+            assert!(hints.is_empty());
         }
+        // A server's words for the tool, at the def's top level only; values of other shapes skipped.
+        let def = r#"{"name":"t","title":"Title words","annotations":{"title":"Annotated","readOnlyHint":true},"_meta":{"anthropic/searchHint":"hint words","title":"not this"},"inputSchema":{"type":"object","properties":{"title":{"type":"string","description":"a param"}}}}"#;
+        let catalog = Catalog::parse_json(&format!(r#"{{"servers":{{"s":[{def}]}}}}"#), &Options::default()).unwrap();
+        let (read, hints) = described(&catalog, catalog.tools.first().unwrap());
+        assert_eq!(
+            (read.len(), hints.iter().map(|c| c.as_ref()).collect::<Vec<_>>()),
+            (1, alloc::vec!["Title words", "Annotated", "hint words"])
+        );
+        let def = r#"{"name":"t","title":3,"annotations":null,"_meta":{"anthropic/searchHint":["x"]},"inputSchema":{"type":"object"}}"#;
+        let catalog = Catalog::parse_json(&format!(r#"{{"servers":{{"s":[{def}]}}}}"#), &Options::default()).unwrap();
+        assert!(described(&catalog, catalog.tools.first().unwrap()).1.is_empty());
     }
 }

@@ -105,6 +105,9 @@ pub struct Options {
     pub always_load: Vec<String>,
     /// Direct tools deferred anyway, under server `builtin`.
     pub defer: Vec<String>,
+    /// Words the caller adds to tools' search text: `(entry, words)`, an entry named as in
+    /// `alwaysLoad` (a tool's name or own name, or `server/tool`).
+    pub hints: Vec<(String, String)>,
     /// The toolbox format, when forced; detected otherwise.
     pub format: Option<Format>,
     /// How servers' tools are named: `On` (the default, SPEC §16) every one by its shown name
@@ -146,6 +149,7 @@ impl Default for Options {
             bridge_names: BridgeNames::default(),
             always_load: Vec::new(),
             defer: Vec::new(),
+            hints: Vec::new(),
             format: None,
             qualify: Switch::On,
             mode: Mode::Bridge,
@@ -165,7 +169,7 @@ pub struct ParsedOptions {
     pub warnings: Vec<String>,
 }
 
-const KNOWN: [(&str, &str); 18] = [
+const KNOWN: [(&str, &str); 19] = [
     ("contextLength", "context_length"),
     ("enabled", "enabled"),
     ("thresholdPct", "threshold_pct"),
@@ -178,6 +182,7 @@ const KNOWN: [(&str, &str); 18] = [
     ("bridgeNames", "bridge_names"),
     ("alwaysLoad", "always_load"),
     ("defer", "defer"),
+    ("hints", "hints"),
     ("format", "format"),
     ("qualify", "qualify"),
     ("mode", "mode"),
@@ -257,6 +262,7 @@ impl Reader<'_> {
             bridge_names: self.bridge_names(),
             always_load: self.names("alwaysLoad"),
             defer: self.names("defer"),
+            hints: self.hints(),
             format: self.format(),
             qualify: self.switch("qualify").unwrap_or(defaults.qualify),
             mode: self.mode().unwrap_or(defaults.mode),
@@ -398,6 +404,24 @@ impl Reader<'_> {
         }
     }
 
+    /// `hints`: an object of entry → words; an entry whose words are not a string is left out
+    /// with a warning.
+    fn hints(&mut self) -> Vec<(String, String)> {
+        let Some(value) = self.get("hints").cloned() else {
+            return Vec::new();
+        };
+        let Some(members) = value.as_object() else {
+            self.default_warning("hints", &value, "an object of tool names and words");
+            return Vec::new();
+        };
+        let hints: Vec<(String, String)> =
+            members.iter().filter_map(|(entry, words)| Some((entry.clone(), words.as_str()?.to_string()))).collect();
+        if hints.len() != members.len() {
+            self.warnings.push(String::from("hints: entries whose words are not a string were ignored"));
+        }
+        hints
+    }
+
     fn format(&mut self) -> Option<Format> {
         let value = self.get("format")?.clone();
         let format = value.as_str().and_then(Format::from_name);
@@ -535,6 +559,12 @@ mod tests {
         check(r#"{"format":"auto"}"#, |o| o.format.is_none(), 0);
         check(r#"{"alwaysLoad":["a",1,"b"]}"#, |o| o.always_load == ["a", "b"], 1);
         check(r#"{"always_load":"a, b"}"#, |o| o.always_load == ["a", "b"], 0);
+        check(
+            r#"{"hints":{"github/list_pull_requests":"open PRs","t":1}}"#,
+            |o| o.hints == [(String::from("github/list_pull_requests"), String::from("open PRs"))],
+            1,
+        );
+        check(r#"{"hints":["a"]}"#, |o| o.hints.is_empty(), 1);
         check(r#"{"defer":{"x":1}}"#, |o| o.defer.is_empty(), 1);
         check(r#"{"directWhenFits":true}"#, |o| o.direct_when_fits == Some(u64::MAX), 0);
         check(r#"{"direct_when_fits":"no"}"#, |o| o.direct_when_fits.is_none(), 0);

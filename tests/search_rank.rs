@@ -32,6 +32,7 @@ fn build(specs: &[Spec], config: SearchConfig) -> SearchIndex {
         description,
         params: params.to_vec(),
         param_descriptions: Vec::new(),
+        hints: Vec::new(),
     });
     SearchIndex::build(fields, config)
 }

@@ -21,6 +21,7 @@ fn shelf() -> SearchIndex {
         description,
         params: params.clone(),
         param_descriptions: Vec::new(),
+        hints: Vec::new(),
     });
     SearchIndex::build(fields, SearchConfig::default())
 }
@@ -101,6 +102,7 @@ fn every_config_handles_odd_input() {
         description: "<p>Ünï 💥 &amp; <a href=\"x",
         params: vec!["x"],
         param_descriptions: vec!["<b".into(), "&#".into()],
+        hints: Vec::new(),
     }];
     for full_first in [true, false] {
         for config in [

@@ -82,6 +82,10 @@ pub struct DocFields<'a> {
     /// The descriptions of those parameters (task sentences often say what a tool takes:
     /// "a triangle with base 10 and height 5").
     pub param_descriptions: Vec<Cow<'a, str>>,
+    /// Words that say what the tool is for besides its description (its MCP `title`,
+    /// `annotations.title` and `_meta["anthropic/searchHint"]`, and the caller's `hints`):
+    /// indexed as description words.
+    pub hints: Vec<Cow<'a, str>>,
 }
 
 /// How documents and queries are analysed and ranked. The default is the measured best
@@ -1318,6 +1322,9 @@ fn field_term_counts(
     let (summary, rest) = description.split_at(tokenize::first_sentence_end(&description));
     push(summary, SUMMARY);
     push(rest, DESCRIPTION);
+    for hint in &fields.hints {
+        push(hint, DESCRIPTION);
+    }
     for param in &fields.params {
         push(param, PARAMS);
     }

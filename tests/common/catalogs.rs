@@ -31,6 +31,7 @@ impl Tool {
             description: &self.description,
             params: self.params.iter().map(String::as_str).collect(),
             param_descriptions: self.param_descriptions.iter().map(|d| d.as_str().into()).collect(),
+            hints: Vec::new(),
         }
     }
 
