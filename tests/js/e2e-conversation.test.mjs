@@ -4,10 +4,11 @@
 // providers' own 400 for what they refuse (a name outside ^[a-zA-Z0-9_-]{1,64}$, two tools of one
 // name, a tool_reference to a tool the request does not define, a function never loaded). Behind
 // the deferred tools, real MCP servers through the MCP SDK and toolshelf/mcp: `sentry`, whose tool
-// names hold dots and slashes, then `github`, attached mid-session with a `list_issues` that clashes
-// with sentry's; sentry's tool list changes (notifications/tools/list_changed) and then it dies.
-// Each name the model learned keeps its tool; the dead server's tool answers with toolshelf's
-// `unavailable_tool` reject as a tool result; nothing 400s and nothing throws into the loop.
+// names hold dots and slashes, then `github`, attached mid-session with a `list_issues` of its own
+// too; sentry's tool list changes (notifications/tools/list_changed) and then it dies. The scripted
+// model calls each tool by the name a search showed it (SPEC §16) and keeps using it: each name
+// keeps its tool; the dead server's tool answers with toolshelf's `unavailable_tool` reject as a
+// tool result; nothing 400s and nothing throws into the loop.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
