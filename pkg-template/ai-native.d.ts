@@ -8,7 +8,8 @@ export interface AnthropicNativeToolshelf {
   /**
    * For generateText/streamText: the direct tools (your objects), the search tool (its answers
    * go to the model as tool-reference parts) and every deferred tool under the name the core sends
-   * it by (provider-valid: `events.search` is `events_search_6d31db56`), with
+   * it by (`mcp__<server>__<tool>`, provider-valid: sentry's `events.search` is
+   * `mcp__sentry__events_search-57e62340`), with
    * `providerOptions.anthropic.deferLoading`; `prepareStep` adds the names a conversation uses
    * (their tool, or a stand-in answering `unavailable_tool`). Updated in place.
    */
@@ -21,8 +22,8 @@ export interface AnthropicNativeToolshelf {
   prepareStep: (options?: { messages?: readonly unknown[] }) => { activeTools: string[] } | Promise<{ activeTools: string[] }>;
   /**
    * For generateText/streamText's `repairToolCall`: a name the step's tools do not hold is the
-   * tool it stands for (a loaded tool's qualified form), else fails with toolshelf's reject text,
-   * which the model reads instead of the SDK's list of tools.
+   * tool it stands for (a loaded tool called by its own name, while one tool has it), else fails
+   * with toolshelf's reject text, which the model reads instead of the SDK's list of tools.
    */
   repairToolCall: ToolCallRepairFunction<ToolSet>;
   /** Re-assembles with other servers; a failure leaves the adapter as it was (a promise for an async function). */
@@ -51,9 +52,10 @@ export interface OpenAINativeToolshelf {
    * For generateText/streamText: the direct tools (your objects), the SDK's client `tool_search`
    * answered by toolshelf, and every deferred tool as your own tool with
    * `providerOptions.openai.omitFromRequestTools` (out of the request until a search loads it).
-   * In a namespace a function has its name here: its own name, or the core's provider name of
-   * it (`events_search_6d31db56`), or `mcp__<server>__<tool>` where another tool has that name; a
-   * name once given keeps its tool for the adapter's life. Updated in place.
+   * In its server's namespace a function has its name here: the name the core shows the tool
+   * under (`mcp__<server>__<tool>`, e.g. `mcp__sentry__events_search-57e62340`; where a direct
+   * tool of yours has that name, the deferred one takes a suffix); a name once given keeps its
+   * tool for the adapter's life. Updated in place.
    */
   readonly tools: ToolSet;
   /**

@@ -9,7 +9,7 @@ import type { AnthropicNativeToolshelf, OpenAINativeToolshelf, OpenAIToolSearchA
 
 /** A real call about to run: where it goes, under the tool's own name, with validated arguments. */
 export interface RealCall {
-  /** The name the model knows (qualified when two tools shared it). */
+  /** The name the model is shown for the tool (a server's: `mcp__<server>__<tool>` by default). */
   name: string;
   /** The server it belongs to (as given to createToolshelf); undefined for a direct tool, `defer`red ones too. */
   server?: string;

@@ -106,10 +106,13 @@ export interface Options {
   /** Force the toolbox format instead of detecting it. */
   format?: ToolFormat;
   /**
-   * Rename grouped deferred tools to `mcp__<server>__<tool>`: `"auto"` (the default) renames the
-   * deferred tools whose name another tool also has (GitHub's and Linear's `list_issues`), with a
-   * warning; `true` renames every one; `false` makes a clash a `duplicate_tool` error. Two direct
-   * tools with one name are always that error. Also `"yes"`/`"no"`/`1`/`0`.
+   * The names a server's tools are shown under. `true` (the default): `mcp__<server>__<tool>`
+   * for every one, a pure function of the server and the tool made provider-valid (a part that is
+   * not gets a short hash), so a name means one tool whatever attaches or detaches. `"auto"`: a
+   * tool's own name, renamed so only where another tool also has it (GitHub's and Linear's
+   * `list_issues`), with a warning: a weaker guarantee, as a name can change meaning when a server
+   * attaches. `false`: own names, a clash a `duplicate_tool` error. Two direct tools with one name
+   * are always that error. Also `"yes"`/`"no"`/`1`/`0`.
    */
   qualify?: "auto" | boolean | "true" | "false" | "yes" | "no" | 0 | 1;
   /**

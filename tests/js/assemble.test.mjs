@@ -2,7 +2,7 @@
 // objects, the Shelf class, errors with codes, and the same bytes as the native Rust build.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assemble, Shelf, ToolshelfError, init } from "toolshelf";
+import { assemble, describe, Shelf, ToolshelfError, init } from "toolshelf";
 import { assembleCases, grouped, nativeResults, tool } from "./support.mjs";
 
 test("the shared assemble cases give the expected tiers, forms and levels", async () => {
@@ -41,7 +41,17 @@ test("direct tools come back as the very objects given", () => {
   assert.deepEqual(a.tools.slice(2).map((t) => t.function.name), ["tool_search", "tool_describe", "tool_call"]);
   const off = assemble(toolbox, { enabled: "off" });
   assert.equal(off.tools.length, 2 + 38);
-  assert.equal(off.tools[2], toolbox.servers.linear[0]);
+  assert.equal(off.tools[0], read);
+  // A server's tool is shown under the name that identifies it (SPEC §16), the one describe gives;
+  // the rest of its def is the caller's.
+  const first = toolbox.servers.linear[0];
+  const shown = describe(toolbox, first.function.name).name;
+  assert.notEqual(shown, first.function.name);
+  assert.deepEqual(off.tools[2], { ...first, function: { ...first.function, name: shown } });
+  // With short names (qualify: "auto") and no clash, the server's tools too are the very objects.
+  const short = assemble(toolbox, { enabled: "off", qualify: "auto" });
+  assert.equal(short.tools[0], read);
+  assert.equal(short.tools[2], first);
 });
 
 test("the fingerprint is stable under shuffling and changes with the toolbox", () => {

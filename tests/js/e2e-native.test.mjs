@@ -23,7 +23,7 @@ import { createMCPClient } from "@ai-sdk/mcp";
 import { Shelf } from "toolshelf";
 import { createAnthropicNativeToolshelf } from "toolshelf/ai";
 import { callMcpTool, mcpServers } from "toolshelf/mcp";
-import { startNativeModelServer } from "./model-server.mjs";
+import { callShown, startNativeModelServer } from "./model-server.mjs";
 import { catalogServer, everythingServer } from "./mcp-servers.mjs";
 import { repoDir } from "./support.mjs";
 
@@ -31,12 +31,25 @@ const UNREAL = "unreal-engine";
 const BUILD = { name: "manage_pipeline__run_ubt", arguments: { target: "MyProjectEditor", platform: "Linux" } };
 const ANSWER = "2 + 3 = 5, the editor build is running, and 1 + 1 = 2.";
 const OPTIONS = { contextLength: 200_000, mode: "native" };
+// The scripted model calls a tool by the name it was shown for it, found by the tool's description:
+// get-sum's, run_ubt's.
+const SUM = "Returns the sum of two numbers";
+const UBT = "compile with UnrealBuildTool";
 
 let everything, unreal, mcpClients;
+// The names the model is shown for get-sum and run_ubt (SPEC §16), as the package gives them.
+const shownAs = {};
 before(async () => {
   everything = everythingServer();
   unreal = catalogServer("unreal-mcp-actions-exploded", { serverName: UNREAL, pageSize: 100 });
   mcpClients = { everything: await everything.client(), [UNREAL]: await unreal.client() };
+  const shelf = new Shelf({ servers: (await mcpServers(mcpClients)).servers });
+  for (const [server, own] of [["everything", "get-sum"], [UNREAL, BUILD.name]]) {
+    const described = shelf.describe(own);
+    assert.equal(described.server, server);
+    shownAs[own] = described.name;
+  }
+  shelf.free();
 });
 after(async () => {
   await Promise.all(Object.values(mcpClients).map((c) => c.close()));
@@ -75,11 +88,11 @@ function checkPaidStable(requests) {
 
 const ANTHROPIC_SCRIPT = [
   { tool: "tool_search", arguments: { query: "sum of two numbers" } },
-  { tool: "get-sum", arguments: { a: 2 } }, // b is missing: rejected, nothing runs
-  { tool: "get-sum", arguments: { a: 2, b: 3 } },
+  callShown(SUM, { a: 2 }), // b is missing: rejected, nothing runs
+  callShown(SUM, { a: 2, b: 3 }),
   { tool: "tool_search", arguments: { query: "compile the editor with UnrealBuildTool" } },
-  { tool: BUILD.name, arguments: BUILD.arguments },
-  { tool: "get-sum", arguments: { a: 1, b: 1 } }, // loaded on the first turn: still callable
+  callShown(UBT, BUILD.arguments),
+  callShown(SUM, { a: 1, b: 1 }), // loaded on the first turn: still callable
   { text: ANSWER },
 ];
 
@@ -124,14 +137,14 @@ for (const withMessages of [true, false]) {
       if (withMessages) {
         assert.equal(deferredCounts[0], 0, "nothing loaded yet: only the direct tools and the search tool");
         assert.ok(deferredCounts.at(-1) >= 2 && deferredCounts.at(-1) <= 10, `${deferredCounts}`);
-        assert.ok(model.requests.at(-1).tools.some((t) => t.name === "get-sum" && t.defer_loading), "get-sum still carried");
+        assert.ok(model.requests.at(-1).tools.some((t) => t.name === shownAs["get-sum"] && t.defer_loading), "get-sum still carried");
         assert.ok(model.requests.every((r) => r.bytes < 50_000), model.requests.map((r) => r.bytes).join(", "));
       } else {
         assert.ok(deferredCounts.every((n) => n === deferredCounts[0] && n > 1079), `every deferred tool, every turn: ${deferredCounts}`);
       }
       const searchAnswer = messages[2].content[0].content;
       assert.ok(Array.isArray(searchAnswer) && searchAnswer[0].type === "tool_reference", JSON.stringify(searchAnswer));
-      assert.equal(searchAnswer[0].tool_name, "get-sum", "our ranking's top pick is loaded first");
+      assert.equal(searchAnswer[0].tool_name, shownAs["get-sum"], "our ranking's top pick is loaded first");
       assert.match(messages[4].content[0].content, /get-sum was not invoked.*\bb\b/s, "the reject reached the model");
     } finally {
       await model.close();
@@ -170,7 +183,7 @@ test("AI SDK generateText with @ai-sdk/anthropic: deferLoading tools, tool-refer
     checkPaidStable(model.requests);
     const deferred = model.requests.map((r) => r.tools.filter((t) => t.defer_loading).map((t) => t.name));
     assert.deepEqual(deferred[0], [], "nothing loaded yet: the deferred tools stay out of the request");
-    assert.ok(deferred[1].includes("get-sum") && deferred.at(-1).includes(BUILD.name), JSON.stringify(deferred.map((d) => d.length)));
+    assert.ok(deferred[1].includes(shownAs["get-sum"]) && deferred.at(-1).includes(shownAs[BUILD.name]), JSON.stringify(deferred.map((d) => d.length)));
     const searchResult = model.requests[1].body.messages.at(-1).content[0];
     assert.equal(searchResult.content[0].type, "tool_reference", JSON.stringify(searchResult));
   } finally {
@@ -213,20 +226,20 @@ test("AI SDK native path keeps the tool's own guarantees: needsApproval stops as
         model: createAnthropic({ apiKey: "test", baseURL: `${model.url}/v1` })("scripted"),
         prompt: "Do it.", maxOutputTokens: 256, tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(script.length + 1),
       });
-      return { result, model };
+      return { result, model, shelf };
     } finally {
       await model.close();
     }
   };
   // Approval: the SDK stops with the same request it makes for the tool given directly; nothing ran.
-  const approval = await run([{ tool: "tool_search", arguments: { query: "delete repository" } }, { tool: "delete_repo", arguments: { id: "prod" } }, { text: "done" }]);
+  const approval = await run([{ tool: "tool_search", arguments: { query: "delete repository" } }, callShown("Delete a repository", { id: "prod" }), { text: "done" }]);
   const requests = approval.result.content.filter((part) => part.type === "tool-approval-request");
   assert.equal(requests.length, 1, JSON.stringify(approval.result.content.map((p) => p.type)));
-  assert.equal(requests[0].toolCall.toolName, "delete_repo");
+  assert.equal(requests[0].toolCall.toolName, approval.shelf.shelf.describe("delete_repo").name, "the name the model was shown");
   assert.deepEqual(requests[0].toolCall.input, { id: "prod" });
   assert.deepEqual(ran, [], "delete_repo did not run without approval");
   // The tool's own validation: a refine guard refuses `..`; a valid path arrives transformed.
-  await run([{ tool: "tool_search", arguments: { query: "read file path" } }, { tool: "read_path", arguments: { path: "../../etc/passwd" } }, { tool: "read_path", arguments: { path: "src/a.rs" } }, { text: "done" }]);
+  await run([{ tool: "tool_search", arguments: { query: "read file path" } }, callShown("Read a file at a path", { path: "../../etc/passwd" }), callShown("Read a file at a path", { path: "src/a.rs" }), { text: "done" }]);
   assert.deepEqual(ran, [["read_path", "SRC/A.RS"]], "the guard refused the first path; the second ran transformed");
 });
 
@@ -251,11 +264,11 @@ test("the Anthropic model server refuses what the API refuses (400 through the S
 
 const RESPONSES_SCRIPT = [
   { search: { query: "sum of two numbers" } },
-  { tool: "get-sum", namespace: "everything", arguments: { a: 2 } },
-  { tool: "get-sum", namespace: "everything", arguments: { a: 2, b: 3 } },
+  callShown(SUM, { a: 2 }),
+  callShown(SUM, { a: 2, b: 3 }),
   { search: { query: "compile the editor with UnrealBuildTool" } },
-  { tool: BUILD.name, namespace: UNREAL, arguments: BUILD.arguments },
-  { tool: "get-sum", namespace: "everything", arguments: { a: 1, b: 1 } },
+  callShown(UBT, BUILD.arguments),
+  callShown(SUM, { a: 1, b: 1 }),
   { text: ANSWER },
 ];
 
@@ -333,6 +346,7 @@ const ts = createRequire(join(repoDir, "package.json"))("typescript");
 const readmes = [join(repoDir, "docs", "guide.md")].map((path) => readFileSync(path, "utf8"));
 const nativeBlocks = [...new Set(readmes.flatMap((readme) => [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).filter((c) => c.includes('mode: "native"'))))];
 const CREATE = { owner: "o", repo: "r", title: "Crash" };
+const CREATE_ISSUE = "Create a new issue in a GitHub repository"; // how the model knows GitHub's create_issue
 
 async function runReadme(code, prelude) {
   const js = ts.transpileModule(prelude + code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
@@ -366,8 +380,8 @@ test("the native loops of docs/guide.md run as written against the model server"
     assert.deepEqual(blocks.map((c) => (c.includes("@anthropic-ai/sdk") ? "anthropic" : "openai")).sort(), ["anthropic", "openai"], "one loop per provider in docs/guide.md");
   }
   const scripts = {
-    anthropic: [{ tool: "tool_search", arguments: { query: "github create issue" } }, { tool: "create_issue", arguments: CREATE }, { text: "Opened #1." }],
-    openai: [{ search: { query: "github create issue" } }, { tool: "create_issue", namespace: "github", arguments: CREATE }, { text: "Opened #1." }],
+    anthropic: [{ tool: "tool_search", arguments: { query: "github create issue" } }, callShown(CREATE_ISSUE, CREATE), { text: "Opened #1." }],
+    openai: [{ search: { query: "github create issue" } }, callShown(CREATE_ISSUE, CREATE), { text: "Opened #1." }],
   };
   for (const code of nativeBlocks) {
     const client = code.includes("@anthropic-ai/sdk") ? "anthropic" : "openai";
@@ -445,10 +459,12 @@ for (const [store, stream] of [[true, false], [false, false], [true, true]]) {
       assert.equal(outputs.length, 2);
       assert.equal(outputs[0].call_id, "call_0", "the output echoes the call's call_id");
       assert.equal(outputs[0].tools[0].name, "everything", "the best match's server first");
-      const sum = outputs[0].tools[0].tools.find((f) => f.name === "get-sum");
+      // Each function under the name the ToolSet holds it by: the name the core shows the tool under.
+      const sum = outputs[0].tools[0].tools.find((f) => f.name === shownAs["get-sum"]);
+      assert.ok(Object.hasOwn(shelf.tools, shownAs["get-sum"]) && Object.hasOwn(shelf.tools, shownAs[BUILD.name]));
       assert.deepEqual(sum.parameters.required, ["a", "b"], "the function's whole parameters");
       assert.equal(sum.strict, false);
-      assert.ok(outputs[1].tools.some((n) => n.name === UNREAL && n.tools.some((f) => f.name === BUILD.name)));
+      assert.ok(outputs[1].tools.some((n) => n.name === UNREAL && n.tools.some((f) => f.name === shownAs[BUILD.name])));
       const reject = model.requests[2].body.input.find((i) => i.type === "function_call_output" && i.call_id === "call_1");
       assert.match(reject.output, /get-sum was not invoked.*\bb\b/s, "toolshelf's validation (the MCP tool has no validator): the reject reached the model");
       const calls = model.requests.at(-1).body.input.filter((i) => i.type === "function_call");
@@ -487,27 +503,30 @@ test("AI SDK native path with @ai-sdk/openai keeps the tool's own guarantees; cl
     }
   };
   // Approval: the SDK stops with the same request it makes for the tool given directly; nothing ran.
-  const approval = await run([{ search: { query: "delete repository" } }, { tool: "delete_repo", namespace: "admin", arguments: { id: "prod" } }, { text: "done" }]);
+  const approval = await run([{ search: { query: "delete repository" } }, callShown("Delete a repository", { id: "prod" }), { text: "done" }]);
   const requests = approval.result.content.filter((part) => part.type === "tool-approval-request");
   assert.equal(requests.length, 1, JSON.stringify(approval.result.content.map((p) => p.type)));
-  assert.equal(requests[0].toolCall.toolName, "delete_repo");
+  const shownDelete = approval.model.requests[1].body.input.find((i) => i.type === "tool_search_output").tools[0];
+  assert.equal(shownDelete.name, "admin");
+  assert.equal(requests[0].toolCall.toolName, shownDelete.tools[0].name, "the name the search output gave it");
+  assert.equal(requests[0].toolCall.toolName, approval.shelf.shelf.describe("delete_repo").name);
   assert.deepEqual(requests[0].toolCall.input, { id: "prod" });
   assert.deepEqual(ran, [], "delete_repo did not run without approval");
   // The tool's own validation: a refine guard refuses `..`; a valid path arrives transformed.
-  const guarded = await run([{ search: { query: "read file path" } }, { tool: "read_path", namespace: "files", arguments: { path: "../../etc/passwd" } }, { tool: "read_path", namespace: "files", arguments: { path: "src/a.rs" } }, { text: "done" }]);
+  const guarded = await run([{ search: { query: "read file path" } }, callShown("Read a file at a path", { path: "../../etc/passwd" }), callShown("Read a file at a path", { path: "src/a.rs" }), { text: "done" }]);
   assert.deepEqual(ran, [["read_path", "SRC/A.RS"]], "the guard refused the first path; the second ran transformed");
   const rendered = guarded.model.requests.at(-1).body.input.find((i) => i.type === "function_call_output" && i.call_id === "call_2");
   assert.equal(rendered.output, "rendered: read SRC/A.RS", "the tool's own toModelOutput renders its result");
   // Two servers' list_issues: each namespace holds its function under the name the ToolSet knows it by.
   ran.length = 0;
-  const clash = await run([{ search: { query: "list issues" } }, { tool: "mcp__linear__list_issues", namespace: "linear", arguments: { limit: "50" } }, { text: "done" }]);
+  const clash = await run([{ search: { query: "list issues" } }, callShown("List the issues of a linear project", { limit: "50" }), { text: "done" }]);
   assert.ok(Object.hasOwn(clash.shelf.tools, "mcp__github__list_issues") && Object.hasOwn(clash.shelf.tools, "mcp__linear__list_issues"));
   const loaded = clash.model.requests[1].body.input.find((i) => i.type === "tool_search_output").tools;
   assert.deepEqual(loaded.map((n) => [n.name, n.tools.map((f) => f.name)]).sort(), [["github", ["mcp__github__list_issues"]], ["linear", ["mcp__linear__list_issues"]]]);
   assert.deepEqual(ran, [["linear/list_issues", 50]], "the linear tool ran once, its limit coerced by toolshelf's validation (no validator of its own)");
   // A search whose arguments are not JSON: an output without tools, and the reason as a system message.
   ran.length = 0;
-  const bad = await run([{ search: "{query: read" }, { search: { query: "read file path" } }, { tool: "read_path", namespace: "files", arguments: { path: "b" } }, { text: "done" }]);
+  const bad = await run([{ search: "{query: read" }, { search: { query: "read file path" } }, callShown("Read a file at a path", { path: "b" }), { text: "done" }]);
   const after = bad.model.requests[1].body.input;
   const empty = after.findIndex((i) => i.type === "tool_search_output");
   assert.deepEqual(after[empty].tools, []);
@@ -535,7 +554,7 @@ test("the Responses model server refuses, through the AI SDK, a function never l
 test("AI SDK native path with @ai-sdk/openai: alwaysLoad servers stay in the request, a deferred direct tool loads from builtin", async () => {
   const ran = [];
   const t = (name) => tool({ description: `${name}: run it.`, inputSchema: jsonSchema({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] }), execute: async ({ n }) => { ran.push([name, n]); return `${name} ${n}`; } });
-  const script = [{ search: { query: "bash" } }, { tool: "bash", namespace: "builtin", arguments: { n: "1" } }, { tool: "list", arguments: { n: 2 } }, { text: "done" }];
+  const script = [{ search: { query: "bash" } }, callShown("bash: run it.", { n: "1" }), callShown("files/list: run it.", { n: 2 }), { text: "done" }];
   const model = await startNativeModelServer(script);
   try {
     const shelf = createOpenAINativeToolshelf({ toolSearch: openaiProvider.tools.toolSearch, tools: { bash: t("bash") },
@@ -544,9 +563,11 @@ test("AI SDK native path with @ai-sdk/openai: alwaysLoad servers stay in the req
       prompt: "go", tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(script.length + 1) });
     assert.equal(result.text, "done");
     assert.ok(model.requests.every((r) => r.status === 200), model.requests.map((r) => r.error).join("; "));
-    assert.deepEqual(model.requests[0].tools.map((f) => f.name ?? f.type), ["list", "tool_search"], "files' list is sent; other's list and bash wait for a search");
+    const sent = model.requests[0].tools;
+    assert.deepEqual(sent.map((f) => (f.type === "tool_search" ? f.type : f.description)), ["files/list: run it.", "tool_search"], "files' list is sent; other's list and bash wait for a search");
+    assert.ok(Object.hasOwn(shelf.tools, sent[0].name), `sent under its ToolSet name: ${sent[0].name}`);
     const loaded = model.requests[1].body.input.find((i) => i.type === "tool_search_output").tools;
-    assert.deepEqual(loaded.map((n) => [n.name, n.tools.map((f) => f.name)]), [["builtin", ["bash"]]]);
+    assert.deepEqual(loaded.map((n) => [n.name, n.tools.map((f) => f.description)]), [["builtin", ["bash: run it."]]]);
     assert.deepEqual(ran, [["bash", 1], ["files/list", 2]], "each ran once, the deferred one's argument coerced by toolshelf");
   } finally {
     await model.close();
@@ -556,7 +577,7 @@ test("AI SDK native path with @ai-sdk/openai: alwaysLoad servers stay in the req
 test("AI SDK native path with @ai-sdk/anthropic: a server tool the request carries (alwaysLoad) is the caller's tool, run as called", async () => {
   const ran = [];
   const t = (name) => tool({ description: `${name}: run it.`, inputSchema: jsonSchema({ type: "object", properties: { n: { type: "integer" } }, required: ["n"] }), execute: async ({ n }) => { ran.push([name, n]); return `${name} ${n}`; } });
-  const script = [{ tool: "list", arguments: { n: 2 } }, { tool: "tool_search", arguments: { query: "list other" } }, { tool: "mcp__other__list", arguments: { n: 3 } }, { text: "done" }];
+  const script = [callShown("files/list: run it.", { n: 2 }), { tool: "tool_search", arguments: { query: "list other" } }, callShown("other/list: run it.", { n: 3 }), { text: "done" }];
   const model = await startNativeModelServer(script);
   const hooks = [];
   try {

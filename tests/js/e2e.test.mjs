@@ -18,29 +18,42 @@ import { createMCPClient } from "@ai-sdk/mcp";
 import { Shelf } from "toolshelf";
 import { callMcpTool, mcpServers } from "toolshelf/mcp";
 import { createToolshelf, toolshelfSearch } from "toolshelf/ai";
-import { startModelServer } from "./model-server.mjs";
+import { pick, startModelServer } from "./model-server.mjs";
 import { catalogServer, everythingServer } from "./mcp-servers.mjs";
 
 const UNREAL = "unreal-engine";
 const BUILD = { name: "manage_pipeline__run_ubt", arguments: { target: "MyProjectEditor", platform: "Linux" } };
 const ANSWER = "2 + 3 = 5, and the editor build is running.";
+// The scripted model takes each tool's name from the search answers it was given (by the tool's
+// description: get-sum's and run_ubt's), as a model does.
+const SUM = "Returns the sum of two numbers";
+const UBT = "compile with UnrealBuildTool";
 const SCRIPT = [
   { tool: "tool_search", arguments: { query: "sum of two numbers" } },
-  { tool: "tool_describe", arguments: { name: "get-sum" } },
-  { tool: "tool_call", arguments: { name: "get-sum", arguments: { a: 2 } } }, // b is missing: rejected
-  { tool: "tool_call", arguments: { name: "get-sum", arguments: { a: 2, b: 3 } } },
+  (shown) => ({ tool: "tool_describe", arguments: { name: pick(shown, SUM).name } }),
+  (shown) => ({ tool: "tool_call", arguments: { name: pick(shown, SUM).name, arguments: { a: 2 } } }), // b is missing: rejected
+  (shown) => ({ tool: "tool_call", arguments: { name: pick(shown, SUM).name, arguments: { a: 2, b: 3 } } }),
   { tool: "tool_search", arguments: { query: "compile the editor with UnrealBuildTool" } },
-  { tool: "tool_call", arguments: BUILD },
+  (shown) => ({ tool: "tool_call", arguments: { name: pick(shown, UBT).name, arguments: BUILD.arguments } }),
   { text: ANSWER },
 ];
 const PROMPT = "Add 2 and 3, then build MyProjectEditor for Linux.";
 const OPTIONS = { contextLength: 200_000 };
 
 let everything, unreal, mcpClients;
+// The names the model is shown for get-sum and run_ubt (SPEC §16), as the package gives them.
+const shownAs = {};
 before(async () => {
   everything = everythingServer();
   unreal = catalogServer("unreal-mcp-actions-exploded", { serverName: UNREAL, pageSize: 100 });
   mcpClients = { everything: await everything.client(), [UNREAL]: await unreal.client() };
+  const shelf = new Shelf({ servers: (await mcpServers(mcpClients)).servers });
+  for (const [server, own] of [["everything", "get-sum"], [UNREAL, BUILD.name]]) {
+    const described = shelf.describe(own);
+    assert.equal(described.server, server);
+    shownAs[own] = described.name;
+  }
+  shelf.free();
 });
 after(async () => {
   await Promise.all(Object.values(mcpClients).map((c) => c.close()));
@@ -73,17 +86,25 @@ async function converse(loop) {
 /** The last tool result of request `i`. */
 const lastResult = (requests, i) => requests[i].results.at(-1).content;
 
+/** The first match of a search answer (JSON text) as `[name, server]`. */
+const topMatch = (content) => {
+  const { matches } = JSON.parse(content);
+  return [matches[0].name, matches[0].server];
+};
+
 function checkConversation(requests, answer, hooks) {
   assert.equal(requests.length, SCRIPT.length, "one model request per scripted step");
   const offered = requests[0].tools;
   assert.ok(offered.includes("read_file"), `direct tool offered: ${offered}`);
   for (const bridge of ["tool_search", "tool_describe", "tool_call"]) assert.ok(offered.includes(bridge), `${bridge} offered: ${offered}`);
-  assert.ok(!offered.includes("get-sum") && !offered.includes(BUILD.name), "deferred tools stay behind the bridge");
-  assert.match(lastResult(requests, 1), /"name":"get-sum"/, "the search found get-sum");
+  const sum = shownAs["get-sum"], build = shownAs[BUILD.name];
+  for (const name of ["get-sum", sum, BUILD.name, build]) assert.ok(!offered.includes(name), `deferred tools stay behind the bridge: ${name}`);
+  assert.deepEqual(topMatch(lastResult(requests, 1)), [sum, "everything"], "the search found get-sum, first");
   assert.match(lastResult(requests, 2), /"required":\["a","b"\]/, "describe gave the whole schema");
-  assert.match(lastResult(requests, 3), /get-sum was not invoked.*\bb\b/s, "the reject reached the model");
+  assert.ok(lastResult(requests, 3).startsWith(`${sum} was not invoked`), lastResult(requests, 3));
+  assert.match(lastResult(requests, 3), /not invoked.*\bb\b/s, "the reject reached the model");
   assert.match(lastResult(requests, 4), /The sum of 2 and 3 is 5\./, "the real tool's answer reached the model");
-  assert.match(lastResult(requests, 5), new RegExp(`"name":"${BUILD.name}"`), "the catalog server's tool is found");
+  assert.deepEqual(topMatch(lastResult(requests, 5)), [build, UNREAL], "the catalog server's tool is found");
   assert.match(lastResult(requests, 6), new RegExp(`${BUILD.name} ran with`), "the catalog tool's answer reached the model");
   assert.equal(answer, ANSWER);
   // Each real MCP tool ran once, with the corrected arguments; nothing ran for the rejected call.
@@ -245,7 +266,9 @@ const searchDescription = (request) => JSON.stringify(request.body.tools.find((t
 
 function checkAttachedMidway(requests) {
   assert.ok(!searchDescription(requests[0]).includes(UNREAL), "step 1: only server-everything");
-  assert.ok(searchDescription(requests[1]).includes(`${UNREAL}: 1079 tools`), "step 2 on: re-assembled with the Unreal server");
+  // The listing heads each server by the prefix of its tools' names (SPEC §16): mcp__<server>__*.
+  const listing = searchDescription(requests[1]);
+  assert.ok(listing.includes(`mcp__${UNREAL}__*`) && listing.includes("1079 tools"), "step 2 on: re-assembled with the Unreal server");
 }
 
 test("AI SDK streamText with @ai-sdk/openai (Responses API, streamed) and @ai-sdk/mcp tools", async () => {
@@ -341,7 +364,8 @@ test("the documented loops (docs/adapters.md) answer every call as written: a di
       assert.equal(messages.at(-1).content, "done");
       const read = model.requests.at(-1).results.map((r) => r.content);
       assert.match(read[0], /read_file is not a tool of an MCP server/);
-      assert.equal(read[1], 'boom failed on server "failing" (error -32603): internal error.', "the upstream's own text is not the model's (SPEC §16)");
+      // The model typed boom's own name (the listing shows it under mcp__failing__*); the failure names it as shown.
+      assert.equal(read[1], `${shelf.describe("boom").name} failed on server "failing" (error -32603): internal error.`, "the upstream's own text is not the model's (SPEC §16)");
     } finally {
       await model.close();
     }

@@ -59,8 +59,11 @@ test("qualify: false makes a name two servers share a duplicate_tool from every 
     () => unwrap(toolbox, { name: "a", arguments: {} }, off), () => new Shelf(toolbox, off),
   ];
   for (const take of takers) assert.throws(take, toolshelfError(ToolshelfError, "duplicate_tool", /^servers\.y\[0\].*also at servers\.x\[0\]/));
-  const auto = assemble(toolbox);
+  const auto = assemble(toolbox, { qualify: "auto" });
   assert.match(auto.warnings.join("\n"), /^qualify: 2 deferred tools share their name with another tool \("a"\)/);
+  assert.equal(describe(toolbox, "mcp__y__a", { qualify: "auto" })?.server, "y");
+  // The default shows every server tool qualified: no clash to warn about.
+  assert.deepEqual(assemble(toolbox).warnings, []);
   assert.equal(describe(toolbox, "mcp__y__a")?.server, "y");
 });
 

@@ -142,7 +142,9 @@ test("onToolsChanged: a server's tools/list_changed lists its tools anew and the
   const clients = { sentry: await sentry.client(), github: await github.client() };
   const listed = await mcpServers(clients, { format: "anthropic", onToolsChanged: (change) => { changes.push(change); next?.(); } });
   const shelf = new Shelf({ servers: listed.servers }, { format: "anthropic", mode: "native" });
-  assert.deepEqual(shelf.search("events count", { limit: 5 }).matches.map((m) => m.name), ["events.search"]);
+  // Matches come under the names the model is shown (SPEC §16), the one describe gives each tool.
+  const eventsSearch = shelf.describe("events.search").name;
+  assert.deepEqual(shelf.search("events count", { limit: 5 }).matches.map((m) => [m.name, m.server]), [[eventsSearch, "sentry"]]);
   try {
     let done = arrived();
     await sentry.setTools([mcpTool("events.search"), mcpTool("events.count"), mcpTool("list_issues")]);
@@ -154,7 +156,9 @@ test("onToolsChanged: a server's tools/list_changed lists its tools anew and the
     assert.deepEqual(change.tools[1], { name: "events.count", description: "The events.count tool.", input_schema: { type: "object" } }, "in the format asked");
     assert.equal(change.servers.github, listed.servers.github, "the other servers' lists are the same arrays");
     shelf.update({ servers: change.servers });
-    assert.ok(shelf.search("events count", { limit: 5 }).matches.some((m) => m.name === "events.count"), "the new tool is found");
+    const eventsCount = shelf.describe("events.count").name;
+    assert.equal(shelf.describe(eventsCount)?.server, "sentry");
+    assert.ok(shelf.search("events count", { limit: 5 }).matches.some((m) => m.name === eventsCount), "the new tool is found");
     // The server dies: its client closes and its server is left out.
     done = arrived();
     await sentry.die();
@@ -163,7 +167,7 @@ test("onToolsChanged: a server's tools/list_changed lists its tools anew and the
     assert.deepEqual(Object.keys(changes[1].servers), ["github"]);
     assert.equal(changes[1].tools, undefined);
     shelf.update({ servers: changes[1].servers });
-    const call = shelf.unwrap({ type: "tool_use", id: "x", name: "events_search_6d31db56", input: {} }, { messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "s", content: [{ type: "tool_reference", tool_name: "events_search_6d31db56" }] }] }] });
+    const call = shelf.unwrap({ type: "tool_use", id: "x", name: eventsSearch, input: {} }, { messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "s", content: [{ type: "tool_reference", tool_name: eventsSearch }] }] }] });
     assert.equal(call.code, "unavailable_tool", JSON.stringify(call));
   } finally {
     listed.unwatch();

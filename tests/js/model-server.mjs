@@ -103,9 +103,61 @@ function streamEvents(provider, step, n, model) {
 
 const ROUTES = { "/v1/chat/completions": "chat", "/v1/responses": "responses", "/v1/messages": "anthropic" };
 
+// ---------------------------------------------------------------------------------------------
+// A scripted model calls tools by the names it was shown, as a model does: a step may be a
+// function of `shown`, the tools the conversation has shown the model so far, in the order shown
+// (`[{ name, namespace?, description }]`: the request's tools, then what each search answer gave
+// it), and `pick(shown, text)` is the one tool among them whose description begins with `text`.
+
+/** The step a script's entry gives for this request (a function's, of what was shown), or `{ error }`. */
+function stepOf(entry, shownNow) {
+  if (typeof entry !== "function") return entry;
+  try {
+    return entry(shownNow());
+  } catch (error) {
+    return { error: `the scripted model could not take its step: ${error?.message ?? error}` };
+  }
+}
+
+/** The one tool of `shown` whose description begins with `text` (seen once or more); throws otherwise. */
+export function pick(shown, text) {
+  const found = new Map();
+  for (const t of shown) if (typeof t.description === "string" && t.description.startsWith(text)) found.set(`${t.namespace ?? ""}\0${t.name}`, t);
+  if (found.size !== 1) throw new Error(`${found.size} tools shown have a description beginning ${JSON.stringify(text)}: ${[...found.values()].map((t) => t.name).join(", ")}`);
+  return [...found.values()][0];
+}
+
+/** A tool call step of the tool `pick(shown, text)` finds: its name (and Responses namespace) as shown. */
+export const callShown = (text, args, extra = {}) => (shown) => {
+  const t = pick(shown, text);
+  return { tool: t.name, ...(t.namespace === undefined ? {} : { namespace: t.namespace }), arguments: args, ...extra };
+};
+
+/** The request's own tools as `{ name, description }`. */
+function requestTools(provider, body) {
+  return (body.tools ?? []).map((t) => (provider === "chat" ? t.function ?? {} : t)).filter((t) => typeof t.name === "string").map((t) => ({ name: t.name, description: t.description ?? "" }));
+}
+
+/** What a bridge conversation showed: the request's tools, then the matches of each search answer (JSON, one or batched). */
+function bridgeShown(provider, body, results) {
+  const shown = requestTools(provider, body);
+  for (const { content } of results) {
+    let answer;
+    try {
+      answer = JSON.parse(content);
+    } catch {
+      continue;
+    }
+    const groups = Array.isArray(answer?.results) ? answer.results : [answer];
+    for (const group of groups) for (const m of Array.isArray(group?.matches) ? group.matches : []) if (typeof m?.name === "string") shown.push({ name: m.name, description: m.description ?? "" });
+  }
+  return shown;
+}
+
 /**
  * Starts the server on 127.0.0.1 (a free port). `script`: steps `{ tool, arguments }` (a tool call)
- * or `{ text }` (the answer). Returns `{ url, requests, close }`; `requests` grows per request.
+ * or `{ text }` (the answer), or functions of what the model was shown giving one. Returns `{ url,
+ * requests, close }`; `requests` grows per request.
  */
 /**
  * The conversation the Worker examples' tests script (examples/worker, examples/agents): search,
@@ -136,9 +188,9 @@ export async function startModelServer(script) {
     const results = toolResults(provider, body);
     const n = results.length;
     requests.push({ provider, stream: body.stream === true, tools: toolNames(provider, body), results, body });
-    const step = script[n];
-    if (!step) {
-      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { type: "invalid_request_error", message: `the script has no step ${n}` } }));
+    const step = script[n] && stepOf(script[n], () => bridgeShown(provider, body, results));
+    if (!step || step.error) {
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { type: "invalid_request_error", message: step?.error ?? `the script has no step ${n}` } }));
       return;
     }
     const model = body.model ?? "scripted";
@@ -195,10 +247,13 @@ function anthropicState(body) {
   const missing = references.find((name) => !names.has(name));
   if (missing) return { error: `Tool reference '${missing}' not found in available tools.` };
   const visible = new Set([...tools.filter((t) => t.defer_loading !== true).map((t) => t.name), ...references]);
+  const described = (name) => tools.find((t) => t.name === name)?.description ?? "";
+  const shown = [...tools.filter((t) => t.defer_loading !== true), ...references.map((name) => ({ name, description: described(name) }))]
+    .map((t) => ({ name: t.name, description: t.description ?? "" }));
   const paid = JSON.stringify(tools.filter((t) => t.defer_loading !== true));
   // Each user turn after the first (a user message with text of its own) moves the script on too.
   const turns = (body.messages ?? []).filter((m) => m.role === "user" && (typeof m.content === "string" || m.content.some((b) => b.type === "text"))).length;
-  return { visible, paid, loaded: [...new Set(references)], results: blocks.filter((b) => b.type === "tool_result").length + Math.max(0, turns - 1) };
+  return { visible, shown, paid, loaded: [...new Set(references)], results: blocks.filter((b) => b.type === "tool_result").length + Math.max(0, turns - 1) };
 }
 
 /**
@@ -227,6 +282,7 @@ function responsesState(tools, items) {
   const invalid = responsesNames(tools, "tools");
   if (invalid) return { error: invalid };
   const visible = new Set(tools.filter((t) => t.type === "function").map((t) => t.name));
+  const shown = tools.filter((t) => t.type === "function").map((t) => ({ name: t.name, description: t.description ?? "" }));
   const searchTool = tools.find((t) => t.type === "tool_search");
   const calls = new Set();
   let results = 0;
@@ -240,15 +296,22 @@ function responsesState(tools, items) {
       calls.delete(item.call_id);
       results += 1;
       for (const t of item.tools ?? []) {
-        if (t.type === "namespace") for (const f of t.tools ?? []) visible.add(`${t.name}.${f.name}`);
-        else if (t.type === "function") visible.add(t.name);
+        if (t.type === "namespace") {
+          for (const f of t.tools ?? []) {
+            visible.add(`${t.name}.${f.name}`);
+            shown.push({ name: f.name, namespace: t.name, description: f.description ?? "" });
+          }
+        } else if (t.type === "function") {
+          visible.add(t.name);
+          shown.push({ name: t.name, description: t.description ?? "" });
+        }
       }
     }
     if (item.type === "function_call_output") results += 1;
     if (item.role === "user" && turns++ > 0) results += 1; // each user turn after the first moves the script on too
   }
   if (calls.size > 0) return { error: `No tool output found for tool search call ${[...calls][0]}.` };
-  return { visible, results, searchTool, paid: JSON.stringify(tools) };
+  return { visible, shown, results, searchTool, paid: JSON.stringify(tools) };
 }
 
 /** The scripted model's next Anthropic message, or the error when it names a tool it cannot see. */
@@ -278,7 +341,7 @@ function responsesReply(step, n, model, state) {
  * Starts a native-protocol model server on 127.0.0.1. `script`: steps `{ tool, arguments,
  * namespace?, unchecked? }` (`unchecked`: a name the API lets through though the model was never
  * shown it, as a model's slip), `{ search: {query} }` (Responses: a `tool_search_call`) or
- * `{ text }`; step N answers a request whose conversation carries N tool results and N user turns
+ * `{ text }`, or functions of what the model was shown (the tools it can call) giving one; step N answers a request whose conversation carries N tool results and N user turns
  * after the first (a user message following the model's answer starts the next turn). Returns `{ url, requests, close }`;
  * each request records `{ provider, tools, paid (the non-deferred tools' JSON), loaded, status }`.
  */
@@ -301,8 +364,9 @@ export async function startNativeModelServer(script) {
       const state = anthropicState(body);
       if (state.error) return fail(state.error);
       Object.assign(record, { paid: state.paid, loaded: state.loaded });
-      const step = script[state.results];
+      const step = script[state.results] && stepOf(script[state.results], () => state.shown);
       if (!step) return fail(`the script has no step ${state.results}`);
+      if (step.error) return fail(step.error);
       const reply = anthropicReply(step, state.results, model, state);
       if (reply.error) return fail(reply.error);
       record.status = 200;
@@ -319,8 +383,9 @@ export async function startNativeModelServer(script) {
     const state = responsesState(record.tools, items);
     if (state.error) return fail(state.error);
     record.paid = state.paid;
-    const step = script[state.results];
+    const step = script[state.results] && stepOf(script[state.results], () => state.shown);
     if (!step) return fail(`the script has no step ${state.results}`);
+    if (step.error) return fail(step.error);
     const reply = responsesReply(step, state.results, model, state);
     if (reply.error) return fail(reply.error);
     const response = responseObject(state.results, model, [reply.item], "completed");

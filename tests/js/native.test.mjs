@@ -4,7 +4,7 @@
 // bytes JS sends, shuffle-stable); `assemble({ messages })`; the warnings and fallbacks.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assemble, Shelf, unwrap } from "toolshelf";
+import { assemble, describe, Shelf, unwrap } from "toolshelf";
 import { catalog, inFormat, keywordQueries, nativeAnswers, nativeInput, tool } from "./support.mjs";
 
 const OPTIONS = { contextLength: 200_000, mode: "native" };
@@ -130,10 +130,16 @@ test("a format without native search, or mode in bad spelling: the bridge with a
 });
 
 test("the native answers Chromium and workerd are compared on are the meaningful ones", () => {
-  const answers = JSON.parse(nativeAnswers({ assemble, unwrap, Shelf }, nativeInput()));
+  const input = nativeInput();
+  const answers = JSON.parse(nativeAnswers({ assemble, unwrap, Shelf }, input));
   assert.equal(answers.anthropic.facts.mode, "native");
-  assert.equal(answers.anthropic.answer.content[0].tool_name, "create_issue");
+  // GitHub's create_issue, under the name the model is shown for it (SPEC §16).
+  const createIssue = describe(input.anthropic, "create_issue", input.options);
+  assert.equal(createIssue.server, "github");
+  assert.equal(answers.anthropic.answer.content[0].tool_name, createIssue.name);
+  // Responses: the server's namespace with the tool's own name inside it.
   assert.equal(answers.responses.answer.item.tools[0].name, "github");
+  assert.equal(answers.responses.answer.item.tools[0].tools[0].name, "create_issue");
   assert.ok(answers.anthropic.loaded[1] > 2 && answers.anthropic.loaded[0] === answers.anthropic.loaded[2]);
   assert.deepEqual(answers.cases.map((u) => u.kind), nativeInput().calls.map((c) => c.kind));
 });

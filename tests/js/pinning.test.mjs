@@ -72,11 +72,16 @@ test("toolshelf/ai: a pinned server tool is in the ToolSet under its name; its e
     return [f.name, tool({ description: f.description, inputSchema: jsonSchema(f.parameters), execute: async (input) => { runs.push([f.name, input]); return `${f.name} ran`; } })];
   }));
   const shelf = createToolshelf({ servers: { linear }, options: { contextLength: 200_000, alwaysLoad: ["linear/save_issue"] } });
-  assert.deepEqual(Object.keys(shelf.tools), ["save_issue", "tool_search", "tool_describe", "tool_call"]);
+  // Its name: the one the core gives Linear's save_issue (SPEC §16), as a call by its own name reads.
+  const read = shelf.shelf.unwrap({ name: "save_issue", arguments: { title: "Pinned", team: "ENG" } });
+  assert.deepEqual([read.kind, read.server, read.tool], ["call", "linear", "save_issue"]);
+  const name = read.name;
+  assert.match(name, PROVIDER_NAME);
+  assert.deepEqual(Object.keys(shelf.tools), [name, "tool_search", "tool_describe", "tool_call"]);
   const options = { toolCallId: "c1", messages: [] };
-  assert.equal(await shelf.tools.save_issue.execute({ title: "Pinned", team: "ENG" }, options), "save_issue ran");
+  assert.equal(await shelf.tools[name].execute({ title: "Pinned", team: "ENG" }, options), "save_issue ran");
   assert.deepEqual(runs, [["save_issue", { title: "Pinned", team: "ENG" }]]);
-  const refused = await shelf.tools.save_issue.execute({ title: 7 }, { toolCallId: "c2", messages: [] });
+  const refused = await shelf.tools[name].execute({ title: 7 }, { toolCallId: "c2", messages: [] });
   assert.match(String(refused), /invalid arguments/);
   assert.equal(runs.length, 1, "a refused call runs nothing");
 });
@@ -89,7 +94,10 @@ test("directWhenFits: a toolbox within the cap goes as it is (tier 0), a larger 
   const fits = new Shelf(small, { contextLength: 200_000, directWhenFits: tokens });
   const a = fits.assemble();
   assert.equal(a.tier, 0);
-  assert.deepEqual(a.tools, small.servers.linear, "every tool as the caller gave it");
+  // Every tool as the caller gave it, under the name the model is shown for it (SPEC §16).
+  const shown = small.servers.linear.map((def) => ({ ...def, function: { ...def.function, name: fits.describe(def.function.name).name } }));
+  assert.deepEqual(a.tools, shown, "every tool as the caller gave it");
+  assert.ok(a.tools.every((t, i) => fits.describe(t.function.name)?.server === "linear" && t.function.name !== small.servers.linear[i].function.name));
   assert.equal(fits.unwrap({ name: "save_issue", arguments: { title: 7 } }).kind, "reject");
   assert.equal(new Shelf(small, { contextLength: 200_000, directWhenFits: tokens - 1 }).assemble().fingerprint, bridged.fingerprint);
   assert.equal(new Shelf(small, { contextLength: 200_000, directWhenFits: true }).assemble().tier, 0, "within the budget");

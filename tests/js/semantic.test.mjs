@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Shelf, ToolshelfError } from "toolshelf";
+import { assemble, Shelf, ToolshelfError } from "toolshelf";
 import { dataDir, grouped, inFormat, catalog, toolshelfError } from "./support.mjs";
 import { readVectors, embeddingKey } from "./embeddings.mjs";
 
@@ -38,8 +38,11 @@ function fnv1a(text) {
 
 const box = () => grouped(["github-mcp-server", "linear-mcp-official"]);
 
-/** The deferred tools' names in order (every tool of a grouped toolbox is deferred). */
-const namesOf = (toolbox) => Object.values(toolbox.servers).flat().map((t) => t.function?.name ?? t.name);
+/**
+ * The deferred tools' names in order (every tool of a grouped toolbox is deferred), as the model is
+ * shown them (SPEC §16): the package's own tier-0 assembly (`enabled: "off"`) lists every tool so.
+ */
+const namesOf = (toolbox, options) => assemble(toolbox, { ...options, enabled: "off" }).tools.map((t) => t.function?.name ?? t.name);
 
 function shelfWithVectors(seed = 1, options) {
   const shelf = new Shelf(box(), options);
@@ -84,7 +87,7 @@ test("a planted neighbour is found (partial), by Float32Array or number array; a
       assert.ok(r.matches.every((m) => m.partial), "similarity alone is never full");
     }
     const named = shelf.search("create_issue", { limit: 3, vector });
-    assert.equal(named.matches[0].name, "create_issue");
+    assert.equal(named.matches[0].name, shelf.describe("create_issue").name);
   }
   shelf.free();
 });
@@ -168,7 +171,7 @@ test("unwrapAsync in native mode: answers in the providers' native shapes, fused
     const rnd = generator(7);
     const vectors = shelf.embeddingTexts().map(() => rnd());
     shelf.setEmbeddings({ model: "test-model", vectors });
-    const target = namesOf(format(f))[12];
+    const target = namesOf(format(f), { mode: "native" })[12];
     let calls = 0;
     const embed = (text) => (calls++, near(vectors[12], rnd));
     const call = f === "anthropic"
@@ -177,8 +180,13 @@ test("unwrapAsync in native mode: answers in the providers' native shapes, fused
     const u = await shelf.unwrapAsync(call, { embed });
     assert.equal(calls, 1, f);
     assert.equal(u.kind, "answer", JSON.stringify(u));
-    const first = f === "anthropic" ? u.content.find((b) => b.type === "tool_reference")?.tool_name : u.item.tools[0]?.tools?.[0]?.name ?? u.item.tools[0]?.name;
-    assert.equal(first, target, f);
+    if (f === "anthropic") assert.equal(u.content.find((b) => b.type === "tool_reference")?.tool_name, target, f);
+    else {
+      // Responses: the tool's server as the namespace, the tool by its own (provider-valid) name inside.
+      const own = format(f).servers.github[12];
+      assert.equal(shelf.describe(target).server, "github");
+      assert.deepEqual([u.item.tools[0]?.name, u.item.tools[0]?.tools?.[0]?.name], ["github", own.name], f);
+    }
     assert.deepEqual(await shelf.unwrapAsync(call, { embed: () => { throw new Error("down"); } }).then((x) => x.warnings?.length), 1);
     shelf.free();
   }

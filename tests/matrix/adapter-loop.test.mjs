@@ -1,9 +1,11 @@
 // The AI SDK adapter's agent loop on each supported `ai` major (scripts/matrix runs this file in a
 // fresh project per major, tests/matrix/ai6 and ai7, with the packed package installed beside the
 // SDK as a user's `npm install` would, and under each tested Node). The model is the SDK's own
-// MockLanguageModelV3 (`ai/test`, in ai 6 and ai 7), scripted: it searches, calls a deferred tool
-// with a missing argument, reads the reject, calls again, calls a qualified tool of the other
-// server, a direct tool, and answers. Tools are zod schemas and JSON schemas.
+// MockLanguageModelV3 (`ai/test`, in ai 6 and ai 7), scripted: it searches, calls the deferred tool
+// the search showed it (by that name) with a missing argument, reads the reject, calls again, calls
+// the other server's list_issues by its full name (mcp__linear__list_issues, as the listing heads
+// linear's tools), a tool by its own name, a direct tool, and answers. Tools are zod schemas and
+// JSON schemas.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -45,10 +47,14 @@ function toolbox(runs) {
   };
 }
 
+/** The name the search answer (the first tool result the model saw) gave GitHub's create_issue. */
+const createIssue = (seen) => JSON.parse(seen[1].result).matches.find((m) => m.description.startsWith("Create a new issue in a GitHub")).name;
+
+// Each step: [tool, input], or a function of what the model saw giving one.
 const SCRIPT = [
   ["tool_search", { query: "create issue github" }],
-  ["tool_call", { name: "create_issue", arguments: { owner: "o", repo: "r" } }],
-  ["tool_call", { name: "create_issue", arguments: { owner: "o", repo: "r", title: "Crash" } }],
+  (seen) => ["tool_call", { name: createIssue(seen), arguments: { owner: "o", repo: "r" } }],
+  (seen) => ["tool_call", { name: createIssue(seen), arguments: { owner: "o", repo: "r", title: "Crash" } }],
   ["tool_call", { name: "mcp__linear__list_issues", arguments: { limit: 5 } }],
   ["tool_call", { name: "save_issue", arguments: { title: "ab", team: "eng" } }],
   ["read_file", { path: "README.md" }],
@@ -69,7 +75,8 @@ function lastToolResult(prompt) {
 function scriptedModel(seen) {
   const step = (options) => {
     seen.push({ tools: (options.tools ?? []).map((t) => t.name), result: lastToolResult(options.prompt) });
-    return SCRIPT[seen.length - 1];
+    const next = SCRIPT[seen.length - 1];
+    return typeof next === "function" ? next(seen) : next;
   };
   return new MockLanguageModelV3({
     doGenerate: async (options) => {
@@ -94,9 +101,10 @@ function checkLoop(text, seen, runs, calls) {
   assert.equal(text, "Filed it.");
   assert.equal(seen.length, SCRIPT.length + 1);
   for (const s of seen) assert.deepEqual(s.tools, ["read_file", "tool_search", "tool_describe", "tool_call"], "the model sees the direct tool and the bridge");
-  const found = JSON.parse(seen[1].result);
-  assert.ok(found.matches.some((m) => m.name === "create_issue" && m.server === "github"), seen[1].result);
-  assert.match(seen[2].result, /create_issue was not invoked: .*title/, "the missing argument is rejected, nothing ran");
+  const created = createIssue(seen);
+  assert.ok(JSON.parse(seen[1].result).matches.some((m) => m.name === created && m.server === "github"), seen[1].result);
+  assert.ok(seen[2].result.startsWith(`${created} was not invoked: `), seen[2].result);
+  assert.match(seen[2].result, /not invoked: .*title/, "the missing argument is rejected, nothing ran");
   assert.equal(seen[3].result, "github/create_issue ran");
   assert.equal(seen[4].result, "linear/list_issues ran");
   assert.doesNotMatch(seen[5].result, /ran$/, "zod's min(3) refused the title: save_issue did not run");
@@ -106,8 +114,8 @@ function checkLoop(text, seen, runs, calls) {
     ["linear", "list_issues", { limit: 5 }],
     [undefined, "read_file", { path: "README.md" }],
   ], "each real tool ran once, with the corrected arguments");
-  assert.deepEqual(calls, [["github", "create_issue", "create_issue"], ["linear", "list_issues", "mcp__linear__list_issues"], [undefined, "read_file", "read_file"]],
-    "onCall saw the real tools, never the bridge (save_issue failed its validation first)");
+  assert.deepEqual(calls, [["github", "create_issue", created], ["linear", "list_issues", "mcp__linear__list_issues"], [undefined, "read_file", "read_file"]],
+    "onCall saw the real tools under the names the model called, never the bridge (save_issue failed its validation first)");
 }
 
 for (const [name, drive] of [
@@ -117,7 +125,10 @@ for (const [name, drive] of [
   test(`ai ${aiVersion}, ${name}: search, a reject, the corrected call, a qualified call, zod validation, a direct tool`, async () => {
     const runs = [], seen = [], calls = [];
     const shelf = createToolshelf({ ...toolbox(runs), options: { contextLength: 200_000 }, onCall: (call) => { calls.push([call.server, call.tool, call.name]); } });
-    assert.match(shelf.assembly.warnings.join("\n"), /list_issues/, "the clash is qualified, with a warning");
+    // Each server's tools go by names of their own (mcp__<server>__<tool>): both list_issues, no clash to warn of.
+    assert.deepEqual(shelf.assembly.warnings, []);
+    assert.deepEqual(shelf.shelf.search("list issues").matches.filter((m) => m.name.endsWith("list_issues")).map((m) => [m.server, m.name]).sort(),
+      [["github", "mcp__github__list_issues"], ["linear", "mcp__linear__list_issues"]]);
     const text = await drive({ model: scriptedModel(seen), prompt: "File the crash as a GitHub issue.", tools: shelf.tools, prepareStep: shelf.prepareStep, stopWhen: stepCountIs(20) });
     checkLoop(text, seen, runs, calls);
   });
