@@ -39,6 +39,9 @@ pub struct History {
     /// continues one stored by the provider (`previous_response_id`): the request must then still
     /// carry the client `tool_search` tool.
     pub searched: bool,
+    /// True when the items are only the new ones of a conversation the provider stores
+    /// (`previous_response_id`): what the model was shown before is not in them.
+    pub partial: bool,
     /// Parts that could not be read (skipped), for the assembly's warnings.
     pub warnings: Vec<String>,
 }
@@ -64,7 +67,8 @@ impl History {
     /// Reads a history given as a value (see [`History::read_text`]); a context without
     /// messages gives an empty history.
     pub fn read(context: &Value, names: &BridgeNames) -> History {
-        let mut history = History { searched: continued(context), ..History::default() };
+        let partial = continued(context);
+        let mut history = History { searched: partial, partial, ..History::default() };
         let Some(items) = items_of(context) else { return history };
         let mut skipped = 0usize;
         for item in items {
@@ -271,6 +275,8 @@ pub struct Bindings {
     spaces_of: Vec<(String, String)>,
     /// Parts skipped, for the warnings.
     pub warnings: Vec<String>,
+    /// The history holds only the new items of a stored conversation ([`History::partial`]).
+    pub partial: bool,
 }
 
 impl Bindings {
@@ -305,7 +311,7 @@ impl Bindings {
             .collect();
         spaces_of.sort_unstable();
         spaces_of.dedup();
-        Bindings { names, spaced, spaces_of, warnings: history.warnings.clone() }
+        Bindings { names, spaced, spaces_of, warnings: history.warnings.clone(), partial: history.partial }
     }
 
     /// What `name` stands for in this conversation, when the history used it.
@@ -318,6 +324,11 @@ impl Bindings {
     pub fn is_referenced(&self, name: &str) -> bool {
         let at = self.names.binary_search_by(|(n, _, _)| n.as_str().cmp(name));
         at.ok().and_then(|at| self.names.get(at)).is_some_and(|(_, _, referenced)| *referenced)
+    }
+
+    /// Every name the history uses, with what it stands for, in code-point order.
+    pub fn all(&self) -> impl Iterator<Item = (&str, Target)> {
+        self.names.iter().map(|(n, t, _)| (n.as_str(), *t))
     }
 
     /// The names `tool_reference` blocks use, with what each stands for, in code-point order.

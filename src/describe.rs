@@ -68,7 +68,10 @@ pub fn closest_names<'a>(catalog: &'a Catalog, wanted: &str) -> Vec<&'a str> {
         lowercase_prefix_into(&tool.name, &mut scratch.name);
         lowercase_prefix_into(&tool.own_name, &mut scratch.own);
         let suffix = ends_with(&scratch.name, &wanted) || ends_with(&wanted, &scratch.own);
-        let distance = if suffix { 0 } else { scratch.edit_distance(&wanted, limit) };
+        // A typo of the tool's own name (the listing shows it after the server's prefix) counts as
+        // one of its shown name.
+        let distance =
+            if suffix { 0 } else { scratch.edit_distance(&wanted, limit).min(scratch.own_distance(&wanted, limit)) };
         if distance <= limit {
             keep_closest(&mut closest, (distance, tool.name.as_str()));
         }
@@ -119,6 +122,10 @@ impl Scratch {
     fn edit_distance(&mut self, a: &[char], limit: usize) -> usize {
         edit_distance_in(a, &self.name, limit, &mut self.previous, &mut self.current)
     }
+
+    fn own_distance(&mut self, a: &[char], limit: usize) -> usize {
+        edit_distance_in(a, &self.own, limit, &mut self.previous, &mut self.current)
+    }
 }
 
 #[cfg(test)]
@@ -158,6 +165,10 @@ mod tests {
         assert_eq!(d("create_issue", "create_issue"), 0);
         assert_eq!(d("create_isue", "create_issue"), 1);
         assert_eq!(d("list_isues", "list_issues"), 1);
+        // A typo of a server tool's own name finds its shown name.
+        let toolbox = r#"{"servers":{"filesystem":[{"name":"read_text_file","description":"Read.","inputSchema":{"type":"object"}}]}}"#;
+        let catalog = Catalog::parse_json(toolbox, &crate::options::Options::default()).unwrap();
+        assert_eq!(closest_names(&catalog, "read_text_fil"), ["mcp__filesystem__read_text_file"]);
         assert_eq!(d("kitten", "sitting"), 3);
         assert_eq!(d("", "abc"), 3);
         assert_eq!(edit_distance(&lowercase_prefix("abcdefgh"), &lowercase_prefix("zzzzzzzz"), 2), 3);

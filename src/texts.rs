@@ -237,10 +237,9 @@ pub fn unknown_tool(name: &str, closest: &[&str], names: &BridgeNames) -> String
 
 /// A short name several tools answer to (SPEC §16): nothing runs, the candidates are named.
 pub fn ambiguous_name(name: &str, candidates: &[&str]) -> String {
-    format!(
-        "\"{name}\" names several tools, so nothing was run. Call the one you mean by its full name: {}.",
-        candidates.join(", ")
-    )
+    let what =
+        if candidates.len() > 1 { "names several tools" } else { "may name a tool this conversation used before" };
+    format!("\"{name}\" {what}, so nothing was run. Call the one you mean by its full name: {}.", candidates.join(", "))
 }
 
 /// describe for a direct tool.

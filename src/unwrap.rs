@@ -221,10 +221,10 @@ fn named<'a>(shelf: &'a dyn Prepared, name: &str, talk: &Conversation) -> Named<
         let parted = |t: &&Tool| t.server.as_deref().is_some_and(|s| crate::wire::tool_part(s, &t.own_name) == name);
         own = catalog.tools.iter().filter(parted).collect();
     }
-    match own[..] {
-        [tool] if shown_elsewhere(talk, name, tool) => return Named::Unavailable,
-        [tool] => return Named::Tool(tool),
-        [] => {}
+    match (&own[..], meant_by_history(catalog, talk, name, &own)) {
+        ([], _) => {}
+        (_, Meant::Gone) => return Named::Unavailable,
+        ([tool], Meant::Present) => return Named::Tool(tool),
         _ => return Named::Ambiguous(own.iter().map(|t| t.name.as_str()).collect()),
     }
     let gone = talk.bindings.as_ref().and_then(|b| b.get(name)) == Some(Target::Gone);
@@ -234,13 +234,54 @@ fn named<'a>(shelf: &'a dyn Prepared, name: &str, talk: &Conversation) -> Named<
     Named::Unknown
 }
 
-/// Whether the history showed the function `name` only in namespaces of other servers than
-/// `tool`'s (Responses): the name the model uses meant a tool that is gone, not this one.
-fn shown_elsewhere(talk: &Conversation, name: &str, tool: &Tool) -> bool {
-    let Some(bindings) = &talk.bindings else { return false };
-    let server = tool.server.as_deref().unwrap_or_default();
-    let mut spaces = bindings.namespaces_of(name).peekable();
-    spaces.peek().is_some() && !spaces.any(|space| space == server || space == crate::wire::server_part(server))
+/// What a short form meant, by the history.
+enum Meant {
+    /// One of the tools that now answer to it, as far as the history tells.
+    Present,
+    /// Only tools that are gone.
+    Gone,
+    /// Both a tool that is gone and one that is not: the model cannot be taken to mean either.
+    Both,
+}
+
+/// What the short form `name`, which the tools `own` now answer to, meant. Gone: the history
+/// showed the function `name` only in namespaces none of `own` is in (Responses), or used a shown
+/// name `mcp__<server>__<name>` no tool answers to any more and showed none of `own` by any name
+/// (GitHub's `list_issues` loaded, GitHub detached, Linear's `list_issues` left). Both: the
+/// function `name` shown in such a namespace and in one of `own`'s, or a history of only new
+/// items (`previous_response_id`: the model may have been shown it for another tool before).
+fn meant_by_history(catalog: &crate::catalog::Catalog, talk: &Conversation, name: &str, own: &[&Tool]) -> Meant {
+    let Some(bindings) = &talk.bindings else { return Meant::Present };
+    let in_space = |space: &str, t: &&Tool| {
+        t.server.as_deref().is_some_and(|server| space == server || space == crate::wire::server_part(server))
+    };
+    let (mut present, mut gone) = (false, false);
+    for space in bindings.namespaces_of(name) {
+        if own.iter().any(|t| in_space(space, t)) {
+            present = true;
+        } else {
+            gone = true;
+        }
+    }
+    let is_own = |at: usize| catalog.tools.get(at).is_some_and(|t| own.iter().any(|o| core::ptr::eq(*o, t)));
+    // The short form itself (the call being unwrapped is in the history) shows nothing.
+    present |= bindings.all().any(|(used, target)| used != name && matches!(target, Target::Tool(at) if is_own(at)));
+    gone |= !present
+        && bindings.all().any(|(used, target)| {
+            target == Target::Gone
+                && used
+                    .strip_prefix("mcp__")
+                    .and_then(|rest| rest.split_once("__"))
+                    .is_some_and(|(_, part)| part == name)
+        });
+    match (present, gone) {
+        // Only the new items of a stored conversation: the model may have been shown the short
+        // form for another tool before them.
+        _ if bindings.partial => Meant::Both,
+        (true, true) => Meant::Both,
+        (false, true) => Meant::Gone,
+        _ => Meant::Present,
+    }
 }
 
 /// Whether `name` has the shown form `mcp__<server>__<tool>` of a server the toolbox no longer

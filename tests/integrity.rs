@@ -390,6 +390,38 @@ fn a_gone_tools_name_is_unavailable_without_history() {
     }
 }
 
+/// A short form the history meant for a tool now gone: GitHub's `list_issues` was loaded and
+/// called by its shown name; GitHub detaches, Linear's `list_issues` is the one tool left with
+/// that own name. With the history, the short form is `unavailable_tool` (it meant GitHub's),
+/// not a call on Linear; Linear's shown name still runs Linear's tool.
+#[test]
+fn a_short_form_the_history_meant_for_a_gone_tool_is_unavailable() {
+    for (p, mode) in [(Provider::Anthropic, NATIVE), (Provider::Anthropic, BRIDGE), (Provider::Responses, BRIDGE)] {
+        let mut shelf = shelf(p, mode, &[("github", GITHUB), ("linear", LINEAR)]);
+        let mut history = vec![user_text("Which issues are open?")];
+        let native = mode == NATIVE;
+        let u = turn(&shelf, p, &mut history, search_of(p, native, "call_1", "github list issues"));
+        let github =
+            if native { reference_to(&u, &next_tools(&shelf, p, &history, "loaded"), 1) } else { match_name(&u, 1) };
+        let call = if native { direct_call(p, "call_2", None, &github) } else { bridge_call(p, "call_2", &github) };
+        let u = turn(&shelf, p, &mut history, call);
+        assert_routes(&u, "github", "list_issues", &format!("{p:?} {mode}: {github}"));
+        shelf.update(&toolbox(p, &[], &[("linear", LINEAR)])).unwrap();
+        next_tools(&shelf, p, &history, "after GitHub was detached");
+        let call = if native {
+            direct_call(p, "call_3", None, "list_issues")
+        } else {
+            bridge_call(p, "call_3", "list_issues")
+        };
+        let u = turn(&shelf, p, &mut history, call);
+        assert_unavailable(&u, &format!("{p:?} {mode}: the short form after GitHub was detached"));
+        let linear = toolshelf::wire::tool_name("linear", "list_issues");
+        let call = if native { direct_call(p, "call_4", None, &linear) } else { bridge_call(p, "call_4", &linear) };
+        let u = turn(&shelf, p, &mut history, call);
+        assert_routes(&u, "linear", "list_issues", &format!("{p:?} {mode}: {linear}"));
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Issue 38's defects, one test each
 // ---------------------------------------------------------------------------------------------

@@ -1018,6 +1018,9 @@ impl Session {
                 let u = self.send(&call)?;
                 match (text(&u, "kind"), text(&u, "code")) {
                     (Some("reject"), Some("unavailable_tool")) => {}
+                    // A short form the model was also shown for a tool still there (SPEC §16): a
+                    // reject naming the candidates, nothing run.
+                    (Some("reject"), Some("ambiguous_tool")) if !b.name.starts_with("mcp__") => {}
                     (Some("call"), _) => {
                         let (server, tool) = (text(&u, "server"), text(&u, "tool"));
                         return Err(format!(
@@ -1057,7 +1060,12 @@ impl Session {
                 let qualified = format!("mcp__{server}__{own}");
                 let name = if plain(&server) && plain(&own) && qualified.len() <= 64 {
                     qualified
-                } else if plain(&own) && unique && own != "read_file" && !self.seen.iter().any(|b| b.name == own) {
+                } else if plain(&own)
+                    && unique
+                    && own != "read_file"
+                    && !self.seen.iter().any(|b| b.name == own || b.name.ends_with(&format!("__{own}")))
+                {
+                    // (A model that was shown `mcp__<server>__<own>` and types `own` means that tool.)
                     own.clone()
                 } else {
                     return Ok(());
@@ -1114,10 +1122,12 @@ impl Session {
                         if self.kept_direct(b.id)
                             && text(&u, "content").is_some_and(|c| c.contains("already in your tools list")) => {}
                     (Some("reject"), false) => {}
-                    // SPEC §16: a short form several tools answer to names the candidates.
+                    // SPEC §16: a short form several tools answer to (or may have, by the history)
+                    // names the candidates.
                     (Some("reject"), true)
                         if !b.name.starts_with("mcp__")
-                            && text(&u, "content").is_some_and(|c| c.contains("names several tools")) => {}
+                            && text(&u, "content")
+                                .is_some_and(|c| c.contains("Call the one you mean by its full name")) => {}
                     _ => {
                         return Err(format!(
                             "describing {} ({}, {}): got {}",
