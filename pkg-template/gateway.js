@@ -21,6 +21,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { LineReader, MAX_MESSAGE_BYTES, messageId, readBody, tooLargeError } from "./limits.js";
 import { callMcpTool, failureReason, listAllTools, redact, serverNames, upstreamSpec, watchTools } from "./mcp.js";
+import { put, qualifiedNameRefusal } from "./rules.js";
 
 export { upstreamSpec };
 
@@ -46,8 +47,6 @@ const CONFIG_KEY = "toolshelf";
  */
 const NO_VALIDATION = Object.freeze({ getValidator: () => (input) => ({ valid: true, data: input, errorMessage: undefined }) });
 
-/** Sets `object[key]` as an own property even when the key is "__proto__". */
-const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const text = (t) => ({ content: [{ type: "text", text: t }] });
 const failure = (t) => ({ content: [{ type: "text", text: t }], isError: true });
@@ -544,8 +543,9 @@ export class Gateway {
         this.#warn(`server "${server}": a tools/list item without a name was left out`);
         continue;
       }
-      if (/^mcp__.+__./s.test(tool.name)) {
-        this.#warn(`server "${server}": tool ${JSON.stringify(cut(tool.name, 80))} was left out (mcp__<server>__<tool> names are toolshelf's)`);
+      const refused = qualifiedNameRefusal(tool.name);
+      if (refused) {
+        this.#warn(`server "${server}": ${cut(refused, 200)}; it was left out`);
         continue;
       }
       kept.push(isObject(tool.inputSchema) ? tool : { ...tool, inputSchema: { type: "object" } });

@@ -52,16 +52,18 @@ function fillSelect(select, items) {
 const selectedCatalogs = () => [...document.querySelectorAll('input[name="catalog"]:checked')].map((input) => input.value);
 const pasteMode = () => document.querySelector('input[name="source"]:checked').value === "paste";
 
-/** The toolbox options of the controls; `qualify: auto` turns qualify on when names clash. */
-function readOptions(clashes) {
-  const qualify = $("qualify").value;
+/** The qualify option of each choice of the control: the core decides every name. */
+const QUALIFY = { on: true, auto: "auto", off: false };
+
+/** The toolbox options of the controls. */
+function readOptions() {
   return {
     contextLength: Number($("context").value),
     thresholdPct: Number($("threshold").value),
     listingMaxTokens: Number($("cap").value),
     listing: $("listing").value,
     batch: $("batch").checked,
-    qualify: qualify === "auto" ? clashes.length > 0 : qualify === "on",
+    qualify: QUALIFY[$("qualify").value],
     mode: nativeProvider() ? "native" : "bridge",
   };
 }
@@ -116,8 +118,9 @@ async function rebuild(generation) {
     return;
   }
   if (generation !== state.generation) return;
+  // Names offered twice, to list under a duplicate_tool error (qualify off).
   const clashes = nameClashes(toolbox);
-  const options = readOptions(clashes);
+  const options = readOptions();
   const start = performance.now();
   let shelf;
   let assembly;
@@ -132,7 +135,7 @@ async function rebuild(generation) {
   state.shelf?.free();
   Object.assign(state, { shelf, toolbox, assembly, options, bridge: bridgeNames(assembly) });
   showError(null);
-  setStatus(statusLine(assembly, options, clashes, ms));
+  setStatus(`${view.fmt(assembly.deferredCount)} deferred tools assembled in ${ms.toFixed(0)} ms, in this page (WebAssembly).`);
   renderAssembly();
   runSearch();
   refreshCall();
@@ -143,14 +146,6 @@ function failed(error, clashes) {
   Object.assign(state, { shelf: null, assembly: null });
   setStatus("");
   showError(error, clashes);
-}
-
-function statusLine(assembly, options, clashes, ms) {
-  const size = `${view.fmt(assembly.deferredCount)} deferred tools assembled in ${ms.toFixed(0)} ms, in this page (WebAssembly).`;
-  if ($("qualify").value !== "auto" || !options.qualify) return size;
-  const { name, places } = clashes[0];
-  const count = clashes.length === 1 ? "a name clashes" : `${clashes.length} names clash`;
-  return `${size} qualify is on because ${count}: ${name} is in ${places.join(", ")}${clashes.length > 1 ? ", …" : ""}.`;
 }
 
 /** The bridge tools' names: the last three tools of a tier 1 or 2 assembly (native: only a search tool). */
@@ -256,24 +251,24 @@ function openHit(event, name) {
 // ---- unwrap ---------------------------------------------------------------------------------
 
 /**
- * The tool the example calls use: the opened hit, else the top hit, else the first deferred tool;
- * with no deferred tool, the first direct tool.
+ * The tool the example calls use, by the name the model is shown for it: the opened hit, else the
+ * top hit, else the first deferred tool; with no deferred tool, the first direct tool.
  */
 function currentTarget() {
   const { shelf } = state;
-  const candidates = [state.picked, document.querySelector(".hit")?.dataset.name, ...firstDeferredNames()];
-  for (const name of candidates) {
+  for (const name of [state.picked, document.querySelector(".hit")?.dataset.name, firstDeferredName()]) {
     const described = name && shelf.describe(name);
-    if (described) return { name, schema: described.parameters };
+    if (described) return { name: described.name, schema: described.parameters };
   }
   const direct = groupByServer(state.toolbox).direct[0];
   return direct ? { name: toolName(direct), schema: toolSchema(direct) } : { name: "some_tool", schema: {} };
 }
 
-function firstDeferredNames() {
+/** The shown name of the first server's first tool, as the core gives it: a search for its own name finds it. */
+function firstDeferredName() {
   const [server, tools] = Object.entries(groupByServer(state.toolbox).servers)[0] ?? [];
-  const name = tools?.length ? toolName(tools[0]) : "";
-  return [`mcp__${server}__${name}`, name];
+  if (!tools?.length) return undefined;
+  return state.shelf.search(toolName(tools[0]), { limit: 20 }).matches.find((m) => m.server === server)?.name;
 }
 
 /** Writes the chosen example into the call box (unless the reader is editing it), then unwraps. */

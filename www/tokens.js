@@ -1,6 +1,6 @@
 // The token picture: what every schema costs when sent eagerly versus what the assembled array costs,
 // per server. Counts follow the contract (SPEC §2.1): a tool's size is the code points of its compact
-// JSON, its token estimate ceil(size / 4). A server's share of the listing is read from the listing text.
+// JSON, its token estimate ceil(size / 4). A server's share of the listing is measured on the listing text.
 import { groupByServer, toolName, toolDescription } from "./toolbox.js";
 
 /** Unicode code points of a string (a surrogate pair is one). */
@@ -36,20 +36,20 @@ export function listingText(assembly, searchName = "tool_search") {
 }
 
 /**
- * Tokens each server's block takes in the listing. A block starts at a line that begins with the
- * server's name followed by " (" or ":" (the longest such name wins) and runs until the next block.
+ * Tokens each server's block takes in the listing. The blocks follow the listing's last empty line,
+ * one per server in the assembly's order: a heading line (however the core writes the server's
+ * name), then its tools' "- " lines. No shares when the lines do not make one block per server.
  */
 export function listingShares(listing, serverNames) {
-  const byLength = [...serverNames].sort((a, b) => b.length - a.length);
-  const chars = new Map();
-  let current = null;
-  for (const line of listing.split("\n")) {
-    const owner = line.startsWith("- ") ? null : byLength.find((s) => line.startsWith(`${s} (`) || line.startsWith(`${s}:`));
-    if (owner) current = owner;
-    else if (!line.startsWith("- ")) current = null;
-    if (current) chars.set(current, (chars.get(current) ?? 0) + codePoints(line) + 1);
+  const lines = listing.split("\n");
+  const blocks = lines.slice(lines.lastIndexOf("") + 1);
+  const chars = [];
+  for (const line of blocks) {
+    if (!line.startsWith("- ")) chars.push(0);
+    if (chars.length) chars[chars.length - 1] += codePoints(line) + 1;
   }
-  return new Map([...chars].map(([server, n]) => [server, Math.ceil(n / 4)]));
+  if (chars.length !== serverNames.length) return new Map();
+  return new Map(serverNames.map((server, i) => [server, Math.ceil(chars[i] / 4)]));
 }
 
 /**

@@ -11,7 +11,8 @@
 import { Shelf } from "toolshelf";
 // An ArrayBuffer (a Data module: wrangler.jsonc's rule for .bin), written by the build step
 // `npx toolshelf snapshot toolbox.json -o shelf.bin --options '{"contextLength":200000}'` from
-// GitHub's and Linear's MCP tools, by server (both have list_issues: qualify auto names them).
+// GitHub's and Linear's MCP tools, by server (each shown as mcp__<server>__<tool>: both servers'
+// list_issues keep names of their own).
 // Without a build step: `new Shelf(toolbox, options)` here, and `shelf.search("warm up")` to build
 // the index at startup rather than in the first request.
 import snapshot from "./shelf.bin";

@@ -135,10 +135,13 @@ test("web.js in headless Chromium: init, assemble, search, unwrap, a fetched sna
     // And the answers are the meaningful ones: priority "2" was coerced to the schema's number.
     assert.deepEqual([results.unwrap.kind, results.unwrap.tool, results.unwrap.arguments.priority], ["call", "save_issue", 2]);
     assert.equal(results.search.matches[0].name, "mcp__github__create_pull_request");
-    // Lone surrogates: both paths give one fingerprint there, the one Node gives (compared above).
+    // Lone surrogates: both paths give one fingerprint there, the one Node gives (compared above);
+    // the listing names the tool by a provider-valid name, its description's escapes kept.
     const lone = JSON.parse(results.surrogates);
     assert.equal(lone.fingerprints[0], lone.fingerprints[1]);
-    assert.match(lone.tools, /get_\\udbffthing/);
+    const shown = lone.search.matches.find((m) => m.description.startsWith("Gets a thing")).name;
+    assert.match(shown, /^[a-zA-Z0-9_-]{1,64}$/);
+    assert.ok(lone.tools.includes(`\\n- ${shown.slice(shown.indexOf("__", "mcp__".length) + 2)}: Gets a thing \\ud800`), lone.tools);
   } finally {
     await browser.close();
     server.close();

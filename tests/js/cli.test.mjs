@@ -50,6 +50,16 @@ const githubLinear = grouped(["github-mcp-server", "linear-mcp-official"]);
 const githubLinearPath = file("github-linear.json", githubLinear);
 const OPTIONS = { contextLength: 200_000 };
 
+/**
+ * The name the model is shown for `server`'s tool `own` (its own name), as the package gives it:
+ * describe accepts a tool's own name while one tool answers to it, and answers with the shown name.
+ */
+function shownName(shelf, server, own) {
+  const described = shelf.describe(own);
+  assert.equal(described?.server, server, `${own}: one tool of ${server} answers to it`);
+  return described.name;
+}
+
 /** The toolbox with each OpenAI-format tool as an Anthropic one. */
 function asAnthropic(toolbox) {
   const convert = (t) => ({ name: t.function.name, description: t.function.description, input_schema: { type: "object", ...t.function.parameters } });
@@ -75,13 +85,28 @@ test("inspect: tier, form, budget, servers, cost per request in each mode, warni
   assert.deepEqual(row("eager (every schema)"), ["eager (every schema)", num(eager.contextTokens), num(eager.requestBytes)]);
   assert.deepEqual(row("bridge").slice(0, 3), ["bridge", num(a.contextTokens), num(a.requestBytes)]);
   assert.match(row("native").join(" "), /native - - mode: native needs the anthropic or responses format, not openai/);
-  assert.ok(lines.some((l) => l.startsWith("  - qualify: 2 deferred tools share their name")), "the assembly's warning");
+  // Every deferred tool shown under its server's prefix: no name is shared, so no warning.
+  assert.deepEqual(a.warnings, []);
+  assert.ok(lines.includes("warnings: none"));
   assert.ok(lines.includes("listing (the description of tool_search, as the model reads it)"));
-  assert.ok(lines.includes("  github (117 tools):"));
+  const shelf = new Shelf(githubLinear, OPTIONS);
+  const prefix = shownName(shelf, "github", "create_issue").slice(0, -"create_issue".length);
+  shelf.free();
+  assert.ok(lines.includes(`  ${prefix}* (117 tools):`), "github's heading: the prefix of its tools' shown names");
   assert.ok(lines.includes("  - create_issue: Create a new issue in a GitHub repository with a title and…"));
   const search = a.tools.find((t) => t.function.name === "tool_search").function.description;
   assert.ok(r.stdout.includes(search.split("\n").map((l) => (l ? `  ${l}` : l)).join("\n")), "the listing as the model reads it, whole");
   assert.equal(r.stderr, "");
+
+  // qualify "auto" (short names, qualified on a clash): the assembly's warning names the shared name.
+  const auto = { ...OPTIONS, qualify: "auto" };
+  const autoRun = toolshelf(["inspect", githubLinearPath, "--options", JSON.stringify(auto), "--no-listing"]);
+  assert.equal(autoRun.status, 0, autoRun.stderr);
+  const autoWarnings = assemble(githubLinear, auto).warnings;
+  assert.equal(autoWarnings.length, 1);
+  assert.match(autoWarnings[0], /^qualify: 2 deferred tools share their name with another tool \("list_issues"\)/);
+  const autoLines = autoRun.stdout.split("\n");
+  assert.equal(autoLines[autoLines.indexOf("warnings") + 1], `  - ${autoWarnings[0]}`, "the assembly's warning");
 
   // Anthropic tools: the native row is the core's native assembly (deferred tools sent, kept out of the context).
   const anthropic = asAnthropic(githubLinear);
@@ -132,11 +157,22 @@ test("search: ranked matches with score, partial, unknown words and the words fo
   const lines = r.stdout.split("\n");
   assert.equal(lines[0], `"create an issue": ${expected.matches.length} matches of 155 deferred tools`);
   const first = expected.matches[0];
-  assert.equal(first.name, "create_issue");
-  assert.match(lines[2], new RegExp(`^1\\. create_issue +github  score ${first.score.toFixed(2)}$`));
+  assert.equal(first.name, shownName(shelf, "github", "create_issue"));
+  assert.match(lines[2], new RegExp(`^1\\. ${first.name} +github  score ${first.score.toFixed(2)}$`));
   assert.equal(lines[3], "   Create a new issue in a GitHub repository with a title and optional body.");
   assert.equal(lines[4], "   in text: create, issue   required: owner, repo, title");
-  assert.match(r.stderr, /warning: qualify: 2 deferred tools/, "the assembly's warnings go to stderr");
+  assert.equal(r.stderr, "", "no warning: every tool has a name of its own");
+
+  // qualify "auto": short names where no other tool has them, and the assembly's warning on stderr.
+  const auto = new Shelf(githubLinear, { qualify: "auto" });
+  const autoRun = toolshelf(["search", githubLinearPath, "create", "an", "issue", "--limit", "1", "--options", '{"qualify":"auto"}']);
+  assert.equal(autoRun.status, 0, autoRun.stderr);
+  const autoFirst = auto.search("create an issue", { limit: 1 }).matches[0];
+  assert.equal(autoFirst.name, "create_issue");
+  assert.equal(autoRun.stdout.split("\n")[2], `1. create_issue  github  score ${autoFirst.score.toFixed(2)}`, "one match: no padding");
+  assert.deepEqual(autoRun.stderr.trimEnd().split("\n"), auto.assemble().warnings.map((w) => `toolshelf: warning: ${w}`), "the assembly's warnings go to stderr");
+  assert.match(autoRun.stderr, /warning: qualify: 2 deferred tools/);
+  auto.free();
 
   // Labelled GitHub keyword queries: the CLI's first match is the library's; for these, a relevant tool.
   const labelled = keywordQueries().filter((q) => q.catalog === "github-mcp-server").slice(0, 6);
@@ -145,14 +181,14 @@ test("search: ranked matches with score, partial, unknown words and the words fo
     const out = toolshelf(["search", githubLinearPath, query, "--limit", "1"]).stdout;
     const top = shelf.search(query, { limit: 1 }).matches[0].name;
     assert.match(out.split("\n")[2], new RegExp(`^1\\. ${top} `), query);
-    if (relevantFirst.includes(query)) assert.ok(relevant.includes(top), `${query}: ${top}`);
+    if (relevantFirst.includes(query)) assert.ok(relevant.map((own) => shownName(shelf, "github", own)).includes(top), `${query}: ${top}`);
   }
 
   // Words no tool holds: reported, every match partial.
   const unknown = toolshelf(["search", githubLinearPath, "frobnicate the pull request reviewers", "--limit", "2"]);
   assert.equal(unknown.status, 0);
   assert.ok(unknown.stdout.includes("unknown words: frobnicate (no tool holds them, so every match is partial)"));
-  assert.match(unknown.stdout, /^1\. request_pull_request_reviewers +github +score [\d.]+ +partial$/m);
+  assert.match(unknown.stdout, new RegExp(`^1\\. ${shownName(shelf, "github", "request_pull_request_reviewers")} +github +score [\\d.]+ +partial$`, "m"));
   assert.match(unknown.stdout, /in text: pull, request, reviewers/);
   assert.equal((unknown.stdout.match(/^\d\. /gm) ?? []).length, 2, "--limit 2");
   shelf.free();
@@ -164,9 +200,10 @@ test("search --json: the core's result, each match with the words the CLI found"
   const result = JSON.parse(r.stdout);
   const shelf = new Shelf(githubLinear);
   const expected = shelf.search("merge pull request", { limit: 3 });
+  const merge = shownName(shelf, "github", "merge_pull_request");
   shelf.free();
   assert.deepEqual({ ...result, matches: result.matches.map(({ inText, ...m }) => m) }, expected);
-  assert.equal(result.matches[0].name, "merge_pull_request");
+  assert.equal(result.matches[0].name, merge);
   assert.deepEqual(result.matches[0].inText, ["merge", "pull", "request"]);
 });
 
@@ -177,7 +214,9 @@ test("the toolbox from stdin: inspect without a file, search with -", () => {
   assert.ok(inspect.stdout.startsWith("toolbox      stdin: 0 direct, 155 deferred tools on 2 servers"));
   const search = toolshelf(["search", "-", "create issue", "--limit", "1"], { input: text });
   assert.equal(search.status, 0, search.stderr);
-  assert.match(search.stdout, /^1\. create_issue /m);
+  const shelf = new Shelf(githubLinear);
+  assert.match(search.stdout, new RegExp(`^1\\. ${shownName(shelf, "github", "create_issue")} `, "m"));
+  shelf.free();
   const empty = toolshelf(["inspect"], { input: "" });
   assert.equal(empty.status, 3);
   assert.match(empty.stderr, /toolbox: stdin is empty/);
@@ -188,8 +227,14 @@ test("snapshot: warnings on stderr, the bytes of shelf.snapshot(), from stdin to
   const r = toolshelf(["snapshot", "-", "-o", out], { input: readFileSync(githubLinearPath, "utf8") });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /shelf\.bin: \d+ bytes \(155 deferred tools, tier 1, toolbox held\)/);
-  assert.match(r.stderr, /^toolshelf: warning: qualify: 2 deferred tools/);
+  assert.equal(r.stderr, "", "no warning: every tool has a name of its own");
   assert.deepEqual(new Uint8Array(readFileSync(out)), new Shelf(githubLinear).snapshot());
+
+  // qualify "auto": the assembly's warning on stderr, the options recorded in the snapshot.
+  const auto = toolshelf(["snapshot", "-", "-o", out, "--options", '{"qualify":"auto"}'], { input: readFileSync(githubLinearPath, "utf8") });
+  assert.equal(auto.status, 0, auto.stderr);
+  assert.match(auto.stderr, /^toolshelf: warning: qualify: 2 deferred tools share their name with another tool \("list_issues"\)/);
+  assert.deepEqual(new Uint8Array(readFileSync(out)), new Shelf(githubLinear, { qualify: "auto" }).snapshot());
 });
 
 /** A free TCP port on 127.0.0.1. */

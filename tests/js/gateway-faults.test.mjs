@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dataDir } from "./support.mjs";
 import { Gateway } from "toolshelf/gateway";
-import { UPSTREAM, bridge, eventually, gatewayClient, textOf } from "./gateway-support.mjs";
+import { UPSTREAM, bridge, eventually, gatewayClient, shownName, textOf } from "./gateway-support.mjs";
 import { toolServer } from "./mcp-servers.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "toolshelf-gateway-faults-"));
@@ -52,31 +52,37 @@ test("broken upstreams: the rest keep serving, no call is lost, the crashed one 
   for (const name of ["linear", "stuck", "crash", "hostile"]) assert.doesNotMatch(unavailable, new RegExp(`\\b${name} \\(`), `${name} is up`);
   assert.match(gw.stderr(), /server "hostile": tools\/list cut off at 10000 tools \(maxTools\)/);
 
-  // Hostile names are found and called; the huge description is listed cut, and described whole.
+  // Hostile names are found and called by the provider-valid names shown for them, and run on the
+  // upstream under their own; the huge description is listed cut, and described whole.
   const found = JSON.parse(textOf(await gw.client.callTool({ name: "tool_search", arguments: { query: "files read" } })));
-  assert.equal(found.matches[0].name, "files.read v2");
-  assert.equal(textOf(await gw.client.callTool(bridge("files.read v2", { path: "a.txt" }))), 'files.read v2 ran with {"path":"a.txt"}');
-  assert.equal(textOf(await gw.client.callTool(bridge("📦 ship"))), "📦 ship ran with {}");
+  const [filesRead] = found.matches;
+  assert.deepEqual([filesRead.server, filesRead.description], ["hostile", "Reads a file (a name with a dot and a space)."]);
+  assert.match(filesRead.name, /^[a-zA-Z0-9_-]{1,64}$/, "a name a provider accepts");
+  assert.equal(textOf(await gw.client.callTool(bridge(filesRead.name, { path: "a.txt" }))), 'files.read v2 ran with {"path":"a.txt"}');
+  const ship = await shownName(gw.client, "📦 ship");
+  assert.match(ship, /^[a-zA-Z0-9_-]{1,64}$/, "a name a provider accepts");
+  assert.equal(textOf(await gw.client.callTool(bridge(ship))), "📦 ship ran with {}");
   const huge = JSON.parse(textOf(await gw.client.callTool({ name: "tool_describe", arguments: { name: "huge_description" } })));
   assert.equal(huge.description.length, "A tool with a long story. ".length + 5 * 200_000);
   assert.ok(search.description.length < 200_000, "the listing stays within its budget");
 
   // Calls in flight while one upstream crashes mid-call and another never answers: every call has its result.
   const calls = Array.from({ length: 20 }, (_, i) => gw.client.callTool(bridge("list_issues", { limit: i + 1 })));
-  const crashed = gw.client.callTool(bridge("crash"));
-  const stuck = gw.client.callTool(bridge("never"));
+  const [crash, never] = [await shownName(gw.client, "crash"), await shownName(gw.client, "never")];
+  const crashed = gw.client.callTool(bridge(crash));
+  const stuck = gw.client.callTool(bridge(never));
   const results = await Promise.all(calls);
   results.forEach((r, i) => assert.equal(textOf(r), `list_issues ran with {"limit":${i + 1}}`));
   const crashResult = await crashed;
   assert.equal(crashResult.isError, true);
-  assert.equal(textOf(crashResult), 'crash failed on server "crash" (error -32000): connection closed.');
+  assert.equal(textOf(crashResult), `${crash} failed on server "crash" (error -32000): connection closed.`);
   // ("ok" is a tool of two servers: the gateway serves them qualified, mcp__<server>__ok.)
   const away = await gw.client.callTool(bridge("mcp__crash__ok"));
   if (away.isError) assert.match(textOf(away), /server "crash" is unavailable \(connection closed\); the gateway is reconnecting/);
   else assert.equal(textOf(away), "ok ran with {}", "already reconnected");
   const stuckResult = await stuck;
   assert.equal(stuckResult.isError, true);
-  assert.equal(textOf(stuckResult), 'never was stopped on server "stuck": it ran past the gateway\'s call time cap (1500 ms).');
+  assert.equal(textOf(stuckResult), `${never} was stopped on server "stuck": it ran past the gateway's call time cap (1500 ms).`);
 
   // The client is told when the crashed upstream is away (the listing names it) and again when it
   // is back (reconnected after a 1 s backoff): its tools answer again, and the listing no longer names it.
@@ -114,7 +120,7 @@ test("tools/list_changed: told downstream only when the served tools changed; me
   assert.ok(late - early < 48 * 1024 * 1024, `memory bounded: ${(early / 2 ** 20).toFixed(0)} MB → ${(late / 2 ** 20).toFixed(0)} MB over ~150 changes`);
 });
 
-test("refused tools: a server the core refuses alone is left out, then one of two that clash under qualify: false; the rest are served", async (t) => {
+test("refused tools: a server the core refuses alone is left out, then one of two that clash under qualify: false; a tool named like toolshelf's names is left out; the rest are served", async (t) => {
   let deep = { type: "string" };
   for (let i = 0; i < 200; i++) deep = { type: "object", properties: { x: deep } };
   const tool = (name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object", properties: { q: { type: "string" } } } });
@@ -122,7 +128,7 @@ test("refused tools: a server the core refuses alone is left out, then one of tw
     alpha: toolServer("alpha", [tool("list"), tool("alpha_only")]),
     beta: toolServer("beta", [tool("list")]),
     deep: toolServer("deep", [{ name: "nested", description: "Too deep.", inputSchema: deep }]),
-    gamma: toolServer("gamma", [tool("gamma_only")]),
+    gamma: toolServer("gamma", [tool("gamma_only"), tool("mcp__alpha__list")]),
   };
   const warnings = [];
   const upstreams = Object.fromEntries(Object.keys(servers).map((name) => [name, { command: "in-process" }]));
@@ -137,6 +143,11 @@ test("refused tools: a server the core refuses alone is left out, then one of tw
   assert.equal(textOf(ran), 'list ran with {"q":"a"}');
   assert.equal(servers.alpha.calls.length, 1);
   assert.equal(servers.beta.calls.length, 0);
+  // gamma's tool named like alpha's qualified name is not served: that name runs alpha's tool.
+  assert.ok(warnings.includes('server "gamma": tool "mcp__alpha__list" has a qualified name (mcp__<server>__<tool> names are toolshelf\'s); it was left out'), warnings.join("\n"));
+  assert.equal(gateway.assembly.servers.find((s) => s.name === "gamma").tools, 1);
+  assert.equal(textOf(await gateway.callTool(bridge("mcp__alpha__list", { q: "b" }))), 'list ran with {"q":"b"}');
+  assert.deepEqual([servers.alpha.calls.length, servers.gamma.calls.length], [2, 0]);
 });
 
 test("every upstream down: the client is served a search tool naming them (not an empty list), and the real tools once one is back", async (t) => {

@@ -21,7 +21,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Gateway, httpHandler } from "toolshelf/gateway";
 import { dataDir } from "./support.mjs";
-import { CLI, UPSTREAM, alive, bridge, eventually, gatewayClient, here, killAll, pidsIn, rss, serveHttp, textOf } from "./gateway-support.mjs";
+import { CLI, UPSTREAM, alive, bridge, eventually, gatewayClient, here, killAll, pidsIn, rss, serveHttp, shownName, textOf } from "./gateway-support.mjs";
 import { catalogServer, httpUpstream, mcpTools } from "./gateway-worker-support.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "toolshelf-gateway-hardening-"));
@@ -240,11 +240,12 @@ test("a call under progress stops at its total cap, the upstream told; cancellat
   const path = config({ slow: upstream(at, "slow") });
   const stdio = await gatewayClient(path, ["--call-timeout", "1000"]);
   t.after(() => stdio.client.close());
+  const wait = await shownName(stdio.client, "wait");
   let progress = 0;
   const started = Date.now();
-  const capped = await stdio.client.callTool(bridge("wait", { steps: 200, ms: 25 }), undefined, { onprogress: () => progress++, timeout: 30_000 });
+  const capped = await stdio.client.callTool(bridge(wait, { steps: 200, ms: 25 }), undefined, { onprogress: () => progress++, timeout: 30_000 });
   const took = Date.now() - started;
-  assert.equal(textOf(capped), 'wait was stopped on server "slow": it ran past the gateway\'s call time cap (1000 ms).');
+  assert.equal(textOf(capped), `${wait} was stopped on server "slow": it ran past the gateway's call time cap (1000 ms).`);
   assert.ok(progress >= 10, `progress flowed meanwhile (${progress})`);
   assert.ok(took < 2_500, `stopped after ${took} ms`);
   await eventually(() => logged(at.log).some((e) => e.cancelled === "wait"), "the upstream saw the cancellation");
@@ -256,12 +257,12 @@ test("a call under progress stops at its total cap, the upstream told; cancellat
   t.after(() => client.close());
   const cancelledBefore = logged(at.log).filter((e) => e.cancelled).length;
   const controller = new AbortController();
-  await assert.rejects(client.callTool(bridge("wait", { steps: 200, ms: 25 }), undefined, { signal: controller.signal, onprogress: () => controller.abort("changed my mind") }));
+  await assert.rejects(client.callTool(bridge(wait, { steps: 200, ms: 25 }), undefined, { signal: controller.signal, onprogress: () => controller.abort("changed my mind") }));
   await eventually(() => logged(at.log).filter((e) => e.cancelled).length === cancelledBefore + 1, "the client's notifications/cancelled reached the upstream over HTTP");
 
   // A client whose connection drops during the call: the call is cancelled on the upstream too.
   const dropping = new AbortController();
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...bridge("wait", { steps: 200, ms: 25 }), _meta: { progressToken: 1 } } });
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...bridge(wait, { steps: 200, ms: 25 }), _meta: { progressToken: 1 } } });
   const sessionId = client.transport.sessionId;
   const response = await fetch(http.url, { method: "POST", signal: dropping.signal, body, headers: { ...auth, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" } });
   const reader = response.body.getReader();
@@ -372,9 +373,10 @@ test("results over the cap: an error the model can act on, the upstream's connec
   const pid = pidsIn(at.pids)[0].pid;
   const cap = /its result was over 4 MiB \(the gateway's cap\) and was dropped; ask for less: a narrower query, fewer items, a page\.$/;
   for (const [tool, server] of [["huge", "huge"], ["big_report", "big"], ["big_stream", "sse"]]) {
-    const result = await gw.client.callTool(bridge(tool));
+    const name = await shownName(gw.client, tool);
+    const result = await gw.client.callTool(bridge(name));
     assert.equal(result.isError, true, tool);
-    assert.match(textOf(result), new RegExp(`^${tool} failed on server "${server}" \\(error -32042\\): `), tool);
+    assert.match(textOf(result), new RegExp(`^${name} failed on server "${server}" \\(error -32042\\): `), tool);
     assert.match(textOf(result), cap, tool);
   }
   assert.equal(textOf(await gw.client.callTool(bridge("ok"))), "ok ran with {}", "the stdio upstream still answers");

@@ -46,6 +46,16 @@ export async function eventually(check, what, ms = 15_000) {
 export const textOf = (result) => result.content.map((c) => c.text).join("\n");
 export const bridge = (name, args = {}) => ({ name: "tool_call", arguments: { name, arguments: args } });
 
+/**
+ * The name a gateway shows the model for the deferred tool its listing names `own`, asked as a model
+ * asks: tool_describe by that name, whose answer gives the tool's full name.
+ */
+export async function shownName(client, own) {
+  const result = await client.callTool({ name: "tool_describe", arguments: { name: own } });
+  assert.notEqual(result.isError, true, `${own}: ${textOf(result)}`);
+  return JSON.parse(textOf(result)).name;
+}
+
 /** `toolshelf serve --config <config> --port 0 [args]` as a child process with `env`; resolves once it prints its URL. */
 export async function serveHttp(config, args = [], env = {}) {
   const child = spawn(process.execPath, [CLI, "serve", "--config", config, "--port", "0", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });

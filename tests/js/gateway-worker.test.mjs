@@ -104,8 +104,21 @@ test("examples/gateway-worker in workerd: bearer token, snapshot start, search, 
   const fromSnapshot = Shelf.fromSnapshot(snapshot);
   t.after(() => fromSnapshot.free());
   assert.equal(fromSnapshot.assemble().fingerprint, shelf.assemble().fingerprint, "the snapshot holds that toolbox");
-  for (const name of ["github", "linear", "sentry", "reports"]) assert.match(served[0].description, new RegExp(`\\b${name}\\b`), `the listing names ${name}`);
-  assert.match(served[0].description, /build_report/);
+  /** The name the model is shown for `server`'s tool `own`: describe's answer for the tool's own name, which one tool has. */
+  const shown = (server, own) => {
+    const described = shelf.describe(own);
+    assert.equal(described?.server, server, `${server}/${own}`);
+    return described.name;
+  };
+  for (const name of ["github", "linear", "sentry", "reports"]) {
+    // A server's heading: the prefix of its tools' shown names.
+    const own = listed[name].find((tool) => shelf.describe(tool.name) !== null).name;
+    const prefix = shown(name, own).slice(0, -own.length);
+    const count = listed[name].length;
+    assert.ok(served[0].description.includes(`\n${prefix}* (${count} tool${count === 1 ? "" : "s"}):\n`), `the listing names ${name}`);
+  }
+  assert.match(served[0].description, /\n- build_report: /);
+  const buildReport = shown("reports", "build_report");
 
   // A search and a describe: the Shelf's answers, with no upstream contacted.
   for (const request of [
@@ -126,7 +139,7 @@ test("examples/gateway-worker in workerd: bearer token, snapshot start, search, 
   const direct = await connect(up.reports.url, UPSTREAM_TOKEN);
   t.after(() => direct.close());
   for (const args of [{ region: "emea", quarter: 3 }, { region: "apac", quarter: 1, fail: true }]) {
-    const through = await client.callTool(bridge("build_report", args));
+    const through = await client.callTool(bridge(buildReport, args));
     const own = await direct.callTool({ name: "build_report", arguments: args });
     assert.deepEqual(through, own, "content, structuredContent, isError and _meta as the upstream sent them");
     assert.equal(through.isError, args.fail ? true : undefined);
@@ -148,8 +161,8 @@ test("examples/gateway-worker in workerd: bearer token, snapshot start, search, 
   // A call failing its tool's schema: rejected with the reason, no upstream contacted.
   const beforeBad = requests();
   for (const [name, args, why] of [
-    ["build_report", { region: "mars", quarter: 3 }, /region/],
-    ["build_report", { region: "emea" }, /quarter/],
+    [buildReport, { region: "mars", quarter: 3 }, /region/],
+    [buildReport, { region: "emea" }, /quarter/],
     ["mcp__linear__list_issues", { limit: 500 }, /maximum|250/],
     ["no_such_tool", {}, /no_such_tool/],
   ]) {
@@ -161,10 +174,11 @@ test("examples/gateway-worker in workerd: bearer token, snapshot start, search, 
 
   // An upstream that is down: a clear error naming it; the others keep serving.
   await up.sentry.close();
-  const down = await client.callTool(bridge("find_organizations", {}));
+  const findOrganizations = shown("sentry", "find_organizations");
+  const down = await client.callTool(bridge(findOrganizations, {}));
   assert.equal(down.isError, true);
-  assert.match(textOf(down), /find_organizations was not run: server "sentry" is unavailable \(.+\)/);
-  const still = await client.callTool(bridge("build_report", { region: "amer", quarter: 2 }));
+  assert.match(textOf(down), new RegExp(`^${findOrganizations} was not run: server "sentry" is unavailable \\(.+\\)`));
+  const still = await client.callTool(bridge(buildReport, { region: "amer", quarter: 2 }));
   assert.equal(still.isError, undefined);
   assert.equal(still.structuredContent.total, 1234.5);
   assert.equal(textOf(await client.callTool(bridge("mcp__github__list_issues", { owner: "o", repo: "r" }))), 'list_issues ran with {"owner":"o","repo":"r"}');

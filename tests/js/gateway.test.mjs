@@ -69,10 +69,26 @@ test("toolshelf serve over stdio, in front of server-everything, server-memory, 
   const shelf = new Shelf({ servers: listed }, { ...OPTIONS, format: "mcp" });
   const served = (await gw.client.listTools()).tools;
   assert.deepEqual(served, JSON.parse(JSON.stringify(shelf.assemble().tools)), "the tools the Shelf assembles, pinned ones first");
-  assert.deepEqual(served.slice(0, listed.memory.length), listed.memory, "memory's tools (alwaysLoad) are served as the server lists them");
+  // memory's tools (alwaysLoad): as the server lists them, under the names the Shelf shows for them.
+  const pinned = served.slice(0, listed.memory.length);
+  assert.deepEqual(pinned.map(({ name, ...t }) => t), listed.memory.map(({ name, ...t }) => t), "memory's tools (alwaysLoad) are served as the server lists them");
+  const pinnedName = (own) => pinned[listed.memory.findIndex((t) => t.name === own)].name;
+  const readGraph = shelf.unwrap({ name: pinnedName("read_graph"), arguments: {} });
+  assert.deepEqual([readGraph.kind, readGraph.server, readGraph.tool], ["call", "memory", "read_graph"], "a served name maps back to memory's tool");
   assert.deepEqual(served.slice(-3).map((t) => t.name), ["tool_search", "tool_describe", "tool_call"]);
   const description = served.at(-3).description;
-  for (const name of ["everything", "filesystem", "linear", "github"]) assert.match(description, new RegExp(`\\b${name}\\b`), `the listing names ${name}`);
+  /** The name the model is shown for `server`'s deferred tool `own`: describe's answer for the tool's own name, which one tool has. */
+  const shown = (server, own) => {
+    const described = shelf.describe(own);
+    assert.equal(described?.server, server, `${server}/${own}`);
+    return described.name;
+  };
+  for (const name of ["everything", "filesystem", "linear", "github"]) {
+    // A server's heading: the prefix of its tools' shown names.
+    const own = listed[name].find((t) => shelf.describe(t.name) !== null).name;
+    const prefix = shown(name, own).slice(0, -own.length);
+    assert.ok(description.includes(`\n${prefix}* (${listed[name].length} tools):\n`), `the listing names ${name}`);
+  }
   assert.doesNotMatch(description, /Unavailable now/);
 
   // Searches and describes are answered by the gateway, as the Shelf answers them.
@@ -88,7 +104,7 @@ test("toolshelf serve over stdio, in front of server-everything, server-memory, 
     assert.equal(result.isError === true, expected.kind === "reject");
   }
   const found = JSON.parse(textOf(await gw.client.callTool({ name: "tool_search", arguments: { query: "create pull request" } })));
-  assert.ok(found.matches.some((m) => m.name === "create_pull_request" && m.server === "github"));
+  assert.ok(found.matches.some((m) => m.name === shown("github", "create_pull_request") && m.server === "github"));
   const described = JSON.parse(textOf(await gw.client.callTool({ name: "tool_describe", arguments: { name: "read_text_file" } })));
   assert.deepEqual(described.parameters, listed.filesystem.find((t) => t.name === "read_text_file").inputSchema);
 
@@ -104,14 +120,14 @@ test("toolshelf serve over stdio, in front of server-everything, server-memory, 
   ];
   for (const [server, name, args] of calls) {
     const want = await direct[server].callTool({ name, arguments: args });
-    const got = await gw.client.callTool(bridge(name, args));
+    const got = await gw.client.callTool(bridge(shown(server, name), args));
     assert.deepEqual(got, want, `${server}/${name} through tool_call`);
   }
-  assert.ok((await gw.client.callTool(bridge("read_text_file", { path: join(files, "missing.txt") }))).isError, "an upstream's isError comes back");
-  assert.ok((await gw.client.callTool(bridge("get-structured-content", { location: "Chicago" }))).structuredContent, "structured content comes back");
+  assert.ok((await gw.client.callTool(bridge(shown("filesystem", "read_text_file"), { path: join(files, "missing.txt") }))).isError, "an upstream's isError comes back");
+  assert.ok((await gw.client.callTool(bridge("get-structured-content", { location: "Chicago" }))).structuredContent, "structured content comes back (by the tool's own name, which one tool has)");
   const entity = { entities: [{ name: "gateway", entityType: "tool", observations: ["serves tools"] }] };
-  const created = await gw.client.callTool({ name: "create_entities", arguments: entity });
-  assert.deepEqual(created.structuredContent, entity, "a pinned tool is called by its own name");
+  const created = await gw.client.callTool({ name: pinnedName("create_entities"), arguments: entity });
+  assert.deepEqual(created.structuredContent, entity, "a pinned tool is called by the name it is served under");
   assert.deepEqual((await direct.memory.callTool({ name: "read_graph", arguments: {} })).structuredContent.entities, entity.entities, "it reached the memory server");
 
   // Validation: a call that fails its schema is rejected and never reaches the upstream.
@@ -123,22 +139,27 @@ test("toolshelf serve over stdio, in front of server-everything, server-memory, 
   const coerced = await gw.client.callTool(bridge("mcp__linear__list_issues", { limit: "25", team: "Core" }));
   assert.equal(textOf(coerced), 'list_issues ran with {"limit":25,"team":"Core"}', "coerced (\"25\" → 25) and run on linear under its own name");
   assert.deepEqual(logged().slice(before), [{ mode: "catalog", call: "list_issues", arguments: { limit: 25, team: "Core" } }], "only the valid call reached linear");
-  const unknown = await gw.client.callTool(bridge("read_text_fil", {}));
-  assert.equal(unknown.isError, true);
-  assert.match(textOf(unknown), /There is no tool named "read_text_fil".*read_text_file/, "an unknown name is answered with the closest names");
+  // An unknown name is answered with the closest names: a slip in the shown name, and in the own
+  // name the listing shows under the server's heading.
+  const readText = shown("filesystem", "read_text_file");
+  for (const typo of [readText.slice(0, -1), "read_text_fil"]) {
+    const unknown = await gw.client.callTool(bridge(typo, {}));
+    assert.equal(unknown.isError, true);
+    assert.match(textOf(unknown), new RegExp(`There is no tool named "${typo}".*${readText}`), `${typo}: an unknown name is answered with the closest names`);
+  }
 
   // Progress passes through to the client's progress token; the result (and its _meta) untouched.
   const progress = [];
-  const waited = await gw.client.callTool(bridge("wait", { steps: 3, ms: 20 }), undefined, { onprogress: (p) => progress.push(p) });
+  const waited = await gw.client.callTool(bridge(shown("slow", "wait"), { steps: 3, ms: 20 }), undefined, { onprogress: (p) => progress.push(p) });
   assert.deepEqual(waited, { content: [{ type: "text", text: "waited 3 steps" }], structuredContent: { steps: 3 }, _meta: { "example.com/upstream": "slow" } });
   assert.deepEqual(progress.map((p) => [p.progress, p.total, p.message]), [[1, 3, "step 1"], [2, 3, "step 2"], [3, 3, "step 3"]]);
 
   // Cancellation: the client's abort reaches the upstream (which logs it) and the gateway still serves.
   const controller = new AbortController();
-  const cancelled = gw.client.callTool(bridge("wait", { steps: 200, ms: 25 }), undefined, { signal: controller.signal, onprogress: () => controller.abort("changed my mind") });
+  const cancelled = gw.client.callTool(bridge(shown("slow", "wait"), { steps: 200, ms: 25 }), undefined, { signal: controller.signal, onprogress: () => controller.abort("changed my mind") });
   await assert.rejects(cancelled);
   await eventually(() => logged().some((e) => e.cancelled === "wait"), "the upstream saw the cancellation");
-  assert.equal(textOf(await gw.client.callTool(bridge("echo", { message: "still here" }))), "Echo: still here");
+  assert.equal(textOf(await gw.client.callTool(bridge(shown("everything", "echo"), { message: "still here" }))), "Echo: still here");
 });
 
 test("toolshelf serve --port: Streamable HTTP behind a bearer token; the same tools and results as over stdio", { timeout: 60_000 }, async (t) => {
@@ -173,7 +194,7 @@ test("toolshelf serve --port: Streamable HTTP behind a bearer token; the same to
   assert.deepEqual(progress, [1, 2], "progress streams back in the POST's response");
 });
 
-test("the MCP Inspector's CLI mode lists and calls through toolshelf serve", { timeout: 90_000 }, () => {
+test("the MCP Inspector's CLI mode lists and calls through toolshelf serve", { timeout: 90_000 }, async (t) => {
   const inspector = join(repoDir, "node_modules", ".bin", "mcp-inspector");
   // --mcp-config (serve's other name for --config): the inspector reads a --config of its own.
   const run = (...args) => {
@@ -183,11 +204,17 @@ test("the MCP Inspector's CLI mode lists and calls through toolshelf serve", { t
   };
   const list = run("--method", "tools/list");
   assert.deepEqual(list.tools.slice(-3).map((t) => t.name), ["tool_search", "tool_describe", "tool_call"]);
-  assert.ok(list.tools.some((t) => t.name === "read_graph"), "memory's pinned tools");
-  const called = run("--method", "tools/call", "--tool-name", "tool_call", "--tool-arg", "name=echo", 'arguments={"message":"from the inspector"}');
-  assert.deepEqual(called.content, [{ type: "text", text: "Echo: from the inspector" }]);
+  const gw = await gatewayClient(CONFIG);
+  t.after(() => gw.client.close());
+  assert.deepEqual(list.tools, (await gw.client.listTools()).tools, "the tools an SDK client is served, memory's pinned ones first");
+  assert.ok(list.tools.length > 3, "memory's pinned tools");
+  // The search's answer names the tool; the call is made by that name.
   const searched = run("--method", "tools/call", "--tool-name", "tool_search", "--tool-arg", "query=echo a message");
-  assert.equal(JSON.parse(searched.content[0].text).matches[0].name, "echo");
+  const [match] = JSON.parse(searched.content[0].text).matches;
+  assert.equal(match.server, "everything");
+  assert.equal(match.description, "Echoes back the input string");
+  const called = run("--method", "tools/call", "--tool-name", "tool_call", "--tool-arg", `name=${match.name}`, 'arguments={"message":"from the inspector"}');
+  assert.deepEqual(called.content, [{ type: "text", text: "Echo: from the inspector" }]);
 });
 
 test("serve without @modelcontextprotocol/sdk says what to install; bad flags and configs are named", () => {

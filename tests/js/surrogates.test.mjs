@@ -2,7 +2,9 @@
 // descriptions, schemas and arguments: tests/data/surrogates.json, which tests/surrogates.rs reads
 // too. Both assemble paths (a Shelf, whose core writes the JSON, and the stateless outline, whose JS
 // writes it) give the fingerprint of JSON.stringify's bytes and the sizes of its code points; calls
-// keep the very strings. browser.test.mjs and workerd.test.mjs check the same in Chromium and workerd.
+// keep the very strings. As tests/surrogates.rs checks: a deferred tool's own name keeps its lone
+// surrogates (what unwrap gives as `tool`, for the server), and the name shown for it is
+// provider-valid (SPEC §16). browser.test.mjs and workerd.test.mjs check the same in Chromium and workerd.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -21,6 +23,12 @@ function fnv1a(text) {
 
 const codePoints = (text) => [...text].length;
 
+/** A name Anthropic and OpenAI accept for a tool. */
+const PROVIDER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The tool part of a shown name `mcp__<server part>__<tool part>` (a server part holds no "__"): what the listing names under the server's heading. */
+const toolPart = (shown) => shown.slice(shown.indexOf("__", "mcp__".length) + 2);
+
 test("both assemble paths give the fingerprint of JSON.stringify's bytes and its code points as sizes", () => {
   const { toolbox, options } = fixture();
   assert.match(JSON.stringify(toolbox), /read\\ud800file/);
@@ -38,8 +46,12 @@ test("both assemble paths give the fingerprint of JSON.stringify's bytes and its
   assert.equal(stateless.deferredTokens, tokens);
   assert.equal(prepared.deferredTokens, tokens);
   assert.deepEqual({ ...prepared, tools: undefined }, { ...stateless, tools: undefined });
-  // The listing names the deferred tools, lone surrogates and all.
-  assert.ok(written.includes("get_\\udbffthing"), written);
+  // The listing names the deferred tools by provider-valid names and keeps the escapes of their descriptions.
+  const shown = search(toolbox, "thing", options).matches.find((m) => m.description.startsWith("Gets a thing")).name;
+  assert.match(shown, PROVIDER_NAME);
+  assert.match(toolPart(shown), /^get_thing-[0-9a-f]{8}$/, shown);
+  assert.ok(written.includes(`\\n- ${toolPart(shown)}: Gets a thing \\ud800`), written);
+  assert.ok(!written.includes("get_\\udbffthing"), "the own name is not shown");
 });
 
 test("calls, describe and search keep lone surrogates", () => {
@@ -49,7 +61,9 @@ test("calls, describe and search keep lone surrogates", () => {
   assert.deepEqual(results.map((r) => r.kind), kinds);
   assert.deepEqual(calls.map((call) => unwrap(toolbox, call, options)), results);
   const [first, tooLong, constant, described, direct, searched] = results;
-  assert.equal(first.name, "get_\udbffthing");
+  // Called by its own name (the one tool that has it): the shown name, and the own name for the server.
+  assert.deepEqual([first.server, first.tool], ["srv\ud83d", "get_\udbffthing"]);
+  assert.match(first.name, PROVIDER_NAME);
   assert.deepEqual(first.arguments, calls[0].input.arguments);
   assert.equal(first.arguments["q\ud800"], "x\udc00");
   assert.match(tooLong.content, /at most 3 characters, got 4/, "a lone surrogate is one code point");
@@ -61,11 +75,15 @@ test("calls, describe and search keep lone surrogates", () => {
   assert.equal(JSON.parse(searched.content).query, "thing \ud800");
   const byName = shelf.describe("get_\udbffthing");
   assert.equal(byName?.server, "srv\ud83d");
+  assert.equal(byName.name, first.name);
   assert.deepEqual(describe(toolbox, "get_\udbffthing", options), byName);
+  assert.deepEqual(shelf.describe(first.name), byName, "the shown name describes the same tool");
+  const byShown = shelf.unwrap({ ...calls[0], input: { ...calls[0].input, name: first.name } });
+  assert.deepEqual(byShown, first, "a call by the shown name is the call by the own name");
   const hits = shelf.search("thing \ud800");
   assert.equal(hits.query, "thing \ud800");
   assert.deepEqual(search(toolbox, "thing \ud800", options), hits);
-  assert.ok(hits.matches.some((m) => m.name === "get_\udbffthing"), JSON.stringify(hits));
+  assert.ok(hits.matches.some((m) => m.name === first.name && m.server === "srv\ud83d"), JSON.stringify(hits));
   shelf.free();
 });
 
@@ -89,7 +107,7 @@ test("a toolbox whose UTF-8 is longer than its UTF-16 text crosses whole (the ro
   assert.equal(assembly.fingerprint, fnv1a(JSON.stringify(assembly.tools)));
   assert.equal(shelf.describe("tokyo_weather").description, `${cjk} weather`);
   assert.equal(shelf.describe("smile").description, `${emoji} smile`);
-  assert.equal(shelf.search("weather").matches[0]?.name, "tokyo_weather");
+  assert.equal(shelf.search("weather").matches[0]?.name, shelf.describe("tokyo_weather").name);
   // An update that reads one new list of such text answers as a new Shelf of the same toolbox.
   const updated = { ...toolbox, servers: { ...toolbox.servers, more: [def("kyoto_weather", `${cjk}${emoji} kyoto`)] } };
   shelf.update(updated);

@@ -13,11 +13,22 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Miniflare } from "miniflare";
-import { exec, repoDir, servers, workDir, wrangler, WRANGLER_ENV } from "./support.mjs";
+import { exec, repoDir, servers, workDir, workRequire, wrangler, WRANGLER_ENV } from "./support.mjs";
 import { httpMcpServer, mcpTools } from "./mcp-http.mjs";
 
 const dir = join(workDir, "agents");
-const LIST = "tool_linear_list_issues"; // the SDK names a server's tools tool_<id>_<tool>
+const OWN = "tool_linear_list_issues"; // the SDK names a server's tools tool_<id>_<tool>: the ToolSet's key
+// The name the model is shown for it, asked of the package: a pure function of (server, tool), so a
+// Shelf holding that one tool of linear names it as the agent's Shelf of every tool does.
+const LIST = await (async () => {
+  const { Shelf } = await import(pathToFileURL(workRequire.resolve("toolshelf")));
+  const shelf = new Shelf({ servers: { linear: [{ name: OWN, description: "List issues.", inputSchema: { type: "object" } }] } });
+  try {
+    return shelf.describe(OWN).name;
+  } finally {
+    shelf.free();
+  }
+})();
 const { listIssuesScript } = await import(pathToFileURL(join(repoDir, "tests", "js", "model-server.mjs")));
 const SCRIPT = listIssuesScript(LIST);
 const TURNS = 3;
@@ -71,7 +82,7 @@ test("examples/agents: wrangler's bundle in miniflare, this.mcp tools through to
       const args = { limit: 50, assignee: "me", includeArchived: true, orderBy: "updatedAt" };
       // What the server ran, in the order the SDK's validated value holds its keys.
       const ran = { limit: 50, orderBy: "updatedAt", assignee: "me", includeArchived: true };
-      assert.deepEqual(reply.calls, [{ server: "linear", tool: LIST, arguments: args }], "the hook saw the real tool once");
+      assert.deepEqual(reply.calls, [{ server: "linear", tool: OWN, arguments: args }], "the hook saw the real tool once");
       assert.deepEqual(reply.tools, ["tool_search", "tool_describe", "tool_call"], "the model sees the bridge, not 155 schemas");
       assert.equal(reply.assembly.tier, 1);
       assert.equal(reply.assembly.deferredCount, catalogs.github.length + catalogs.linear.length);

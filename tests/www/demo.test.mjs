@@ -5,7 +5,8 @@
 // tool_call into the real call, "create issue" over GitHub + Linear + Cloudflare puts create_issue
 // first, a word no tool holds ("gmail") is named above hits marked partial, Linear alone still finds
 // save_comment for "post comment on ticket", a name clash without qualify shows duplicate_tool, and
-// the page fits a phone. Screenshots go to target/www-test/ (or $WWW_TEST_OUT). Needs `scripts/build` first.
+// the page fits a phone. The names the model is shown are asked of the built package (pkg/), as the
+// page asks it. Screenshots go to target/www-test/ (or $WWW_TEST_OUT). Needs `scripts/build` first.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "../../www/serve.mjs";
+import { Shelf } from "../../pkg/node.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const outDir = process.env.WWW_TEST_OUT ?? join(repo, "target", "www-test");
@@ -26,7 +28,24 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
 ];
+/**
+ * The name the model is shown for `server`'s tool `own`, asked of the package: a pure function of
+ * (server, tool) (SPEC §16), so a Shelf holding that one tool names it as the page's Shelf does.
+ */
+function shownName(server, own) {
+  const shelf = new Shelf({ servers: { [server]: [{ name: own, description: "", inputSchema: { type: "object" } }] } });
+  try {
+    return shelf.describe(own).name;
+  } finally {
+    shelf.free();
+  }
+}
+/** The heading of `server`'s block in the listing: the prefix its tools' shown names share. */
+const heading = (server, own) => `${shownName(server, own).slice(0, -own.length)}*`;
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 const DNS_TOOL = "dns-records-for-a-zone-create-dns-record";
+const DNS_SHOWN = shownName("cloudflare", DNS_TOOL);
 
 let server;
 let browser;
@@ -90,9 +109,13 @@ test("Linear + Cloudflare at 200K: tier 1, mixed, Linear full, Cloudflare summar
   assert.equal(await text("#budget"), "10,000 tok");
 
   const listing = await text("#listing-text");
-  assert.match(listing, /^linear \(38 tools\):$/m);
+  assert.match(listing, new RegExp(`^${escape(heading("linear", "save_issue"))} \\(38 tools\\):$`, "m"));
   assert.match(listing, /^- save_issue: /m);
-  assert.match(listing, /^cloudflare: 1533 tools/m);
+  assert.match(listing, new RegExp(`^${escape(heading("cloudflare", DNS_TOOL))}: 1533 tools`, "m"));
+  // Each server's share of the listing, measured on its block.
+  const listed = async (server) => Number((await text(`.server[data-server="${server}"] .server-tokens`)).split("→")[1].replace(/\D/g, ""));
+  assert.ok((await listed("linear")) > 10 * (await listed("cloudflare")), "Linear's full block outweighs Cloudflare's summary line");
+  assert.ok((await listed("cloudflare")) > 0);
 
   const tools = JSON.parse(await text("#tools-json"));
   const names = tools.map((t) => t.function.name);
@@ -109,7 +132,7 @@ test('searching "create dns record" ranks Cloudflare\'s DNS create tool first, a
   await page.fill("#query", "create dns record");
   await page.waitForSelector('#results[data-query="create dns record"]');
   const first = page.locator(".hit").first();
-  assert.equal(await first.getAttribute("data-name"), DNS_TOOL);
+  assert.equal(await first.getAttribute("data-name"), DNS_SHOWN);
   assert.equal(await first.locator(".hit-server").innerText(), "cloudflare");
   assert.match(await first.locator(".hit-score").innerText(), /^\d+\.\d\d$/);
   const why = await first.locator(".why .word.found").allInnerTexts();
@@ -118,10 +141,10 @@ test('searching "create dns record" ranks Cloudflare\'s DNS create tool first, a
 
   await first.locator(".hit-head").click();
   const described = JSON.parse(await first.locator(".described pre").innerText());
-  assert.equal(described.name, DNS_TOOL);
+  assert.equal(described.name, DNS_SHOWN);
   assert.equal(described.server, "cloudflare");
   assert.deepEqual(described.parameters.required, ["zone_id", "body"]);
-  assert.equal(await text("#target"), DNS_TOOL);
+  assert.equal(await text("#target"), DNS_SHOWN);
 });
 
 test("unwrap turns the model's tool_call into the real call, and answers or rejects the rest", async () => {
@@ -131,7 +154,8 @@ test("unwrap turns the model's tool_call into the real call, and answers or reje
   assert.equal(call.function.name, "tool_call");
   assert.equal(await text("#unwrap-kind"), "call");
   assert.equal(await text('[data-field="server"]'), "cloudflare");
-  assert.equal(await text('[data-field="tool"]'), DNS_TOOL);
+  assert.equal(await text('[data-field="name"]'), DNS_SHOWN);
+  assert.equal(await text('[data-field="tool"]'), DNS_TOOL, "the server's own name for it");
   assert.equal(await text('[data-field="viaBridge"]'), "true");
   assert.equal(await text('[data-field="id"]'), "call_01");
   await page.screenshot({ path: join(outDir, "demo-desktop.png"), fullPage: true });
@@ -142,7 +166,7 @@ test("unwrap turns the model's tool_call into the real call, and answers or reje
   await page.selectOption("#intent", "search");
   assert.equal(await text("#unwrap-kind"), "answer");
   const answer = JSON.parse(await text("#unwrapped pre"));
-  assert.equal(answer.matches[0].name, DNS_TOOL);
+  assert.equal(answer.matches[0].name, DNS_SHOWN);
 
   await page.selectOption("#intent", "unknown");
   assert.equal(await text("#unwrap-kind"), "reject");
@@ -167,7 +191,7 @@ test('search over GitHub + Linear + Cloudflare: "create issue" finds create_issu
   await chooseCatalogs(["Linear", "GitHub", "Cloudflare"]);
   await search("create issue");
   const first = page.locator(".hit").first();
-  assert.match(await first.getAttribute("data-name"), /^(mcp__github__)?create_issue$/);
+  assert.equal(await first.getAttribute("data-name"), shownName("github", "create_issue"));
   assert.equal(await first.getAttribute("data-partial"), "false");
   assert.equal(await first.locator(".partial").count(), 0, "no partial mark on a full match");
   assert.deepEqual(await first.locator(".why .word.missing").allInnerTexts(), [], 'no "not found" under the first hit');
@@ -196,7 +220,7 @@ test('Linear alone: "post comment on ticket" still finds save_comment', async ()
   await chooseCatalogs(["Linear"]);
   await search("post comment on ticket");
   const names = await hitNames();
-  assert.ok(names.includes("save_comment"), `hits: ${names.join(", ")}`);
+  assert.ok(names.includes(shownName("linear", "save_comment")), `hits: ${names.join(", ")}`);
   if (await page.isVisible("#unknown-words")) {
     const partial = await page.locator(".hit").evaluateAll((hits) => hits.map((hit) => hit.dataset.partial));
     assert.deepEqual([...new Set(partial)], ["true"], "with words no tool holds, every hit is partial");
@@ -205,8 +229,13 @@ test('Linear alone: "post comment on ticket" still finds save_comment', async ()
   assert.equal(await page.isVisible("#unknown-words"), false, "the unknown words go with the query that had them");
 });
 
-test("GitHub + Linear with qualify off is a readable duplicate_tool error; auto qualify cures it", async () => {
+test("GitHub + Linear with qualify off is a readable duplicate_tool error; auto qualifies the clash, on (the default) every tool", async () => {
   await chooseCatalogs(["Linear", "GitHub"]);
+  assert.equal(await page.inputValue("#qualify"), "on", "the default");
+  assert.equal(await page.isVisible("#error"), false);
+  assert.equal(await page.locator("#warnings li").count(), 0, "no warning: every tool is named by its server");
+  assert.match(await text("#listing-text"), new RegExp(`^${escape(heading("linear", "list_issues"))} \\(38 tools\\):\n(- .*\n)*- list_issues: `, "m"));
+
   await page.selectOption("#qualify", "off");
   await settled(page);
   assert.equal(await page.isVisible("#error"), true);
@@ -216,8 +245,11 @@ test("GitHub + Linear with qualify off is a readable duplicate_tool error; auto 
   await page.selectOption("#qualify", "auto");
   await settled(page);
   assert.equal(await page.isVisible("#error"), false);
-  assert.match(await text("#status"), /qualify is on because (a name clashes|\d+ names clash): list_issues is in/);
-  assert.match(await text("#listing-text"), /mcp__linear__list_issues/);
+  assert.match(await text("#warnings"), /^qualify: 2 deferred tools share their name with another tool \("list_issues"\)/m, "the core's warning");
+  assert.match(await text("#listing-text"), /^- mcp__linear__list_issues: /m);
+  assert.match(await text("#listing-text"), /^- save_issue: /m, "a name no other tool has stays short");
+  await page.selectOption("#qualify", "on");
+  await settled(page);
 });
 
 test("a pasted toolbox (a flat Anthropic list) gets the bridge in Anthropic's format; a bad one says why", async () => {
@@ -229,7 +261,7 @@ test("a pasted toolbox (a flat Anthropic list) gets the bridge in Anthropic's fo
   const tools = JSON.parse(await text("#tools-json"));
   assert.deepEqual(tools.map((t) => t.name), ["bash", "tool_search", "tool_describe", "tool_call"]);
   assert.ok(tools.every((t) => "input_schema" in t && !("function" in t)), "every tool in Anthropic's shape");
-  assert.match(await text("#listing-text"), /^weather \(2 tools\):$/m);
+  assert.match(await text("#listing-text"), new RegExp(`^${escape(heading("weather", "get_forecast"))} \\(2 tools\\):$`, "m"));
 
   await page.fill("#paste-text", '[{"description": "no name"}]');
   await settled(page);
@@ -249,15 +281,16 @@ test("the mode switch: the tools array and a search's answer in bridge, native A
   assert.equal(tools.length, 3 + 38, "every deferred tool is sent, with defer_loading");
   assert.ok(tools.slice(3).every((t) => t.defer_loading === true && "input_schema" in t));
   assert.ok(!tools.some((t) => t.name === "tool_describe" || t.name === "tool_call"));
-  assert.match(await text("#listing-text"), /several exact names in one search load them all/);
+  assert.match(await text("#listing-text"), /several full names in one search load them all/);
   await search("create issue");
   const first = await page.locator(".hit").first().getAttribute("data-name");
   const blocks = await answer();
   assert.deepEqual(blocks[0], { type: "tool_reference", tool_name: first });
-  // One reference (loadLimit 1), then one text block: the other matches named and the loaded
-  // tool's server; no unknown-words hint.
+  // One reference (loadLimit 1), then one text block: the other matches named by the names the
+  // model calls; no unknown-words hint.
   assert.deepEqual(blocks.map((b) => b.type), ["tool_reference", "text"]);
-  assert.match(blocks[1].text, /Loaded \(tool: server\): \{"[^"]+":"linear"\}/);
+  const second = await page.locator(".hit").nth(1).getAttribute("data-name");
+  assert.match(blocks[1].text, new RegExp(`^Also matching, not loaded .*\\b${escape(second)}: `));
   assert.doesNotMatch(blocks[1].text, /No tool mentions/, "no unknown word");
 
   await page.selectOption("#mode", "responses");
@@ -268,7 +301,11 @@ test("the mode switch: the tools array and a search's answer in bridge, native A
   const item = await answer();
   assert.equal(item.type, "tool_search_output");
   assert.equal(item.call_id, "call_search");
-  assert.deepEqual([item.tools[0].type, item.tools[0].name, item.tools[0].tools[0].name], ["namespace", "linear", first]);
+  // The loaded tool in its server's namespace: the namespace and the function are the shown name's two parts.
+  const [namespace] = item.tools;
+  assert.equal(namespace.type, "namespace");
+  assert.equal(`${namespace.name}__${namespace.tools[0].name}`, first.slice("mcp__".length));
+  assert.equal(`mcp__${namespace.name}__*`, heading("linear", namespace.tools[0].name));
 
   await page.selectOption("#mode", "bridge");
   await settled(page);
