@@ -14,8 +14,10 @@ import { fileURLToPath } from "node:url";
 import { Shelf } from "toolshelf";
 import { dataDir, grouped, keywordQueries, repoDir } from "./support.mjs";
 import { embeddingKey, readVectors } from "./embeddings.mjs";
+import { everythingServer } from "./mcp-servers.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url)); // the project the package is installed in
+const EVERYTHING = join(repoDir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const dir = mkdtempSync(join(tmpdir(), "toolshelf-eval-"));
 
 /** `npx toolshelf …args` in the consumer project: `{ status, stdout, stderr }`. */
@@ -79,16 +81,21 @@ function oracle(toolbox, queries, { vectors } = {}) {
   return { answers, figures: { queries: ranks.length, hits1, hits5, hit1: hits1 / ranks.length, hit5: hits5 / ranks.length, mrr10: rr / ranks.length } };
 }
 
+const fixtures = new Map();
+const fixture = (stem) => fixtures.get(stem) ?? fixtures.set(stem, readVectors(stem)).get(stem);
+/** A vector as JSON numbers: 9 significant digits give each float32 back (the package takes float32). */
+const numbers = (vector) => Array.from(vector, (v) => Number(v.toPrecision(9)));
+
 /** A --vectors file for a toolbox and its queries, from the committed fixtures (tests/data/embeddings). */
 function vectorsFor(toolbox, queries, set) {
   const shelf = new Shelf(toolbox);
-  const toolVectors = readVectors("tools");
-  const queryVectors = readVectors(`queries-${set}`);
+  const toolVectors = fixture("tools");
+  const queryVectors = fixture(`queries-${set}`);
   const tools = {};
-  for (const { key } of shelf.embeddingTexts()) tools[key] = Array.from(toolVectors.get(key));
+  for (const { key } of shelf.embeddingTexts()) tools[key] = numbers(toolVectors.get(key));
   shelf.free();
   const byQuery = {};
-  for (const q of queries) byQuery[q.query] = Array.from(queryVectors.get(embeddingKey(q.query)));
+  for (const q of queries) byQuery[q.query] = numbers(queryVectors.get(embeddingKey(q.query)));
   return { model: toolVectors.model, tools, queries: byQuery };
 }
 
@@ -234,6 +241,47 @@ test("eval: the toolbox from stdin, the queries from a file; --help", () => {
   assert.match(bin(["--help"]).stdout, /toolshelf eval +<toolbox\.json \| -> <queries\.jsonl>[\s\S]*  5  eval: hit@5 below --min-hit5/);
 });
 
+test("eval --mcp-config: the tools of a client config's servers, as tools/list gives them; a server left out is exit 4, a gate missed exit 5", async () => {
+  const reference = everythingServer();
+  const client = await reference.client();
+  const { tools } = await client.listTools();
+  await reference.close();
+  const toolbox = { servers: { everything: tools } };
+  const queries = [
+    { query: "add two numbers", expect: ["get-sum"] },
+    { query: "echo back a message", expect: ["everything/echo"] },
+    { query: "print the environment variables", expect: ["get-env"] },
+    { query: "a tiny picture", expect: ["get-tiny-image"] },
+  ];
+  const queriesPath = file("everything.jsonl", jsonl(queries));
+  const shelf = new Shelf(toolbox, { format: "mcp", maxSearchLimit: 50 });
+  const ranks = queries.map((q) => {
+    const wanted = new Set(q.expect.map((e) => shelf.describe(e.replace("everything/", "")).name));
+    const at = shelf.search(q.query, { limit: 50 }).matches.findIndex((m) => wanted.has(m.name));
+    return at < 0 ? null : at + 1;
+  });
+  shelf.free();
+  const hits5 = ranks.filter((r) => r !== null && r <= 5).length;
+  const config = (servers) => file("eval-mcp.json", { mcpServers: servers });
+  const everything = { command: process.execPath, args: [EVERYTHING, "stdio"] };
+  const r = toolshelf(["eval", "--mcp-config", config({ everything }), queriesPath, "--json"]);
+  assert.equal(r.status, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.toolbox.kind, "mcp-config");
+  assert.equal(report.toolbox.deferredCount, tools.length);
+  assert.equal(report.figures.lexical.hits1, ranks.filter((x) => x === 1).length);
+  assert.equal(report.figures.lexical.hits5, hits5);
+
+  const withMissing = config({ everything, missing: { command: join(dir, "no-such-mcp-server"), args: [] } });
+  const partial = toolshelf(["eval", "--mcp-config", withMissing, queriesPath]);
+  assert.equal(partial.status, 4, partial.stderr);
+  assert.match(partial.stderr, /server "missing" left out/);
+  assert.match(partial.stdout, /^4 queries of .*everything\.jsonl on \d+ deferred tools \(the MCP servers of .*eval-mcp\.json\)$/m);
+  const unreachable = [...queries, { query: "frobnicate the quux", expect: ["echo"] }];
+  const gated = toolshelf(["eval", "--mcp-config", withMissing, file("everything-miss.jsonl", jsonl(unreachable)), "--min-hit5", "1"]);
+  assert.equal(gated.status, 5, `the gate's code before the partial one\n${gated.stderr}`);
+});
+
 test("eval --vectors: the hybrid figures beside the lexical ones are Shelf.search's with the query vectors", () => {
   const vectors = vectorsFor(CLOUDFLARE, cloudflareQueries, "keyword");
   const vectorsPath = file("cloudflare-vectors.json", vectors);
@@ -262,29 +310,42 @@ test("eval --vectors: the hybrid figures beside the lexical ones are Shelf.searc
   assert.match(model.stderr, /"model" must be the embedding model's name/);
 });
 
-// docs/search.md's "Retrieval today" table, made by `cargo run --profile native --example
-// retrieval` on the core's SearchIndex with each catalog (or union) its own toolbox: `eval` on the
-// same toolboxes, through the package's Shelf, gives the same keyword and model figures.
-test("eval on the labelled keyword and model sets, each catalog its own toolbox: the figures of docs/search.md", () => {
-  const table = readFileSync(join(repoDir, "docs", "search.md"), "utf8").split("## Retrieval today")[1];
+// docs/search.md's tables, made on the core's SearchIndex with each catalog (or union) its own
+// toolbox: "Retrieval today" (`cargo run --profile native --example retrieval`) and the hybrid
+// column of "Semantic retrieval" (`--example retrieval_vectors`, the committed vectors). `eval` on
+// the same toolboxes, through the package's Shelf, gives the same keyword and model figures.
+test("eval on the labelled keyword and model sets, each catalog its own toolbox: the figures of docs/search.md, lexical and hybrid", () => {
+  const page = readFileSync(join(repoDir, "docs", "search.md"), "utf8");
+  const row = (section, set) => {
+    const line = page.split(section)[1].split("\n").find((l) => l.startsWith(`| ${set} |`));
+    assert.ok(line, `docs/search.md's ${section} has the ${set} row`);
+    return line.split("|").map((c) => c.trim());
+  };
   const documented = (set) => {
-    const row = table.split("\n").find((l) => l.startsWith(`| ${set} |`));
-    assert.ok(row, `docs/search.md has the ${set} row`);
-    const [, , queries, r1, r5, mrr] = row.split("|").map((c) => c.trim());
-    return { queries: Number(queries), hit1: r1, hit5: r5, mrr10: mrr };
+    const [, , queries, r1, r5, mrr] = row("## Retrieval today", set);
+    const hybrid = row("## Semantic retrieval", set)[4].split(" / ");
+    return {
+      lexical: { queries: Number(queries), hit1: r1, hit5: r5, mrr10: mrr },
+      hybrid: { queries: Number(queries), hit1: hybrid[0], hit5: hybrid[1], mrr10: hybrid[2] },
+    };
   };
   for (const set of ["keyword", "model"]) {
-    const sum = { queries: 0, hits1: 0, hits5: 0, rr: 0 };
+    const sums = { lexical: { queries: 0, hits1: 0, hits5: 0, rr: 0 }, hybrid: { queries: 0, hits1: 0, hits5: 0, rr: 0 } };
     for (const [catalog, queries] of byCatalog(labelled(set))) {
-      const r = bin(["eval", file(`${set}-${catalog}.json`, grouped(catalog.split("+"))), file(`${set}-${catalog}.jsonl`, jsonl(queries)), "--json"]);
+      const toolbox = grouped(catalog.split("+"));
+      const vectors = file(`${set}-${catalog}-vectors.json`, vectorsFor(toolbox, queries, set));
+      const r = bin(["eval", file(`${set}-${catalog}.json`, toolbox), file(`${set}-${catalog}.jsonl`, jsonl(queries)), "--vectors", vectors, "--json"]);
       assert.equal(r.status, 0, `${set} ${catalog}: ${r.stderr}`);
-      const f = JSON.parse(r.stdout).figures.lexical;
-      sum.queries += f.queries;
-      sum.hits1 += f.hits1;
-      sum.hits5 += f.hits5;
-      sum.rr += f.mrr10 * f.queries;
+      const report = JSON.parse(r.stdout).figures;
+      for (const mode of ["lexical", "hybrid"]) {
+        const f = report[mode];
+        sums[mode].queries += f.queries;
+        sums[mode].hits1 += f.hits1;
+        sums[mode].hits5 += f.hits5;
+        sums[mode].rr += f.mrr10 * f.queries;
+      }
     }
-    const figures = { queries: sum.queries, hit1: share(sum.hits1 / sum.queries), hit5: share(sum.hits5 / sum.queries), mrr10: share(sum.rr / sum.queries) };
+    const figures = Object.fromEntries(Object.entries(sums).map(([mode, s]) => [mode, { queries: s.queries, hit1: share(s.hits1 / s.queries), hit5: share(s.hits5 / s.queries), mrr10: share(s.rr / s.queries) }]));
     assert.deepEqual(figures, documented(set), set);
   }
 });
