@@ -23,10 +23,10 @@ export const evalHelp = (inputHelp) => `usage: toolshelf eval <toolbox.json | ->
 
 How well search finds the tools your queries expect. <queries.jsonl> holds one query a line:
   {"query": "list open pull requests", "expect": ["list_pull_requests", "search_pull_requests"]}
-An expected name is the name the model is shown (mcp__github__list_pull_requests), a tool's own name
-(any server's tool of that name), or server/tool (github/list_pull_requests); any one of the list in
-the results counts as a hit. A name no deferred tool answers to, or a line that is not such an
-object, is an error naming the line (exit 3). Blank lines are skipped.
+An expected name is the name the model is shown (by default mcp__github__list_pull_requests), a
+tool's own name (any server's tool of that name), or server/tool (github/list_pull_requests); any
+one of the list in the results counts as a hit. A name no deferred tool answers to, or a line that
+is not such an object, is an error naming the line (exit 3). Blank lines are skipped.
 
 Prints hit@1 and hit@5 (the share of queries with an expected tool first, in the first 5) and MRR@10
 (the mean of 1/rank of the first expected tool, 0 past rank 10), then each miss: the query, its first
@@ -100,7 +100,8 @@ function readVectors(path) {
 /**
  * The shown names an expected name stands for, asked of the core: the tool `describe` finds by it
  * (a shown name, or an own name only one tool has), a server's tool by `server/tool`, and every
- * server's tool whose own name it is.
+ * server's tool whose own name it is (by the name `toolName(server, name)` shows it under, which
+ * describe finds whenever the tool is shown so: by default, or when qualify "auto" qualifies it).
  */
 function resolver(shelf, servers) {
   const cache = new Map();
@@ -111,8 +112,10 @@ function resolver(shelf, servers) {
     const slash = expected.indexOf("/");
     const server = slash > 0 ? servers.find((s) => expected.startsWith(`${s}/`) && expected.length > s.length + 1) : undefined;
     if (server !== undefined) {
-      const name = found(toolName(server, expected.slice(server.length + 1)));
-      if (name !== undefined) names.add(name);
+      // The name shown by default, or (qualify "auto" or false) the own name if that server's.
+      const own = expected.slice(server.length + 1);
+      const described = shelf.describe(toolName(server, own)) ?? shelf.describe(own);
+      if (described?.server === server) names.add(described.name);
     } else {
       const name = found(expected);
       if (name !== undefined) names.add(name);
@@ -237,7 +240,7 @@ export async function evaluate({ flags, positionals }, { loadInput }) {
       for (const e of q.expect) {
         const found = resolve(e);
         if (found.size === 0) {
-          throw new InputError(`${queriesLabel}:${q.line}: no deferred tool of the toolbox answers to ${JSON.stringify(e)} (a shown name such as mcp__<server>__<tool>, a tool's own name, or <server>/<tool>)`);
+          throw new InputError(`${queriesLabel}:${q.line}: no deferred tool of the toolbox answers to ${JSON.stringify(e)} (the name the model is shown with these options, a tool's own name, or <server>/<tool>)`);
         }
         for (const n of found) names.add(n);
       }

@@ -181,8 +181,8 @@ test("eval: an expected name as shown, as the tool's own name or as server/tool 
   shelf.free();
   assert.equal(first.name, pair.find((m) => m.server === "linear").name);
 
-  const figures = (expect, q = "merge pull request") => {
-    const r = bin(["eval", path, file("forms.jsonl", jsonl([{ query: q, expect }])), "--json"]);
+  const figures = (expect, q = "merge pull request", options = []) => {
+    const r = bin(["eval", path, file("forms.jsonl", jsonl([{ query: q, expect }])), "--json", ...options]);
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout).figures.lexical;
   };
@@ -192,6 +192,12 @@ test("eval: an expected name as shown, as the tool's own name or as server/tool 
   assert.equal(figures(["list_issues"], query).hits1, 1, "an own name counts on any server");
   assert.equal(figures(["github/list_issues"], query).hits1, 0, "server/tool is that server's only");
   assert.equal(figures(["github/list_issues", "linear/list_issues"], query).hits1, 1, "any one of the list");
+  // qualify "auto" shows unclashed tools by their own names: server/tool and own names still resolve.
+  const auto = ["--options", '{"qualify":"auto"}'];
+  assert.equal(figures(["github/merge_pull_request"], "merge pull request", auto).hits1, 1);
+  assert.equal(figures(["merge_pull_request"], "merge pull request", auto).hits1, 1);
+  assert.equal(figures(["list_issues"], query, auto).hits1, 1, "the clashing pair, qualified, by their own name");
+  assert.equal(figures(["github/list_issues"], query, auto).hits1, 0);
 });
 
 test("eval: each bad line of a queries file named by its number (exit 3); usage errors (exit 2)", () => {
