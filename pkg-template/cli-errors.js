@@ -9,6 +9,7 @@ export const EXIT = Object.freeze({
   input: 3, // input not read: a file missing, unreadable or not JSON, stdin empty, the MCP SDK missing,
   // every MCP server failed; or the snapshot not written
   partial: 4, // done, but some MCP servers of --mcp-config were left out (each reported on stderr)
+  below: 5, // eval: hit@5 below --min-hit5 (before partial: the gate is what a CI step asks)
 });
 
 /** A mistake on the command line (exit 2); printed with the command's usage line. */

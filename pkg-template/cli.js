@@ -10,7 +10,8 @@
 // Warnings and failures go to stderr; exit codes are in EXIT. This file holds the commands and their
 // help; each other job has its own module: cli-args.js (arguments), cli-json.js (JSON read with its
 // errors' places), cli-mcp.js (the MCP connector), cli-report.js (inspect's costs and text),
-// cli-explain.js (why a search matched), cli-errors.js (exit codes, errors, stderr).
+// cli-explain.js (why a search matched), cli-eval.js (eval: labelled queries' figures and misses),
+// cli-errors.js (exit codes, errors, stderr).
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { Shelf, ToolshelfError, assemble } from "./node.js";
 import { EXIT, InputError, UsageError, note, warn } from "./cli-errors.js";
@@ -19,6 +20,7 @@ import { parseJson, readOptions, readStdin, readText } from "./cli-json.js";
 import { SDK_MISSING, mcpToolbox } from "./cli-mcp.js";
 import { formatOf, givenTools, inspectText, num, requestCosts, short } from "./cli-report.js";
 import { inText } from "./cli-explain.js";
+import { evalHelp, evaluate } from "./cli-eval.js";
 
 const FORMATS = ["openai", "responses", "anthropic", "mcp", "gemini"];
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -72,6 +74,7 @@ usage:
   toolshelf inspect  [<toolbox.json> | -] [flags]           what the model sees: tier, listing, cost per request
   toolshelf search   <toolbox.json | -> <query...> [flags]  the deferred tools a query finds, ranked, with why
   toolshelf snapshot [<toolbox.json> | -] -o <shelf.bin>    the bytes Shelf.fromSnapshot loads, for build steps
+  toolshelf eval     <toolbox.json | -> <queries.jsonl>     hit@1, hit@5, MRR of labelled queries, and each miss
   toolshelf serve --config <mcp.json> [--port <n>]          an MCP server: every server of the config behind tool_search
   toolshelf help <command>                                  a command's flags (or: toolshelf <command> --help)
   toolshelf --version
@@ -85,6 +88,7 @@ exit codes:
   3  input not read: a file missing, unreadable or not JSON, empty stdin, @modelcontextprotocol/sdk
      missing, every MCP server failed; or the snapshot not written
   4  done, but some MCP servers were left out (each one reported on stderr)
+  5  eval: hit@5 below --min-hit5
 
 More: ${DOCS}`,
 
@@ -129,6 +133,7 @@ for Shelf.fromSnapshot(bytes[, toolbox, options]).
 ${INPUT_HELP}`,
 
   serve: SERVE_HELP,
+  eval: evalHelp(INPUT_HELP),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -140,6 +145,7 @@ const FLAGS = {
   inspect: { ...COMMON_FLAGS, "--json": false, "--no-listing": false },
   search: { ...COMMON_FLAGS, "--json": false, "--limit": true },
   snapshot: { ...COMMON_FLAGS, "--output": true, "--without-toolbox": false },
+  eval: { ...COMMON_FLAGS, "--json": false, "--vectors": true, "--min-hit5": true },
   serve: { "--config": true, "--mcp-config": true, "--options": true, "--timeout": true, "--call-timeout": true, "--port": true, "--host": true, "--allow-origin": true, "--help": false },
 };
 const SHORT = { "-h": "--help", "-o": "--output" };
@@ -362,7 +368,7 @@ async function serve({ flags, positionals }) {
   return module.serve({ config, path, options, timeout, callTimeout, port, host: flags["--host"], allowedOrigins, version, note, warn });
 }
 
-const COMMANDS = { inspect, search, snapshot, serve };
+const COMMANDS = { inspect, search, snapshot, serve, eval: (parsed) => evaluate(parsed, { loadInput }) };
 
 async function main(args) {
   const [first, ...rest] = args;
@@ -380,14 +386,14 @@ async function main(args) {
   }
   if (first === "help") {
     const topic = rest[0] ?? "toolshelf";
-    if (!(topic in HELP)) throw new UsageError(`unknown command ${JSON.stringify(topic)}: toolshelf help lists inspect, search, snapshot and serve`);
+    if (!(topic in HELP)) throw new UsageError(`unknown command ${JSON.stringify(topic)}: toolshelf help lists inspect, search, snapshot, serve and eval`);
     console.log(HELP[topic]);
     return EXIT.ok;
   }
   if (!(first in COMMANDS)) {
     throw new UsageError(first.startsWith("-")
-      ? `unknown flag ${first}: a command comes first (inspect, search, snapshot, serve); toolshelf --help`
-      : `unknown command ${JSON.stringify(first)}: the commands are inspect, search, snapshot and serve; toolshelf --help`);
+      ? `unknown flag ${first}: a command comes first (inspect, search, snapshot, serve, eval); toolshelf --help`
+      : `unknown command ${JSON.stringify(first)}: the commands are inspect, search, snapshot, serve and eval; toolshelf --help`);
   }
   const parsed = parseArgs(first, rest, { FLAGS, SHORT });
   if (parsed.help) {
@@ -407,7 +413,7 @@ try {
   if (e instanceof UsageError) {
     console.error(`toolshelf: ${e.message}`);
     const usage = (HELP[args[0]] ?? "").split("\n\n")[0];
-    console.error(usage.startsWith("usage:") ? usage : "usage: toolshelf <inspect | search | snapshot | serve> ...; toolshelf --help");
+    console.error(usage.startsWith("usage:") ? usage : "usage: toolshelf <inspect | search | snapshot | serve | eval> ...; toolshelf --help");
     code = EXIT.usage;
   } else if (e instanceof InputError) {
     console.error(`toolshelf: ${e.message}`);

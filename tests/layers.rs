@@ -37,6 +37,7 @@ const PACKAGE: &[&[&str]] = &[
     &["ai", "gateway"],
     &["cli-errors", "serve"],
     &["cli-args", "cli-json", "cli-mcp", "cli-report", "cli-explain"],
+    &["cli-eval"],
     &["cli"],
 ];
 

@@ -366,7 +366,7 @@ test("bad input: each reported by name, with its exit code, nothing on stdout", 
     [["search", githubLinearPath, "issue", "--json=yes"], 2, /--json takes no value/],
     [["snapshot", githubLinearPath], 2, /snapshot needs -o <file>[\s\S]*usage: toolshelf snapshot/],
     [["snapshot", githubLinearPath, "-o", join(dir, "no", "such", "dir", "shelf.bin")], 3, /cannot write the snapshot: no such directory/],
-    [["frobnicate"], 2, /unknown command "frobnicate": the commands are inspect, search, snapshot and serve/],
+    [["frobnicate"], 2, /unknown command "frobnicate": the commands are inspect, search, snapshot, serve and eval/],
     [[], 2, /^toolshelf: keep many MCP tools/],
   ];
   for (const [args, status, stderr] of cases) {

@@ -20,7 +20,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LOOPS, PAGES, blocks, runModule, startModelServer, startNativeModelServer } from "./doc-examples.mjs";
-import { grouped, repoDir } from "./support.mjs";
+import { grouped, keywordQueries, repoDir } from "./support.mjs";
+import { embeddingKey, readVectors } from "./embeddings.mjs";
+import { Shelf } from "toolshelf";
 
 /** Why a block is not run by this test, or undefined when it is. */
 function notRun({ lang, code }) {
@@ -88,12 +90,24 @@ test("every JSON block of docs/ parses", () => {
 });
 
 // docs/cli.md's terminal sessions: each `$ npx toolshelf …` line run with the installed bin in a
-// folder holding the page's toolbox.json (GitHub + Linear, 155 tools), and every line of output the
+// folder holding the page's toolbox.json (GitHub + Linear, 155 tools), eval's queries.jsonl (their
+// labelled keyword queries) and vectors.json (those tools' and queries' committed all-MiniLM-L6-v2
+// vectors, as eval --vectors reads them), and every line of output the
 // page shows printed by it (stdout and stderr; a line the page elides is not compared). A command
 // whose input the page does not show (an options.json, an MCP server in Docker) is named, not run.
 test("docs/cli.md: every terminal session runs as shown", (t) => {
   const dir = mkdtempSync(join(tmpdir(), "toolshelf-cli-doc-"));
-  writeFileSync(join(dir, "toolbox.json"), JSON.stringify(grouped(["github-mcp-server", "linear-mcp-official"])));
+  const catalogs = ["github-mcp-server", "linear-mcp-official"];
+  const toolbox = grouped(catalogs);
+  writeFileSync(join(dir, "toolbox.json"), JSON.stringify(toolbox));
+  const queries = keywordQueries().filter((q) => catalogs.includes(q.catalog));
+  writeFileSync(join(dir, "queries.jsonl"), queries.map((q) => JSON.stringify({ query: q.query, expect: q.relevant })).join("\n") + "\n");
+  const [toolVectors, queryVectors] = [readVectors("tools"), readVectors("queries-keyword")];
+  const shelf = new Shelf(toolbox);
+  const tools = Object.fromEntries(shelf.embeddingTexts().map(({ key }) => [key, Array.from(toolVectors.get(key))]));
+  shelf.free();
+  const byQuery = Object.fromEntries(queries.map((q) => [q.query, Array.from(queryVectors.get(embeddingKey(q.query)))]));
+  writeFileSync(join(dir, "vectors.json"), JSON.stringify({ model: toolVectors.model, tools, queries: byQuery }));
   const bin = join(dirname(fileURLToPath(import.meta.resolve("toolshelf/package.json"))), "cli.js");
   const sessions = blocks(readFileSync(join(repoDir, "docs", "cli.md"), "utf8")).filter((b) => b.lang === "console");
   assert.ok(sessions.length >= 5);
