@@ -97,6 +97,12 @@ export interface Options {
    */
   defer?: string[] | string;
   /**
+   * Words a tool is also found by, indexed as its description's: `{ "github/get_file_contents":
+   * "read a README" }`, each entry named as in `alwaysLoad`. An MCP tool's own `title`,
+   * `annotations.title` and `_meta["anthropic/searchHint"]` count too.
+   */
+  hints?: Record<string, string>;
+  /**
    * Send every tool as it is (tier 0, no bridge) when the deferred tools' tokens fit the listing
    * budget (`true`), and this cap too (a number, 100–60000). Off by default ({@link https://github.com/toolshelf/toolshelf/blob/main/docs/SPEC.md#3-assembletoolbox-options--assembly SPEC §3.3} bridges
    * whenever a tool is deferred). Measured: pays off for toolboxes up to about 1,000 tokens
