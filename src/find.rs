@@ -164,7 +164,9 @@ fn described_parameters<'a>(
     Ok(in_holder.unwrap_or(at_top))
 }
 
-/// Pushes the `description` string of each of the schema's top-level `properties`.
+/// Pushes the `description` string of each of the schema's top-level `properties`, and the values
+/// of a short `enum` of strings (at most [`crate::search::MAX_INDEXED_ENUM`]: `state: open | closed | all` says
+/// what a tool lists; longer ones are field names and codes, which measured worse).
 fn schema_descriptions<'a>(
     reader: &mut Reader<'a>,
     depth: usize,
@@ -177,11 +179,35 @@ fn schema_descriptions<'a>(
                     found.extend(reader.string(depth + 3)?);
                     Ok(())
                 }
+                "enum" => short_enum(reader, depth + 3, found),
                 _ => reader.skip_trusted(),
             })
         }),
         _ => reader.skip_trusted(),
     })
+}
+
+/// Pushes the values of the `enum` array at the reader when they are at most
+/// [`crate::search::MAX_INDEXED_ENUM`] strings; any other value is skipped.
+fn short_enum<'a>(reader: &mut Reader<'a>, depth: usize, found: &mut Vec<Cow<'a, str>>) -> Result<(), ParseError> {
+    if reader.peek() != Some(b'[') {
+        return reader.skip_trusted();
+    }
+    let (start, mut all_strings, mut count) = (found.len(), true, 0);
+    let mut more = reader.enter(depth + 1, b']')?;
+    while more {
+        count += 1;
+        match reader.string(depth + 1)? {
+            Some(value) if count <= crate::search::MAX_INDEXED_ENUM => found.push(value),
+            Some(_) => {}
+            None => all_strings = false,
+        }
+        more = reader.next(b']')?;
+    }
+    if !all_strings || count > crate::search::MAX_INDEXED_ENUM {
+        found.truncate(start);
+    }
+    Ok(())
 }
 
 /// The `_meta` key of an MCP tool's search words (Claude Code reads it too).
@@ -595,6 +621,12 @@ mod tests {
             (read.len(), hints.iter().map(|c| c.as_ref()).collect::<Vec<_>>()),
             (1, alloc::vec!["Title words", "Annotated", "hint words"])
         );
+        // A short enum of strings is read with the descriptions; a long one, or one holding
+        // another value, is not.
+        let def = r#"{"name":"t","inputSchema":{"type":"object","properties":{"state":{"type":"string","enum":["open","closed"]},"n":{"enum":["a","b","c","d","e"]},"m":{"enum":["x",1]},"k":{"enum":"open"}}}}"#;
+        let catalog = Catalog::parse_json(&format!(r#"{{"servers":{{"s":[{def}]}}}}"#), &Options::default()).unwrap();
+        let (read, _) = described(&catalog, catalog.tools.first().unwrap());
+        assert_eq!(read.iter().map(|c| c.as_ref()).collect::<Vec<_>>(), ["open", "closed"]);
         let def = r#"{"name":"t","title":3,"annotations":null,"_meta":{"anthropic/searchHint":["x"]},"inputSchema":{"type":"object"}}"#;
         let catalog = Catalog::parse_json(&format!(r#"{{"servers":{{"s":[{def}]}}}}"#), &Options::default()).unwrap();
         assert!(described(&catalog, catalog.tools.first().unwrap()).1.is_empty());

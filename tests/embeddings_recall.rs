@@ -87,7 +87,7 @@ fn keyword_set_holds_its_recall() {
     assert_eq!(empty, 0);
 }
 
-/// Model-phrased set: measured 0.781 (lexical 0.770), both halves above lexical; 0.80 is out of
+/// Model-phrased set: measured 0.785 (lexical 0.773), both halves above lexical; 0.80 is out of
 /// reach with MiniLM (docs/search.md). The floor here is the measured figure less 0.01, and never
 /// below lexical.
 #[test]
@@ -95,7 +95,7 @@ fn model_phrased_set_gains_on_lexical() {
     let mut bench = Bench::new();
     let all = model_queries();
     let ([_, lex_5, _, hyb_5], _) = bench.recall(&all, "queries-model", true);
-    assert!(hyb_5 >= 0.771 && hyb_5 >= lex_5, "recall@5 {hyb_5:.3} (lexical {lex_5:.3})");
+    assert!(hyb_5 >= 0.775 && hyb_5 >= lex_5, "recall@5 {hyb_5:.3} (lexical {lex_5:.3})");
     for parity in [0, 1] {
         let half: Vec<LabelledQuery> =
             all.iter().enumerate().filter(|(i, _)| i % 2 == parity).map(|(_, q)| q.clone()).collect();

@@ -106,3 +106,13 @@ fn a_snapshot_keeps_the_hints() {
     assert_eq!(rank(&loaded, QUERY), rank(&hinted, QUERY));
     assert!(rank(&loaded, QUERY).is_some_and(|r| r < 5));
 }
+
+/// The known miss of issue 42: "list open pull requests" found `list_notifications` (a full match
+/// through a variant) before `list_pull_requests`, whose `state` enum (`open`, `closed`, `all`)
+/// says it lists open ones: a short enum is indexed with the parameter descriptions.
+#[test]
+fn list_open_pull_requests_finds_the_pull_request_list_first() {
+    let shelf = shelf(&github_mcp(&[]), "{}");
+    let first = shelf.search("list open pull requests", Some(5)).matches.into_iter().next().map(|m| m.name);
+    assert_eq!(first, Some(toolshelf::wire::tool_name("github", "list_pull_requests")));
+}

@@ -88,6 +88,11 @@ pub struct DocFields<'a> {
     pub hints: Vec<Cow<'a, str>>,
 }
 
+/// The most values of a parameter's `enum` of strings that are indexed as its description's
+/// words (`state: open | closed | all`); longer ones (field names, codes) measured worse
+/// (docs/search.md).
+pub const MAX_INDEXED_ENUM: usize = 4;
+
 /// How documents and queries are analysed and ranked. The default is the measured best
 /// (docs/search.md); the other settings exist for the ablations of the retrieval benchmark.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -127,8 +127,15 @@ fn tool_of_entry(entry: &Value) -> Tool {
     let properties =
         function.get("parameters").and_then(|p| p.get("properties")).and_then(Value::as_object).unwrap_or(&[]);
     let params = properties.iter().map(|(k, _)| k.clone()).collect();
-    let param_descriptions =
+    let mut param_descriptions: Vec<String> =
         properties.iter().filter_map(|(_, v)| v.get("description").and_then(Value::as_str).map(String::from)).collect();
+    // A short enum of strings is indexed as the parameter's words, as the core reads it.
+    for (_, v) in properties {
+        let values = v.get("enum").and_then(Value::as_array).unwrap_or(&[]);
+        if values.len() <= toolshelf::search::MAX_INDEXED_ENUM && values.iter().all(|x| x.as_str().is_some()) {
+            param_descriptions.extend(values.iter().filter_map(Value::as_str).map(String::from));
+        }
+    }
     Tool {
         server: text(entry.get("server")),
         name: text(function.get("name")),
