@@ -111,7 +111,8 @@ test("Linear + Cloudflare at 200K: tier 1, mixed, Linear full, Cloudflare summar
   const listing = await text("#listing-text");
   assert.match(listing, new RegExp(`^${escape(heading("linear", "save_issue"))} \\(38 tools\\):$`, "m"));
   assert.match(listing, /^- save_issue: /m);
-  assert.match(listing, new RegExp(`^${escape(heading("cloudflare", DNS_TOOL))}: 1533 tools`, "m"));
+  // A server shown only as a count is named as it is (its tools are searched before they are named).
+  assert.match(listing, /^cloudflare: 1533 tools/m);
   // Each server's share of the listing, measured on its block.
   const listed = async (server) => Number((await text(`.server[data-server="${server}"] .server-tokens`)).split("→")[1].replace(/\D/g, ""));
   assert.ok((await listed("linear")) > 10 * (await listed("cloudflare")), "Linear's full block outweighs Cloudflare's summary line");
