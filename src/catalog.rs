@@ -1047,7 +1047,7 @@ fn not_a_tool(path: &str, def: &Value) -> Error {
 /// `mcp__<server>__<tool>` → `(server, tool)`, both non-empty.
 pub fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
     let rest = name.strip_prefix("mcp__")?;
-    let (server, tool) = rest.split_once("__")?;
+    let (server, tool) = crate::wire::split_at_separator(rest)?;
     (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
 }
 

@@ -246,7 +246,7 @@ fn shown_elsewhere(talk: &Conversation, name: &str, tool: &Tool) -> bool {
 /// Whether `name` has the shown form `mcp__<server>__<tool>` of a server the toolbox no longer
 /// holds.
 fn of_server_gone(catalog: &crate::catalog::Catalog, name: &str) -> bool {
-    let Some((part, tool)) = name.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")) else { return false };
+    let Some((part, tool)) = name.strip_prefix("mcp__").and_then(crate::wire::split_at_separator) else { return false };
     !part.is_empty() && !tool.is_empty() && !catalog.servers.iter().any(|s| crate::wire::server_part(&s.name) == part)
 }
 
