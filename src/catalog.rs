@@ -10,7 +10,6 @@ use crate::options::{Options, Switch};
 use crate::swar;
 use crate::texts;
 use alloc::boxed::Box;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
@@ -1343,13 +1342,24 @@ fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
 /// The servers of the deferred tools, in code-point order, each with its tools in name order
 /// (`by_name`'s order).
 fn group_servers(tools: &[Tool], by_name: &[usize]) -> Vec<Server> {
-    let mut by_server: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for &i in by_name {
+    // (server, rank in name order) through the names' one sort (a map of its own is kilobytes of
+    // `.wasm`): servers in code-point order, each one's tools in name order.
+    let mut order: Vec<(&str, usize)> = Vec::new();
+    for (rank, &i) in by_name.iter().enumerate() {
         if let Some(Tool { deferred: true, server: Some(server), .. }) = tools.get(i) {
-            by_server.entry(server).or_default().push(i);
+            order.push((server, rank));
         }
     }
-    by_server.into_iter().map(|(name, tools)| Server { name: name.to_string(), tools }).collect()
+    crate::swar::sort_names(&mut order);
+    let mut servers: Vec<Server> = Vec::new();
+    for (name, rank) in order {
+        let Some(&i) = by_name.get(rank) else { continue };
+        match servers.last_mut() {
+            Some(server) if server.name == name => server.tools.push(i),
+            _ => servers.push(Server { name: String::from(name), tools: alloc::vec![i] }),
+        }
+    }
+    servers
 }
 
 #[cfg(test)]
