@@ -10,7 +10,6 @@ use crate::options::{Options, Switch};
 use crate::swar;
 use crate::texts;
 use alloc::boxed::Box;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
@@ -1047,7 +1046,7 @@ fn not_a_tool(path: &str, def: &Value) -> Error {
 /// `mcp__<server>__<tool>` → `(server, tool)`, both non-empty.
 pub fn split_mcp_name(name: &str) -> Option<(&str, &str)> {
     let rest = name.strip_prefix("mcp__")?;
-    let (server, tool) = rest.split_once("__")?;
+    let (server, tool) = crate::wire::split_at_separator(rest)?;
     (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
 }
 
@@ -1080,7 +1079,7 @@ fn apply_load_choices(tools: &mut [Tool], options: &Options, warnings: &mut Vec<
 /// holds the key is read.
 fn asks_always_load(tool: &Tool) -> bool {
     const KEY: &str = "anthropic/alwaysLoad";
-    if !tool.def_json.contains(KEY) {
+    if crate::swar::find(tool.def_json.as_bytes(), KEY.as_bytes()).is_none() {
         return false;
     }
     let mut asked = false;
@@ -1365,13 +1364,24 @@ fn index_names(tools: &[Tool]) -> Result<Vec<usize>, Error> {
 /// The servers of the deferred tools, in code-point order, each with its tools in name order
 /// (`by_name`'s order).
 fn group_servers(tools: &[Tool], by_name: &[usize]) -> Vec<Server> {
-    let mut by_server: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for &i in by_name {
+    // (server, rank in name order) through the names' one sort (a map of its own is kilobytes of
+    // `.wasm`): servers in code-point order, each one's tools in name order.
+    let mut order: Vec<(&str, usize)> = Vec::new();
+    for (rank, &i) in by_name.iter().enumerate() {
         if let Some(Tool { deferred: true, server: Some(server), .. }) = tools.get(i) {
-            by_server.entry(server).or_default().push(i);
+            order.push((server, rank));
         }
     }
-    by_server.into_iter().map(|(name, tools)| Server { name: name.to_string(), tools }).collect()
+    crate::swar::sort_names(&mut order);
+    let mut servers: Vec<Server> = Vec::new();
+    for (name, rank) in order {
+        let Some(&i) = by_name.get(rank) else { continue };
+        match servers.last_mut() {
+            Some(server) if server.name == name => server.tools.push(i),
+            _ => servers.push(Server { name: String::from(name), tools: alloc::vec![i] }),
+        }
+    }
+    servers
 }
 
 #[cfg(test)]

@@ -270,8 +270,8 @@ pub struct Bindings {
     names: Vec<(String, Target, bool)>,
     /// The `(namespace, name)` pairs the history loaded or called, as [`spaced_key`]s, sorted.
     spaced: Vec<String>,
-    /// The same pairs as `(name, namespace)`, sorted by name: the servers a function name was
-    /// shown with.
+    /// The same pairs as `(name, namespace)`, grouped by name in code-point order: the servers a
+    /// function name was shown with.
     spaces_of: Vec<(String, String)>,
     /// Parts skipped, for the warnings.
     pub warnings: Vec<String>,
@@ -303,14 +303,22 @@ impl Bindings {
         crate::swar::sort_names(&mut order);
         order.dedup();
         let spaced = order.into_iter().map(|(k, _)| String::from(k)).collect();
-        let mut spaces_of: Vec<(String, String)> = history
+        // Grouped by name through the names' one sort (a sort of its own is kilobytes of `.wasm`).
+        let pairs: Vec<(&str, &str)> = history
             .loaded
             .iter()
-            .map(|(s, n)| (n.clone(), s.clone()))
-            .chain(history.calls.iter().filter_map(|(s, n)| Some((n.clone(), s.clone()?))))
+            .map(|(s, n)| (n.as_str(), s.as_str()))
+            .chain(history.calls.iter().filter_map(|(s, n)| Some((n.as_str(), s.as_deref()?))))
             .collect();
-        spaces_of.sort_unstable();
-        spaces_of.dedup();
+        let mut order: Vec<(&str, usize)> = pairs.iter().enumerate().map(|(i, (n, _))| (*n, i)).collect();
+        crate::swar::sort_names(&mut order);
+        let mut spaces_of: Vec<(String, String)> = Vec::with_capacity(order.len());
+        for (_, i) in order {
+            let Some(&(name, space)) = pairs.get(i) else { continue };
+            if spaces_of.last().is_none_or(|(n, s)| n != name || s != space) {
+                spaces_of.push((String::from(name), String::from(space)));
+            }
+        }
         Bindings { names, spaced, spaces_of, warnings: history.warnings.clone(), partial: history.partial }
     }
 
@@ -430,7 +438,7 @@ impl<'c> Lookup<'c> {
 /// name, O(n): a whole history's names go through [`Bindings::of`]'s table instead.
 pub fn qualified_form(catalog: &Catalog, name: &str) -> Option<usize> {
     let rest = name.strip_prefix("mcp__")?;
-    let (part, _) = rest.split_once("__")?;
+    let (part, _) = crate::wire::split_at_separator(rest)?;
     let tools = catalog.tools.iter().enumerate();
     let of_server = tools.filter(|(_, t)| t.server.as_deref().is_some_and(|s| crate::wire::server_part(s) == part));
     of_server

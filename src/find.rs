@@ -71,28 +71,31 @@ pub fn build_index(catalog: &Catalog, options: &Options) -> (SearchIndex, Vec<us
     (SearchIndex::build(docs, search_config(options)), deferred)
 }
 
-/// The `hints` option's entries sorted for lookup: a tool's are the words of the entries naming
-/// it by its name, its own name or `server/tool` (each lookup O(log n)).
+/// The `hints` option's entries sorted for lookup (the names' one sort, [`crate::swar::sort_names`]):
+/// a tool's are the words of the entries naming it by its name, its own name or `server/tool`
+/// (each lookup O(log n)).
 struct GivenHints<'o> {
-    sorted: Vec<(&'o str, &'o str)>,
+    hints: &'o [(String, String)],
+    sorted: Vec<(&'o str, usize)>,
 }
 
 impl<'o> GivenHints<'o> {
     fn of(hints: &'o [(String, String)]) -> GivenHints<'o> {
-        let mut sorted: Vec<(&str, &str)> =
-            hints.iter().map(|(entry, words)| (entry.as_str(), words.as_str())).collect();
-        sorted.sort_unstable();
-        GivenHints { sorted }
+        let mut sorted: Vec<(&str, usize)> =
+            hints.iter().enumerate().map(|(i, (entry, _))| (entry.as_str(), i)).collect();
+        crate::swar::sort_names(&mut sorted);
+        GivenHints { hints, sorted }
     }
 
-    fn of_tool<'t>(&'t self, tool: &Tool) -> impl Iterator<Item = &'o str> + 't {
+    fn of_tool(&self, tool: &Tool) -> impl Iterator<Item = &'o str> {
         let mut words = Vec::new();
         if !self.sorted.is_empty() {
             let path = tool.server.as_deref().map(|server| alloc::format!("{server}/{}", tool.own_name));
             let own = (tool.own_name != tool.name).then_some(tool.own_name.as_str());
             for key in [Some(tool.name.as_str()), own, path.as_deref()].into_iter().flatten() {
                 let first = self.sorted.partition_point(|(entry, _)| *entry < key);
-                words.extend(self.sorted.iter().skip(first).take_while(|(entry, _)| *entry == key).map(|(_, w)| *w));
+                let named = self.sorted.iter().skip(first).take_while(|(entry, _)| *entry == key);
+                words.extend(named.filter_map(|&(_, i)| self.hints.get(i)).map(|(_, w)| w.as_str()));
             }
         }
         words.into_iter()

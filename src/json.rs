@@ -364,7 +364,7 @@ impl<'a> Parser<'a> {
     fn number(&mut self) -> Result<Value, ParseError> {
         let start = self.pos;
         let integer = self.number_text()?;
-        let text = &self.text[start..self.pos];
+        let text = self.text.get(start..self.pos).unwrap_or_default();
         let number = canonical_number(text, integer);
         self.canonical &= number == text;
         Ok(Value::Number(number.into_boxed_str()))
@@ -1165,18 +1165,20 @@ pub fn js_number_text(x: f64) -> String {
         out.push_str(&digits);
         out.extend(core::iter::repeat_n('0', (n - k) as usize));
     } else if 0 < n && n <= 21 {
-        out.push_str(&digits[..n as usize]);
+        let (int, frac) = digits.split_at_checked(n as usize).unwrap_or((&digits, ""));
+        out.push_str(int);
         out.push('.');
-        out.push_str(&digits[n as usize..]);
+        out.push_str(frac);
     } else if -6 < n && n <= 0 {
         out.push_str("0.");
         out.extend(core::iter::repeat_n('0', (-n) as usize));
         out.push_str(&digits);
     } else {
-        out.push_str(&digits[..1]);
+        let (first, rest) = digits.split_at_checked(1).unwrap_or((&digits, ""));
+        out.push_str(first);
         if k > 1 {
             out.push('.');
-            out.push_str(&digits[1..]);
+            out.push_str(rest);
         }
         let e = n - 1;
         let _ = write!(out, "e{}{}", if e < 0 { '-' } else { '+' }, e.abs());

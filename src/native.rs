@@ -146,9 +146,10 @@ pub fn references_not_in<'a>(
     slots: &[Slot<'_>],
 ) -> Vec<Slot<'a>> {
     let Some(bindings) = bindings else { return Vec::new() };
-    let mut defined: Vec<(String, usize)> = slots.iter().filter_map(Slot::name).map(|n| (n, 0)).collect();
-    defined.sort_unstable();
-    let is_defined = |name: &str| defined.binary_search_by(|(n, _)| n.as_str().cmp(name)).is_ok();
+    let names: Vec<String> = slots.iter().filter_map(Slot::name).collect();
+    let mut defined: Vec<(&str, usize)> = names.iter().map(|n| (n.as_str(), 0)).collect();
+    crate::swar::sort_names(&mut defined);
+    let is_defined = |name: &str| crate::swar::last_named(&defined, name).is_some();
     let missing = bindings.referenced().filter(|(name, _)| crate::wire::is_valid(name) && !is_defined(name));
     let defs = missing.filter_map(|(name, target)| match target {
         Target::Tool(i) => catalog.tools.get(i).map(|tool| deferred_def(catalog, tool, name)),

@@ -63,6 +63,50 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && compare(a, b).is_eq()
 }
 
+/// The offset of the first `needle` in `haystack` (an empty needle is at 0): a plain search for
+/// the few-byte needles of the core (`__`), where `str::find` would link core's two-way searcher
+/// (kilobytes of `.wasm`).
+pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let last = haystack.len().checked_sub(needle.len())?;
+    (0..=last).find(|&at| haystack.get(at..at + needle.len()) == Some(needle))
+}
+
+/// The offset of the first `needle` in `haystack`, in time linear in both (Knuth–Morris–Pratt):
+/// for a needle of any length (a query), where `str::find` would link core's two-way searcher
+/// (kilobytes of `.wasm`). On UTF-8, a match of a whole UTF-8 needle starts at a character.
+pub(crate) fn find_linear(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    // `border[i]`: the length of the longest proper prefix of `needle[..=i]` that ends it too.
+    let mut border = alloc::vec![0usize; needle.len()];
+    let mut k = 0;
+    for (i, b) in needle.iter().enumerate().skip(1) {
+        while k > 0 && needle.get(k) != Some(b) {
+            k = border.get(k - 1).copied().unwrap_or(0);
+        }
+        if needle.get(k) == Some(b) {
+            k += 1;
+        }
+        if let Some(slot) = border.get_mut(i) {
+            *slot = k;
+        }
+    }
+    let mut k = 0;
+    for (i, b) in haystack.iter().enumerate() {
+        while k > 0 && needle.get(k) != Some(b) {
+            k = border.get(k - 1).copied().unwrap_or(0);
+        }
+        if needle.get(k) == Some(b) {
+            k += 1;
+        }
+        if k == needle.len() {
+            return Some(i + 1 - k);
+        }
+    }
+    None
+}
+
 /// Sorts `(name, position)` pairs by name in code-point order ([`compare`]), then position: the one
 /// sort every name lookup of the core shares (each sort instantiated is kilobytes of `.wasm`).
 pub(crate) fn sort_names(order: &mut [(&str, usize)]) {
@@ -180,5 +224,31 @@ mod tests {
     #[test]
     fn word_ends_are_found_at_every_place() {
         check(|w| below(w, 0x21) | non_ascii(w), |b| b <= 0x20 || b >= 0x80);
+    }
+
+    #[test]
+    fn both_searches_find_what_str_find_finds() {
+        // Every text and needle of up to 7 bytes over a two-letter alphabet (the overlaps that
+        // make a naive search backtrack and a border table matter), then UTF-8 and long runs.
+        let words = |len: usize| {
+            (0..1u32 << len).map(move |bits| {
+                (0..len).map(|i| if bits >> i & 1 == 1 { 'b' } else { 'a' }).collect::<alloc::string::String>()
+            })
+        };
+        for text in (0..=7).flat_map(words) {
+            for needle in (0..=4).flat_map(words) {
+                assert_eq!(find_linear(text.as_bytes(), needle.as_bytes()), text.find(&needle), "{text:?} {needle:?}");
+                assert_eq!(find(text.as_bytes(), needle.as_bytes()), text.find(&needle), "{text:?} {needle:?}");
+            }
+        }
+        let long = "a".repeat(3000) + "ab" + &"a".repeat(50);
+        let texts = ["mcp__gh__list", "é日本😀é", "ééé", "mcp___x", "__", "_", "", long.as_str()];
+        let needles = ["__", "é", "日本😀", "😀é", "_", "", "x", "aaab", "aab", long.get(2900..).unwrap_or_default()];
+        for text in texts {
+            for needle in needles {
+                assert_eq!(find_linear(text.as_bytes(), needle.as_bytes()), text.find(needle), "{text:?} {needle:?}");
+                assert_eq!(find(text.as_bytes(), needle.as_bytes()), text.find(needle), "{text:?} {needle:?}");
+            }
+        }
     }
 }

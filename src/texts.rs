@@ -136,7 +136,8 @@ pub fn no_match_hint() -> String {
 
 /// Whether `description` is one [`search_description`] writes (an assembly given back as input).
 pub fn is_search_description(description: &str) -> bool {
-    description.starts_with("Search ") && description.contains(" in plain words: service, action, object")
+    description.starts_with("Search ")
+        && crate::swar::find(description.as_bytes(), b" in plain words: service, action, object").is_some()
 }
 
 /// For the caller: a real tool named like a bridge tool was left out.

@@ -271,7 +271,7 @@ fn meant_by_history(catalog: &crate::catalog::Catalog, talk: &Conversation, name
             target == Target::Gone
                 && used
                     .strip_prefix("mcp__")
-                    .and_then(|rest| rest.split_once("__"))
+                    .and_then(crate::wire::split_at_separator)
                     .is_some_and(|(_, part)| part == name)
         });
     match (present, gone) {
@@ -287,7 +287,7 @@ fn meant_by_history(catalog: &crate::catalog::Catalog, talk: &Conversation, name
 /// Whether `name` has the shown form `mcp__<server>__<tool>` of a server the toolbox no longer
 /// holds.
 fn of_server_gone(catalog: &crate::catalog::Catalog, name: &str) -> bool {
-    let Some((part, tool)) = name.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")) else { return false };
+    let Some((part, tool)) = name.strip_prefix("mcp__").and_then(crate::wire::split_at_separator) else { return false };
     !part.is_empty() && !tool.is_empty() && !catalog.servers.iter().any(|s| crate::wire::server_part(&s.name) == part)
 }
 

@@ -14,11 +14,25 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen]
+extern "C" {
+    /// JavaScript's `Error`, imported here: through js-sys, the `.wasm` held js-sys's futures
+    /// support and wasm-bindgen's closure shims too (kilobytes), for two calls.
+    #[wasm_bindgen(js_name = Error)]
+    type JsError;
+    #[wasm_bindgen(constructor, js_class = "Error")]
+    fn new(message: &str) -> JsError;
+    #[wasm_bindgen(method, setter = name)]
+    fn set_name(this: &JsError, name: &str);
+    #[wasm_bindgen(method, setter = code)]
+    fn set_code(this: &JsError, code: &str);
+}
+
 /// A JS `Error` named `ToolshelfError` with the stable `code` of SPEC §8.
 fn js_error(error: Error) -> JsValue {
-    let js = js_sys::Error::new(&error.message);
+    let js = JsError::new(&error.message);
     js.set_name("ToolshelfError");
-    let _ = js_sys::Reflect::set(&js, &JsValue::from_str("code"), &JsValue::from_str(error.code.as_str()));
+    js.set_code(error.code.as_str());
     js.into()
 }
 

@@ -122,8 +122,15 @@ fn is_plain_server(server: &str) -> bool {
         && safe_prefix_length(server) == server.len()
         && !server.starts_with('_')
         && !server.ends_with('_')
-        && !server.contains("__")
+        && crate::swar::find(server.as_bytes(), b"__").is_none()
         && !ends_like_hash(server)
+}
+
+/// `text` cut at its first `__`: what is before it and what is after it (in a shown name
+/// `mcp__<server>__<tool>`, the first `__` after the prefix ends the server's part).
+pub fn split_at_separator(text: &str) -> Option<(&str, &str)> {
+    let at = crate::swar::find(text.as_bytes(), b"__")?;
+    Some((text.get(..at)?, text.get(at + 2..)?))
 }
 
 /// Whether `text` ends with `-` and 8 lowercase hex digits, the tail of a hashed part.

@@ -120,6 +120,118 @@ fn the_fuzz_seeds_replay() {
     }
 }
 
+/// The toolbox of tests/js/snapshot.test.mjs's forged snapshots, with descriptions that hold
+/// braces (a path template, an empty object's text) as real ones do.
+fn braced_toolbox() -> String {
+    let tool = |name: &str, description: &str| common::openai_tool(name, description).to_json();
+    format!(
+        r#"{{"tools":[{},{}],"servers":{{"gh":[{},{},{}],"linear":[{},{}],"a b":[{}]}}}}"#,
+        tool("read_file", "Read a file at /repos/{owner}/{repo}."),
+        tool("mcp__gh__merge", "Merge; options {} are ignored."),
+        tool("create_issue", "Create an issue."),
+        tool("tool_search", "Mine."),
+        tool("list_issues", "List issues."),
+        tool("create_issue", "Create a Linear issue."),
+        tool("list_teams", "List teams."),
+        tool("tool_call", "Left out."),
+    )
+}
+
+/// Where the payload holds the def range `(start, end)` (after the byte that says a def is a
+/// range of the text): the offset of `start`.
+fn range_field(bytes: &[u8], (start, end): (usize, usize)) -> usize {
+    let mut field = vec![0u8];
+    field.extend_from_slice(&(start as u32).to_le_bytes());
+    field.extend_from_slice(&(end as u32).to_le_bytes());
+    let at = bytes.windows(field.len()).position(|w| w == field.as_slice()).expect("the range is in the payload");
+    at + 1
+}
+
+/// A tool's def range forged (the checksum made right) to any other range of the toolbox's text
+/// is refused: the whole toolbox from its start, the def with the comma after it, two defs, an
+/// object inside the def, braces inside a description (`{owner}`, and `{}`, which is an object's
+/// text), another tool's def, two tools' defs swapped. The load checked a range only to be within
+/// the text (and the def's size to fit it): each of these loaded, a def that is no JSON (the
+/// first three, `{owner}`) as `null` in the assembly (tests/js/snapshot.test.mjs's forged
+/// snapshots), another tool's def as a second tool of that name.
+#[test]
+fn a_def_range_that_is_not_the_def_at_its_place_is_refused() {
+    let text = braced_toolbox();
+    let shelf = Shelf::from_json_text(text.clone(), r#"{"contextLength":3000}"#).unwrap();
+    let bytes = shelf.snapshot();
+    let loaded = Shelf::from_snapshot(bytes.clone(), None, None).expect("the snapshot as written loads");
+    assert_eq!(loaded.assemble().to_value().to_json(), shelf.assemble().to_value().to_json());
+    let def = |name: &str| {
+        let def = common::openai_tool(name, "").to_json();
+        let head = &def[..def.find(r#","description""#).unwrap()];
+        let start = text.find(head).unwrap();
+        let end = start + text[start..].find("}}}").unwrap() + 3;
+        assert!(json::parse(&text[start..end]).unwrap().is_object());
+        (start, end)
+    };
+    let (read_file, merge, create_issue) = (def("read_file"), def("mcp__gh__merge"), def("create_issue"));
+    let inside = |from: (usize, usize), what: &str| {
+        let at = from.0 + text[from.0..from.1].find(what).unwrap();
+        (at, at + what.len())
+    };
+    let parameters =
+        inside(read_file, r#"{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}"#);
+    let forged = [
+        ("the toolbox from its start", read_file, (0, read_file.1)),
+        ("the def and the comma after it", read_file, (read_file.0, read_file.1 + 1)),
+        ("two defs", read_file, (read_file.0, merge.1)),
+        ("the def's parameters", read_file, parameters),
+        ("{owner} in a description", read_file, inside(read_file, "{owner}")),
+        ("{} in a description", merge, inside(merge, "{}")),
+        ("another tool's def", merge, read_file),
+        ("a server tool's def as another's", create_issue, read_file),
+    ];
+    for (what, from, to) in forged {
+        let mut bytes = bytes.clone();
+        let at = range_field(&bytes, from);
+        bytes[at..at + 4].copy_from_slice(&(to.0 as u32).to_le_bytes());
+        bytes[at + 4..at + 8].copy_from_slice(&(to.1 as u32).to_le_bytes());
+        // The def's size (code points, after its range) made to fit the forged range.
+        let size = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()).min((to.1 - to.0) as u32);
+        bytes[at + 8..at + 12].copy_from_slice(&size.to_le_bytes());
+        let message = refused(with_checksum(&bytes));
+        assert!(message.contains("malformed"), "{what}: {message}");
+    }
+    // Two direct tools' defs swapped.
+    let mut bytes = bytes.clone();
+    let (a, b) = (range_field(&bytes, read_file), range_field(&bytes, merge));
+    let (first, second) = (bytes[a..a + 8].to_vec(), bytes[b..b + 8].to_vec());
+    bytes[a..a + 8].copy_from_slice(&second);
+    bytes[b..b + 8].copy_from_slice(&first);
+    assert!(refused(with_checksum(&bytes)).contains("malformed"));
+}
+
+/// A toolbox whose text repeats a server's key (`JSON.parse` keeps the key's first place and its
+/// last list) has its defs in another order than its tools: its snapshot holds each def as a text
+/// of its own, and loads into a shelf that answers as a new one.
+#[test]
+fn a_toolbox_text_with_a_repeated_key_loads_from_its_snapshot() {
+    let tool = |name: &str| common::openai_tool(name, "A tool.").to_json();
+    let text = format!(
+        r#"{{"servers":{{"gh":[{}],"linear":[{}],"gh":[{},{}]}},"tools":[{}]}}"#,
+        tool("old_one"),
+        tool("list_teams"),
+        tool("create_issue"),
+        tool("list_issues"),
+        tool("read_file")
+    );
+    let shelf = Shelf::from_json_text(text, r#"{"contextLength":3000}"#).unwrap();
+    let loaded = Shelf::from_snapshot(shelf.snapshot(), None, None).expect("loads");
+    assert_eq!(loaded.assemble().to_value().to_json(), shelf.assemble().to_value().to_json());
+    for query in ["create issue", "list", "old one"] {
+        assert_eq!(
+            loaded.search(query, Some(5)).to_value().to_json(),
+            shelf.search(query, Some(5)).to_value().to_json()
+        );
+    }
+    assert!(loaded.catalog().get("mcp__gh__old_one").is_none());
+}
+
 // ------------------------------------------------------------------ growth
 
 /// Most a case may grow from n to 10n over the yardstick's growth (tests/hostile.rs's bound).

@@ -1116,7 +1116,8 @@ impl SearchIndex {
         }
         let (text, ends) = (&self.lower_names.text, &self.lower_names.ends);
         let (mut doc, mut from) = (0, 0);
-        while let Some(at) = text.get(from..).and_then(|rest| rest.find(lower_query)).map(|i| from + i) {
+        let found_from = |from: usize| crate::swar::find_linear(text.as_bytes().get(from..)?, lower_query.as_bytes());
+        while let Some(at) = found_from(from).map(|i| from + i) {
             doc += flat::first_where(ends.len().saturating_sub(doc), |i| {
                 ends.get(doc + i).is_none_or(|&end| end as usize > at)
             });
@@ -1324,7 +1325,8 @@ fn field_term_counts(
     push(fields.server, SERVER);
     let description =
         if config.strip_html { tokenize::strip_html(fields.description) } else { Cow::Borrowed(fields.description) };
-    let (summary, rest) = description.split_at(tokenize::first_sentence_end(&description));
+    let (summary, rest) =
+        description.split_at_checked(tokenize::first_sentence_end(&description)).unwrap_or((&description, ""));
     push(summary, SUMMARY);
     push(rest, DESCRIPTION);
     for hint in &fields.hints {
@@ -1633,7 +1635,8 @@ fn cut_query(query: &str) -> &str {
 
 /// Fallback test: a query with at least one letter or digit, contained in the name.
 fn name_contains_query(lower_name: &str, lower_query: &str) -> bool {
-    lower_query.chars().any(char::is_alphanumeric) && lower_name.contains(lower_query)
+    lower_query.chars().any(char::is_alphanumeric)
+        && crate::swar::find_linear(lower_name.as_bytes(), lower_query.as_bytes()).is_some()
 }
 
 /// The fallback's one search through the names' text finds the names the per-name test does, on

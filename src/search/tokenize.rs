@@ -127,7 +127,7 @@ pub fn strip_mcp_prefix(name: &str) -> &str {
     let Some(rest) = name.strip_prefix("mcp__") else {
         return name;
     };
-    match rest.split_once("__") {
+    match crate::wire::split_at_separator(rest) {
         Some((server, tool)) if !server.is_empty() && !tool.is_empty() => tool,
         _ => name,
     }

@@ -14,11 +14,12 @@
 //! toolbox), so no def is parsed (a tool's schema outline is read from its def the first time it
 //! is needed). What is checked is structure, at the cost of a pass over the bytes: the checksum,
 //! the text's UTF-8, every count against the bytes left, every string's UTF-8, every def's range
-//! within its text, every index within the table it indexes, every list in the order lookups rely
-//! on, every float finite, names unique, every vector one that quantising some vector gives. So
-//! bytes forged with a correct checksum (a checksum tells corrupt bytes; it is no signature) load
-//! into a shelf that never traps, hangs or answers with a name the snapshot does not hold, or are
-//! `invalid_snapshot` with a reason.
+//! the def at its tool's place in its text (one scan of the text, strings skipped eight bytes at
+//! a time, finds where each def is; none is parsed), every index within the table it indexes,
+//! every list in the order lookups rely on, every float finite, names unique, every vector one
+//! that quantising some vector gives. So bytes forged with a correct checksum (a checksum tells
+//! corrupt bytes; it is no signature) load into a shelf that never traps, hangs or answers with a
+//! name the snapshot does not hold, or are `invalid_snapshot` with a reason.
 
 use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Tool, MAX_TOOLS};
 use crate::error::{Error, ErrorCode};
@@ -219,13 +220,13 @@ fn write_snapshot(shelf: &Shelf, hold_toolbox: bool) -> Vec<u8> {
     let ranges: Vec<Option<(usize, usize)>> = match (held, toolbox) {
         (Some(text), _) => {
             out.u8(TOOLBOX_HELD);
-            every.iter().map(|tool| range_in(tool, text)).collect()
+            ranges_in(&every, text)
         }
         (None, Some(text)) => {
             out.u8(TOOLBOX_FINGERPRINT);
             out.u64(fnv1a_words(text.as_bytes()));
             out.u64(text.len() as u64);
-            every.iter().map(|tool| range_in(tool, text)).collect()
+            ranges_in(&every, text)
         }
         (None, None) => {
             let (text, ranges) = defs_text(&shelf.catalog, &every);
@@ -248,9 +249,68 @@ fn write_snapshot(shelf: &Shelf, hold_toolbox: bool) -> Vec<u8> {
     out.0
 }
 
-/// The range of `text` that is `tool`'s def, when its def is a range of that very text.
-fn range_in(tool: &Tool, text: &Arc<String>) -> Option<(usize, usize)> {
-    Arc::ptr_eq(&tool.def_json.source, text).then_some((tool.def_json.start, tool.def_json.end))
+/// Where each tool of `every` (in input order) has its def in `text`, when it is a range of that
+/// very text; `None` for each when the text's defs are in another order ([`def_ranges`]: a
+/// repeated key, whose list `JSON.parse` reads in the key's first place), as the load checks them
+/// by place. The defs are then texts of their own.
+fn ranges_in(every: &[&Tool], text: &Arc<String>) -> Vec<Option<(usize, usize)>> {
+    let in_text =
+        |tool: &&Tool| Arc::ptr_eq(&tool.def_json.source, text).then_some((tool.def_json.start, tool.def_json.end));
+    let ranges: Vec<Option<(usize, usize)>> = every.iter().map(in_text).collect();
+    let defs = def_ranges(text.as_bytes());
+    let by_place =
+        defs.len() == ranges.len() && ranges.iter().zip(&defs).all(|(range, def)| range.is_none_or(|r| r == *def));
+    if by_place {
+        ranges
+    } else {
+        alloc::vec![None; every.len()]
+    }
+}
+
+/// The range of every def of a toolbox's JSON text (trusted to be JSON), in text order: each
+/// object that is an element of the top array (a flat toolbox), of an array that is a member of
+/// the top object (`tools`), or of an array that is a member of an object that is (each server's
+/// list). One scan: strings skipped eight bytes at a time, a bit per open container of the top
+/// four for its kind. On text that is not JSON it finds something, never past the end.
+fn def_ranges(text: &[u8]) -> Vec<(usize, usize)> {
+    let mut defs = Vec::new();
+    // Bit `d`: the container open at depth `d` is an array (the top one at depth 1).
+    let (mut arrays, mut depth, mut def_start, mut def_depth) = (0u32, 0usize, 0usize, 0usize);
+    let mut at = 0;
+    while let Some(&b) = text.get(at) {
+        match b {
+            b'"' => {
+                at = string_end(text, at + 1);
+                continue;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth < 32 {
+                    arrays = (arrays & !(1 << depth)) | (u32::from(b == b'[') << depth);
+                }
+                // The places of defs: flat [{…}], {"tools": [{…}]}, {"servers": {"s": [{…}]}}.
+                let place = match depth {
+                    2 => arrays & 0b10 == 0b10,
+                    3 => arrays & 0b110 == 0b100,
+                    4 => arrays & 0b1110 == 0b1000,
+                    _ => false,
+                };
+                if b == b'{' && def_depth == 0 && place {
+                    (def_start, def_depth) = (at, depth);
+                }
+            }
+            b'}' | b']' => {
+                if def_depth != 0 && depth == def_depth {
+                    defs.push((def_start, at + 1));
+                    def_depth = 0;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    defs
 }
 
 /// The toolbox of a catalog's defs (`every`, in input order) as JSON text, and the range of each
@@ -697,10 +757,19 @@ fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Re
     // Places in input order, each the next of its list, as a read gives them (a binding finds the
     // caller's def by the place): the lists walked once beside the tools.
     let mut places = lists.iter().flat_map(|(server, length)| (0..*length).map(move |i| (server.as_deref(), i)));
+    // Where the text's defs are (a scan, made when a def is a range of it): a def that is a range
+    // of the text is the def at its tool's place.
+    let mut defs: Option<Vec<(usize, usize)>> = None;
     for at in 0..count {
         let (tool, is_left_out) = read_tool(r, text)?;
         if tool.position != at || places.next().is_none_or(|place| !at_place(&tool, place)) {
             return Err(malformed(&["a tool's place is not the next in its list"]));
+        }
+        if Arc::ptr_eq(&tool.def_json.source, text) {
+            let defs = defs.get_or_insert_with(|| def_ranges(text.as_bytes()));
+            if defs.len() != count || defs.get(at) != Some(&(tool.def_json.start, tool.def_json.end)) {
+                return Err(malformed(&["a tool's def is not the def at its place in its text"]));
+            }
         }
         if is_left_out { &mut left_out } else { &mut tools }.push(tool);
     }
@@ -711,6 +780,28 @@ fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Re
         return Err(malformed(&["its tools: a bridge tool's name"]));
     }
     Ok(catalog)
+}
+
+/// The offset just past the string whose contents start at `at` (or the end of `text`), the
+/// string trusted to be JSON: eight bytes at a time while none is `"` or `\\`.
+fn string_end(text: &[u8], mut at: usize) -> usize {
+    use crate::swar::equal;
+    loop {
+        while let Some(word) = text.get(at..at + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()).map(u64::from_le_bytes) {
+            let stops = equal(word, b'"') | equal(word, b'\\');
+            if stops != 0 {
+                at += (stops.trailing_zeros() / 8) as usize;
+                break;
+            }
+            at += 8;
+        }
+        match text.get(at) {
+            Some(b'\\') => at += 2,
+            Some(b'"') => return at + 1,
+            Some(_) => at += 1,
+            None => return text.len(),
+        }
+    }
 }
 
 /// Whether `tool`'s origin is `place`: the index in a server's list (named, and the tool's server)

@@ -134,7 +134,8 @@ function heldToolbox(bytes) {
 /**
  * What is wrong with a loaded shelf, or null: every answer plain data or a
  * ToolshelfError, the assembly's tools objects with unique names, its snapshot loading again, and
- * an update to its own toolbox accepted and answering as a new Shelf of that toolbox. (SPEC §13
+ * an update to its own toolbox answering as a new Shelf of that toolbox: accepted and answering as
+ * it (or as the loaded shelf), or refused with the error a new Shelf of it gives. (SPEC §13
  * trusts the catalog a well-formed snapshot carries: a forged one answers as what it says, so the
  * update, which reads the toolbox again, is compared with a new Shelf, not with the loaded one.)
  */
@@ -156,12 +157,22 @@ function wrongWith(shelf, given, options) {
     // toolbox again (a server whose objects are the very ones given keeps the loaded tools).
     const own = given ? structuredClone(given) : heldToolbox(again);
     let fresh = null;
+    let freshError = null;
     try {
       fresh = JSON.stringify(new Shelf(own, options).assemble());
-    } catch {
-      // its text is no toolbox a new Shelf takes with those options
+    } catch (e) {
+      freshError = e; // its text is no toolbox a new Shelf takes with those options
     }
-    shelf.update(own);
+    let updateError = null;
+    try {
+      shelf.update(own);
+    } catch (e) {
+      updateError = e;
+    }
+    if (freshError || updateError) {
+      if (freshError?.code !== undefined && updateError?.code === freshError.code) return null;
+      return `an update to its own toolbox ${updateError ? `threw ${updateError.code}: ${updateError.message}` : "was accepted"}, a new Shelf of it ${freshError ? `threw ${freshError.code}` : "was made"}`;
+    }
     // The update reads its toolbox again: as the loaded shelf answered (its catalog not forged)
     // or as a new Shelf of that toolbox with the options it holds (its options not forged).
     const updated = JSON.stringify(shelf.assemble());
@@ -172,9 +183,21 @@ function wrongWith(shelf, given, options) {
   return null;
 }
 
+/** Numbers from a seed (xorshift32): the same forgeries every run, a failure's label replayable. */
+function seeded(seed) {
+  let x = seed >>> 0 || 1;
+  return (n) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x % n;
+  };
+}
+
 test("a forged snapshot (checksum made right) is invalid_snapshot or a shelf that answers rightly", () => {
   const toolbox = {
-    tools: [tool("read_file", "Read a file."), tool("mcp__gh__merge", "Merge.")],
+    tools: [tool("read_file", "Read a file at /repos/{owner}/{repo}."), tool("mcp__gh__merge", "Merge; options {} are ignored.")],
     servers: {
       gh: [tool("create_issue", "Create an issue."), tool("tool_search", "Mine."), tool("list_issues", "List issues.")],
       linear: [tool("create_issue", "Create a Linear issue."), tool("list_teams", "List teams.")],
@@ -185,24 +208,43 @@ test("a forged snapshot (checksum made right) is invalid_snapshot or a shelf tha
   const bytes = new Shelf(toolbox, options).snapshot();
   const view = new DataView(bytes.buffer, bytes.byteOffset);
   const textLen = Number(view.getBigUint64(bytes.length - 24, true));
-  const payload = bytes.length - 40 - textLen;
-  const variants = [];
-  // Every place of the payload read as a 32-bit number and changed (one more, one less, zero, a
-  // swap with the next number), and the toolbox's text with one name copied over another.
-  for (let at = textLen; at + 4 <= bytes.length - 40; at++) {
-    for (const change of ["+1", "-1", "0", "swap"]) {
-      const forged = bytes.slice();
-      const v = new DataView(forged.buffer);
-      const n = v.getUint32(at, true);
-      if (change === "swap" && at + 8 <= bytes.length - 40) {
-        v.setUint32(at, v.getUint32(at + 4, true), true);
-        v.setUint32(at + 4, n, true);
-      } else v.setUint32(at, change === "+1" ? n + 1 : change === "-1" ? n - 1 : 0, true);
-      variants.push([`${change} at ${at - textLen} of ${payload}`, forged]);
-    }
-  }
+  const payloadEnd = bytes.length - 40;
   const text = new TextDecoder().decode(bytes.subarray(0, textLen));
-  for (const [from, to] of [["list_issues", "create_issue"], ["list_teams", "create_issue"], ["read_file", "tool_search"], ["mcp__gh__merge", "read_file"]]) {
+  const variants = [];
+  /** The payload's 32-bit number at `at` changed (one more, one less, zero, a swap with the next). */
+  const change = (at, how) => {
+    const forged = bytes.slice();
+    const v = new DataView(forged.buffer);
+    const n = v.getUint32(at, true);
+    if (how === "swap") {
+      v.setUint32(at, v.getUint32(at + 4, true), true);
+      v.setUint32(at + 4, n, true);
+    } else v.setUint32(at, how === "+1" ? n + 1 : how === "-1" ? n - 1 : 0, true);
+    variants.push([`${how} at ${at - textLen} of ${payloadEnd - textLen}`, forged]);
+  };
+  const hows = ["+1", "-1", "0", "swap"];
+  // Every number of every tool's def range (its start and end in the text, then its size: where
+  // the payload holds a def as the byte 0 and the range), each changed every way: the ranges say
+  // where the defs the assembly and describe give back are.
+  const defRanges = [...toolbox.tools, ...Object.values(toolbox.servers).flat()].map((def) => {
+    const start = new TextEncoder().encode(text.slice(0, text.indexOf(JSON.stringify(def)))).length;
+    return [start, start + new TextEncoder().encode(JSON.stringify(def)).length];
+  });
+  for (const [start, end] of defRanges) {
+    const field = new Uint8Array(9);
+    new DataView(field.buffer).setUint32(1, start, true);
+    new DataView(field.buffer).setUint32(5, end, true);
+    const at = bytes.subarray(0, payloadEnd).findIndex((_, i) => i >= textLen && field.every((b, j) => bytes[i + j] === b));
+    assert.ok(at > 0, `the def range ${start}..${end} is in the payload`);
+    for (const place of [at + 1, at + 5, at + 9]) for (const how of hows) change(place, how);
+  }
+  // 1,200 more places of the whole payload (the options, the catalog's lists, names and places, the
+  // index's tables, the embeddings' flag), each with a way of changing, drawn from a seed.
+  const draw = seeded(40);
+  for (let i = 0; i < 1200; i++) change(textLen + draw(payloadEnd - 8 - textLen), hows[draw(4)]);
+  // The toolbox's text with one name copied over another: of another length (every def after it
+  // moves) or of the same length (a repeated name, or a new one, the defs in their places).
+  for (const [from, to] of [["list_issues", "create_issue"], ["list_teams", "create_issue"], ["read_file", "tool_search"], ["mcp__gh__merge", "read_file"], ["tool_search", "list_issues"], ["list_teams", "list_tools"]]) {
     const changed = new TextEncoder().encode(text.replace(`"${from}"`, `"${to}"`));
     const forged = new Uint8Array([...changed, ...bytes.subarray(textLen)]);
     new DataView(forged.buffer).setBigUint64(forged.length - 24, BigInt(changed.length), true);
@@ -225,7 +267,7 @@ test("a forged snapshot (checksum made right) is invalid_snapshot or a shelf tha
     }
   }
   console.log(`${variants.length * 2} forged loads, ${loaded} loaded, ${wrong.length} wrong`);
-  assert.ok(variants.length > 500, `${variants.length} variants`);
+  assert.ok(variants.length >= 1300 && loaded > 0, `${variants.length} variants, ${loaded} loaded`);
   assert.deepEqual(wrong.slice(0, 12), [], `${wrong.length} of ${variants.length * 2} forged loads wrong`);
 });
 
