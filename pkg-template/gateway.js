@@ -641,8 +641,9 @@ export class Gateway {
       else if (up.state === "ready" && up.listReason !== undefined) notes.push(`${up.name} (${up.listReason})`);
     }
     const note = notes.length ? `\n\nUnavailable now: ${notes.join("; ")}. A call to their tools answers with an error until they are back.` : "";
-    const searchName = this.#searchName();
-    let tools = note ? assembly.tools.map((t) => (t.name === searchName && !this.#isUpstreamTool(t) ? { ...t, description: `${t.description}${note}` } : t)) : assembly.tools;
+    // The search tool is the first the assembly made (not an upstream's): the core's bridge names, repairs included.
+    const search = assembly.tools.find((t) => !this.#isUpstreamTool(t));
+    let tools = note && search ? assembly.tools.map((t) => (t === search ? { ...t, description: `${t.description}${note}` } : t)) : assembly.tools;
     // Nothing to serve but upstreams that failed: a search tool that says so, not an empty list.
     this.#statusOnly = tools.length === 0 && note !== "";
     if (this.#statusOnly) tools = [this.#statusTool(notes)];
@@ -681,7 +682,7 @@ export class Gateway {
     }
   }
 
-  /** The search tool's name: the options' `bridgeNames` (its first), else tool_search. */
+  /** The search tool's name while no upstream has tools (no assembly made one): the options' `bridgeNames` (its first), else tool_search. */
   #searchName() {
     const names = this.#options.bridgeNames;
     return (Array.isArray(names) ? names[0] : names?.search) ?? "tool_search";
