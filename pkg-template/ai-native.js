@@ -288,6 +288,19 @@ function exposedAssembly(box) {
 }
 
 /**
+ * A native adapter: its ToolSet, `methods`, and the state both adapters expose (`shelf`, the
+ * toolbox's `assembly` with the adapter's warnings, `warnings`), read from `box` when asked.
+ */
+function adapter(box, tools, methods) {
+  const exposed = exposedAssembly(box);
+  return Object.defineProperties({ tools, ...methods }, {
+    shelf: { get: () => box.shelf, enumerable: true },
+    assembly: { get: exposed, enumerable: true },
+    warnings: { get: () => box.state.warnings, enumerable: true },
+  });
+}
+
+/**
  * Direct tools plus deferred tools by server (ToolSets, or a function of them) → `{ tools,
  * prepareStep, repairToolCall, update, shelf, assembly, warnings }` for @ai-sdk/anthropic; undefined
  * where the core keeps the bridge (over 10,000 deferred tools at creation).
@@ -385,13 +398,8 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
     })?.name;
   };
 
-  const exposed = exposedAssembly(box);
-  return {
-    tools,
-    get shelf() { return box.shelf; },
-    /** The toolbox's assembly (every deferred tool; mode, listing, contextTokens, warnings, fingerprint). */
-    get assembly() { return exposed(); },
-    get warnings() { return box.state.warnings; },
+  // The assembly exposed holds every deferred tool; mode, listing, contextTokens, warnings, fingerprint.
+  return adapter(box, tools, {
     /**
      * For generateText/streamText: the servers read (a function's, sync or async), then the
      * conversation's tools: `activeTools` is what `assemble({ messages })` carries for it.
@@ -411,7 +419,7 @@ export function anthropicNative({ tools: direct = {}, servers = {}, options = {}
     update(next) {
       return box.update(next, ready);
     },
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -610,13 +618,7 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
     return names.get(sourceKey(wanted)) ?? (wanted.server === null ? wanted.own : undefined);
   };
 
-  const exposed = exposedAssembly(box);
-  return {
-    tools,
-    get shelf() { return box.shelf; },
-    /** The toolbox's assembly (mode, listing, contextTokens, warnings, fingerprint). */
-    get assembly() { return exposed(); },
-    get warnings() { return box.state.warnings; },
+  return adapter(box, tools, {
     /**
      * For generateText/streamText: the servers read (a function's, sync or async); `activeTools`
      * the direct tools, the search tool and the functions the conversation loaded or called; a
@@ -651,5 +653,5 @@ export function openaiNative({ toolSearch, tools: direct = {}, servers = {}, opt
     update(next) {
       return box.update(next, () => conversation([]));
     },
-  };
+  });
 }
