@@ -295,12 +295,12 @@ struct Tables {
     name_starts: Vec<u32>,
 }
 
-/// One tool of the index, as ranking needs it.
+/// One tool of the index while it is built, as ranking needs it: its name and server borrowed
+/// from the tool (its lowercased name goes straight into the index's table of them).
 #[derive(Clone, Debug)]
-struct Doc {
-    name: String,
-    server: String,
-    lower_name: String,
+struct Doc<'a> {
+    name: &'a str,
+    server: &'a str,
     /// The lowercased own name, when the tool has one besides its name.
     lower_own: String,
 }
@@ -486,6 +486,7 @@ impl SearchIndex {
         let mut name_starts: Vec<u32> = alloc::vec![0];
         let mut server_numbers = intern::StrMap::default();
         let mut server_of: Vec<u32> = Vec::new();
+        let mut lower_names = Texts::default();
         for fields in docs {
             let length = field_term_counts(&analyzer, &config, &mut vocabulary, &fields, &mut entries);
             let added = entries.get(doc_starts.last().copied().unwrap_or(0)..).unwrap_or(&[]);
@@ -499,10 +500,10 @@ impl SearchIndex {
             name_starts.push(name_numbers.len() as u32);
             server_of.push(number_of(&mut server_numbers, fields.server));
             lengths.push(length);
+            lower_names.push(&crate::lowercase::lowercase(fields.name));
             metas.push(Doc {
-                name: fields.name.to_string(),
-                server: fields.server.to_string(),
-                lower_name: crate::lowercase::lowercase(fields.name),
+                name: fields.name,
+                server: fields.server,
                 lower_own: crate::lowercase::lowercase(own_beside(fields.name, fields.own)),
             });
         }
@@ -536,7 +537,7 @@ impl SearchIndex {
         }
         drop(vocabulary);
         let tables = Tables { terms, postings, name_terms, name_starts };
-        SearchIndex::assembled(analyzer, config, &metas, server_of, tables)
+        SearchIndex::assembled(analyzer, config, &metas, lower_names, server_of, tables)
     }
 
     /// The index of `metas` (each tool's name and server, in build order) and the tables made of
@@ -544,20 +545,17 @@ impl SearchIndex {
     fn assembled(
         analyzer: Analyzer,
         config: SearchConfig,
-        metas: &[Doc],
+        metas: &[Doc<'_>],
+        lower_names: Texts,
         server_of: Vec<u32>,
         tables: Tables,
     ) -> SearchIndex {
         let Tables { terms, postings, name_terms, name_starts } = tables;
-        let (names, name_docs) = sorted_names(metas);
+        let (names, name_docs) = sorted_names(metas, &lower_names);
         let tie_rank = tie_ranks(metas);
         let variants = variants_of(&analyzer, &config);
         let servers = server_of.iter().map(|&s| s as usize + 1).max().unwrap_or(0);
         let name_weights = name_term_weights(&name_terms, &postings, metas.len());
-        let mut lower_names = Texts::default();
-        for meta in metas {
-            lower_names.push(&meta.lower_name);
-        }
         SearchIndex {
             analyzer,
             config,
@@ -1618,13 +1616,13 @@ fn merge_postings(docs: usize, postings: impl Iterator<Item = Posting>) -> Vec<P
 /// Each tool's place in (name, server, build position) order: sorted by name and position with
 /// [`swar::sort_names`] (the one sort of names the `.wasm` holds), then each run of one name (a
 /// tool of that name on several servers) sorted by server and position the same way.
-fn tie_ranks(docs: &[Doc]) -> Vec<u32> {
-    let mut order: Vec<(&str, usize)> = docs.iter().enumerate().map(|(i, d)| (d.name.as_str(), i)).collect();
+fn tie_ranks(docs: &[Doc<'_>]) -> Vec<u32> {
+    let mut order: Vec<(&str, usize)> = docs.iter().enumerate().map(|(i, d)| (d.name, i)).collect();
     swar::sort_names(&mut order);
     let mut by_server: Vec<(&str, usize)> = Vec::new();
     for run in order.chunk_by_mut(|a, b| a.0 == b.0).filter(|run| run.len() > 1) {
         by_server.clear();
-        by_server.extend(run.iter().map(|&(_, doc)| (docs.get(doc).map_or("", |d| d.server.as_str()), doc)));
+        by_server.extend(run.iter().map(|&(_, doc)| (docs.get(doc).map_or("", |d| d.server), doc)));
         swar::sort_names(&mut by_server);
         for (slot, &(_, doc)) in run.iter_mut().zip(&by_server) {
             slot.1 = doc;
@@ -1639,14 +1637,15 @@ fn tie_ranks(docs: &[Doc]) -> Vec<u32> {
     rank
 }
 
-/// Every tool's lowercased name, and its name without an `mcp__` prefix, sorted for lookup, and
-/// the tool of each.
-fn sorted_names(docs: &[Doc]) -> (Texts, Vec<u32>) {
+/// Every tool's lowercased name (`lower_names`, in build order), and its name without an `mcp__`
+/// prefix, sorted for lookup, and the tool of each.
+fn sorted_names<'a>(docs: &'a [Doc<'_>], lower_names: &'a Texts) -> (Texts, Vec<u32>) {
     let mut names: Vec<(&str, usize)> = Vec::new();
     for (doc, meta) in docs.iter().enumerate() {
-        names.push((&meta.lower_name, doc));
-        let bare = strip_mcp_prefix(&meta.lower_name);
-        if bare.len() != meta.lower_name.len() {
+        let lower_name = lower_names.get(doc).unwrap_or_default();
+        names.push((lower_name, doc));
+        let bare = strip_mcp_prefix(lower_name);
+        if bare.len() != lower_name.len() {
             names.push((bare, doc));
         }
         if !meta.lower_own.is_empty() {
