@@ -38,36 +38,17 @@ export const wasmMemoryBytes = () => wasmExports.memory.buffer.byteLength;
 export const optionsFor = (qualify) => ({ contextLength: 200_000, qualify, maxSearchLimit: 50 });
 
 /**
- * The server and own name of a search match (a qualified name loses its `mcp__<server>__`; a
- * server name is written with `_` for what a tool name cannot hold, and a name past 64 characters
- * is cut and ends in `_` and 8 hex digits of a hash).
+ * For the catalog `entries`, the function from a search match to its entry's index (or undefined):
+ * a match names its tool by the shown name the core makes of (server, tool) (`toolName`), or, under
+ * `qualify: false`, by the tool's own name.
  */
-function ownName(match) {
-  const prefix = `mcp__${match.server}__`;
-  if (match.name.startsWith(prefix)) return match.name.slice(prefix.length);
-  if (!match.name.startsWith("mcp__")) return match.name;
-  const rest = match.name.slice(5);
-  const cut = rest.indexOf("__");
-  return cut > 0 ? rest.slice(cut + 2) : match.name;
-}
-
-/** For the catalog `entries`, the function from a search match to its entry's index (or undefined). */
 export function entryIndex(entries) {
-  const at = new Map(entries.map((e, i) => [`${e.server}\u0000${e.tool.function.name}`, i]));
-  const byServer = new Map();
-  entries.forEach((e, i) => (byServer.get(e.server) ?? byServer.set(e.server, []).get(e.server)).push([e.tool.function.name, i]));
-  return (match) => entryOf(at, byServer, match);
-}
-
-/** The entry index of a match: by server and own name, or for a cut name, the one tool of its server it begins. */
-function entryOf(at, byServer, match) {
-  const own = ownName(match);
-  const exact = at.get(`${match.server}\u0000${own}`);
-  if (exact !== undefined) return exact;
-  const hashed = /^(.*)_[0-9a-f]{8}$/.exec(own);
-  if (!hashed) return undefined;
-  const begins = (byServer.get(match.server) ?? []).filter(([name]) => name.startsWith(hashed[1].replace(/_$/, "")));
-  return begins.length === 1 ? begins[0][1] : undefined;
+  const at = new Map();
+  entries.forEach((e, i) => {
+    at.set(`${e.server}\u0000${glue.toolName(e.server, e.tool.function.name)}`, i);
+    at.set(`${e.server}\u0000${e.tool.function.name}`, i);
+  });
+  return (match) => at.get(`${match.server}\u0000${match.name}`);
 }
 
 /** The peers' interface: build = `new Shelf` + the first search (the index is built lazily). */
