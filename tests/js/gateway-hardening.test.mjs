@@ -223,7 +223,9 @@ test("sessions leave nothing behind: the heap after N SDK sessions (connect, lis
     for (let i = 0; i < 150; i++) await session(options);
     await sleep(300);
     const baseline = heapAfterGc();
-    const n = 250;
+    // 400 sessions: the process's own growth after warm-up (about 1 MB, whatever the count: 250
+    // sessions and 500 measured +1.4 MB and +0.9 MB) stays well under the per-session bound.
+    const n = 400;
     for (let i = 0; i < n; i++) await session(options);
     await sleep(300);
     const grown = heapAfterGc() - baseline;
