@@ -152,7 +152,12 @@ test("toolshelf serve over stdio, in front of server-everything, server-memory, 
   const progress = [];
   const waited = await gw.client.callTool(bridge(shown("slow", "wait"), { steps: 3, ms: 20 }), undefined, { onprogress: (p) => progress.push(p) });
   assert.deepEqual(waited, { content: [{ type: "text", text: "waited 3 steps" }], structuredContent: { steps: 3 }, _meta: { "example.com/upstream": "slow" } });
-  assert.deepEqual(progress.map((p) => [p.progress, p.total, p.message]), [[1, 3, "step 1"], [2, 3, "step 2"], [3, 3, "step 3"]]);
+  // MCP does not order a progress notification before its request's result (the SDK drops one that
+  // comes after, as mcp-progress.test.mjs says): the relayed ones are the steps in order, the first
+  // at least (sent two steps before the result).
+  const relayed = progress.map((p) => [p.progress, p.total, p.message]);
+  assert.ok(relayed.length >= 1, "a progress notification sent two steps before the result was relayed");
+  assert.deepEqual(relayed, [[1, 3, "step 1"], [2, 3, "step 2"], [3, 3, "step 3"]].slice(0, relayed.length));
 
   // Cancellation: the client's abort reaches the upstream (which logs it) and the gateway still serves.
   const controller = new AbortController();
