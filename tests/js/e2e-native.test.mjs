@@ -24,7 +24,7 @@ import { Shelf } from "toolshelf";
 import { createAnthropicNativeToolshelf } from "toolshelf/ai";
 import { callMcpTool, mcpServers } from "toolshelf/mcp";
 import { callShown, startNativeModelServer } from "./model-server.mjs";
-import { catalogServer, everythingServer } from "./mcp-servers.mjs";
+import { catalogServer, everythingServer, shownNames } from "./mcp-servers.mjs";
 import { repoDir } from "./support.mjs";
 
 const UNREAL = "unreal-engine";
@@ -43,13 +43,7 @@ before(async () => {
   everything = everythingServer();
   unreal = catalogServer("unreal-mcp-actions-exploded", { serverName: UNREAL, pageSize: 100 });
   mcpClients = { everything: await everything.client(), [UNREAL]: await unreal.client() };
-  const shelf = new Shelf({ servers: (await mcpServers(mcpClients)).servers });
-  for (const [server, own] of [["everything", "get-sum"], [UNREAL, BUILD.name]]) {
-    const described = shelf.describe(own);
-    assert.equal(described.server, server);
-    shownAs[own] = described.name;
-  }
-  shelf.free();
+  Object.assign(shownAs, shownNames((await mcpServers(mcpClients)).servers, [["everything", "get-sum"], [UNREAL, BUILD.name]]));
 });
 after(async () => {
   await Promise.all(Object.values(mcpClients).map((c) => c.close()));

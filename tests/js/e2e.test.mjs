@@ -19,7 +19,7 @@ import { Shelf } from "toolshelf";
 import { callMcpTool, mcpServers } from "toolshelf/mcp";
 import { createToolshelf, toolshelfSearch } from "toolshelf/ai";
 import { pick, startModelServer } from "./model-server.mjs";
-import { catalogServer, everythingServer } from "./mcp-servers.mjs";
+import { catalogServer, everythingServer, shownNames } from "./mcp-servers.mjs";
 
 const UNREAL = "unreal-engine";
 const BUILD = { name: "manage_pipeline__run_ubt", arguments: { target: "MyProjectEditor", platform: "Linux" } };
@@ -47,13 +47,7 @@ before(async () => {
   everything = everythingServer();
   unreal = catalogServer("unreal-mcp-actions-exploded", { serverName: UNREAL, pageSize: 100 });
   mcpClients = { everything: await everything.client(), [UNREAL]: await unreal.client() };
-  const shelf = new Shelf({ servers: (await mcpServers(mcpClients)).servers });
-  for (const [server, own] of [["everything", "get-sum"], [UNREAL, BUILD.name]]) {
-    const described = shelf.describe(own);
-    assert.equal(described.server, server);
-    shownAs[own] = described.name;
-  }
-  shelf.free();
+  Object.assign(shownAs, shownNames((await mcpServers(mcpClients)).servers, [["everything", "get-sum"], [UNREAL, BUILD.name]]));
 });
 after(async () => {
   await Promise.all(Object.values(mcpClients).map((c) => c.close()));

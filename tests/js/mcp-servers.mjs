@@ -9,6 +9,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import assert from "node:assert/strict";
+import { Shelf } from "toolshelf";
 import { catalog, repoDir } from "./support.mjs";
 
 const EVERYTHING = join(repoDir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -140,4 +142,23 @@ export function toolServer(serverName, tools) {
     },
     die: () => Promise.all(open.splice(0).map((s) => s.close().catch(() => {}))),
   };
+}
+
+/**
+ * The names the package shows for `[server, own name]` pairs of the servers `mcpServers` read
+ * (each own name on its server, as describe answers it): `{ [own]: shown }`.
+ */
+export function shownNames(servers, pairs) {
+  const shelf = new Shelf({ servers });
+  try {
+    const shown = {};
+    for (const [server, own] of pairs) {
+      const described = shelf.describe(own);
+      assert.equal(described.server, server);
+      shown[own] = described.name;
+    }
+    return shown;
+  } finally {
+    shelf.free();
+  }
 }
