@@ -43,7 +43,7 @@ before(async () => {
   everything = everythingServer();
   unreal = catalogServer("unreal-mcp-actions-exploded", { serverName: UNREAL, pageSize: 100 });
   mcpClients = { everything: await everything.client(), [UNREAL]: await unreal.client() };
-  Object.assign(shownAs, shownNames((await mcpServers(mcpClients)).servers, [["everything", "get-sum"], [UNREAL, BUILD.name]]));
+  Object.assign(shownAs, shownNames(Shelf, (await mcpServers(mcpClients)).servers, [["everything", "get-sum"], [UNREAL, BUILD.name]]));
 });
 after(async () => {
   await Promise.all(Object.values(mcpClients).map((c) => c.close()));

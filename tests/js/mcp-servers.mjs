@@ -10,7 +10,6 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import assert from "node:assert/strict";
-import { Shelf } from "toolshelf";
 import { catalog, repoDir } from "./support.mjs";
 
 const EVERYTHING = join(repoDir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -146,9 +145,10 @@ export function toolServer(serverName, tools) {
 
 /**
  * The names the package shows for `[server, own name]` pairs of the servers `mcpServers` read
- * (each own name on its server, as describe answers it): `{ [own]: shown }`.
+ * (each own name on its server, as describe answers it): `{ [own]: shown }`. `Shelf` is the
+ * package's (this file is also imported where the package is not installed).
  */
-export function shownNames(servers, pairs) {
+export function shownNames(Shelf, servers, pairs) {
   const shelf = new Shelf({ servers });
   try {
     const shown = {};
