@@ -14,8 +14,8 @@
 //! toolbox), so no def is parsed (a tool's schema outline is read from its def the first time it
 //! is needed). What is checked is structure, at the cost of a pass over the bytes: the checksum,
 //! the text's UTF-8, every count against the bytes left, every string's UTF-8, every def's range
-//! the def at its tool's place in its text (one scan of the text, strings skipped eight bytes at
-//! a time, finds where each def is; none is parsed), every index within the table it indexes,
+//! the def at its tool's place in its text (a walk of the text's lists that steps over each def
+//! by its stored range: only the bytes between defs are read), every index within the table it indexes,
 //! every list in the order lookups rely on, every float finite, names unique, every vector one
 //! that quantising some vector gives. So bytes forged with a correct checksum (a checksum tells
 //! corrupt bytes; it is no signature) load into a shelf that never traps, hangs or answers with a
@@ -273,9 +273,35 @@ fn ranges_in(every: &[&Tool], text: &Arc<String>) -> Vec<Option<(usize, usize)>>
 /// list). One scan: strings skipped eight bytes at a time, a bit per open container of the top
 /// four for its kind. On text that is not JSON it finds something, never past the end.
 fn def_ranges(text: &[u8]) -> Vec<(usize, usize)> {
+    walk_defs(text, |_, _| None).0
+}
+
+/// Whether `ranges` (one per def of the text, in text order; `None` where a def is not a range of
+/// it) are the text's defs, read without reading them: a walk of the text that steps over each def
+/// from its stored start to its stored end (a `}`), so that only the bytes between defs are read
+/// (the lists' brackets, commas and keys) and the defs that are no range of the text. A range that
+/// starts anywhere but where the walk finds the next def, or ends anywhere but at a `}`, is read
+/// through instead and found to differ; one that ends inside its def or past it leaves the walk
+/// out of step, and it finds other defs or its brackets unbalanced.
+fn ranges_are_defs(text: &[u8], ranges: &[Option<(usize, usize)>]) -> bool {
+    let stored_end = |k: usize, start: usize| {
+        let (from, end) = (*ranges.get(k)?)?;
+        (from == start && end > start && text.get(end - 1) == Some(&b'}')).then_some(end)
+    };
+    let (defs, balanced) = walk_defs(text, stored_end);
+    balanced
+        && defs.len() == ranges.len()
+        && ranges.iter().zip(&defs).all(|(range, def)| range.is_none_or(|r| r == *def))
+}
+
+/// The walk of [`def_ranges`] and [`ranges_are_defs`]: the defs of `text` in text order, and
+/// whether its brackets closed as they opened. At each def's start (the `k`-th def, at `start`),
+/// `step_over(k, start)` may say where it ends: the walk goes on from there, unread.
+fn walk_defs(text: &[u8], mut step_over: impl FnMut(usize, usize) -> Option<usize>) -> (Vec<(usize, usize)>, bool) {
     let mut defs = Vec::new();
     // Bit `d`: the container open at depth `d` is an array (the top one at depth 1).
     let (mut arrays, mut depth, mut def_start, mut def_depth) = (0u32, 0usize, 0usize, 0usize);
+    let mut balanced = true;
     let mut at = 0;
     while let Some(&b) = text.get(at) {
         match b {
@@ -296,6 +322,12 @@ fn def_ranges(text: &[u8]) -> Vec<(usize, usize)> {
                     _ => false,
                 };
                 if b == b'{' && def_depth == 0 && place {
+                    if let Some(end) = step_over(defs.len(), at) {
+                        defs.push((at, end));
+                        depth -= 1;
+                        at = end;
+                        continue;
+                    }
                     (def_start, def_depth) = (at, depth);
                 }
             }
@@ -304,13 +336,14 @@ fn def_ranges(text: &[u8]) -> Vec<(usize, usize)> {
                     defs.push((def_start, at + 1));
                     def_depth = 0;
                 }
+                balanced &= depth > 0;
                 depth = depth.saturating_sub(1);
             }
             _ => {}
         }
         at += 1;
     }
-    defs
+    (defs, balanced && depth == 0)
 }
 
 /// The toolbox of a catalog's defs (`every`, in input order) as JSON text, and the range of each
@@ -757,21 +790,20 @@ fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Re
     // Places in input order, each the next of its list, as a read gives them (a binding finds the
     // caller's def by the place): the lists walked once beside the tools.
     let mut places = lists.iter().flat_map(|(server, length)| (0..*length).map(move |i| (server.as_deref(), i)));
-    // Where the text's defs are (a scan, made when a def is a range of it): a def that is a range
-    // of the text is the def at its tool's place.
-    let mut defs: Option<Vec<(usize, usize)>> = None;
+    // Each def that is a range of the text (`None`: a text of its own), checked below to be the
+    // def at its tool's place.
+    let mut ranges = Vec::with_capacity(count);
     for at in 0..count {
         let (tool, is_left_out) = read_tool(r, text)?;
         if tool.position != at || places.next().is_none_or(|place| !at_place(&tool, place)) {
             return Err(malformed(&["a tool's place is not the next in its list"]));
         }
-        if Arc::ptr_eq(&tool.def_json.source, text) {
-            let defs = defs.get_or_insert_with(|| def_ranges(text.as_bytes()));
-            if defs.len() != count || defs.get(at) != Some(&(tool.def_json.start, tool.def_json.end)) {
-                return Err(malformed(&["a tool's def is not the def at its place in its text"]));
-            }
-        }
+        let def = &tool.def_json;
+        ranges.push(Arc::ptr_eq(&def.source, text).then_some((def.start, def.end)));
         if is_left_out { &mut left_out } else { &mut tools }.push(tool);
+    }
+    if ranges.iter().any(Option::is_some) && !ranges_are_defs(text.as_bytes(), &ranges) {
+        return Err(malformed(&["a tool's def is not the def at its place in its text"]));
     }
     let catalog = Catalog::of_tools(format, (tools, left_out), warnings, lists)
         .map_err(|e| malformed(&["its tools: ", &e.message]))?;
