@@ -63,12 +63,30 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && compare(a, b).is_eq()
 }
 
-/// The offset of the first `needle` in `haystack` (an empty needle is at 0): a plain search for
-/// the few-byte needles of the core (`__`), where `str::find` would link core's two-way searcher
-/// (kilobytes of `.wasm`).
+/// The offset of the first `needle` in `haystack` (an empty needle is at 0), for the short
+/// needles of the core (`__`, a `_meta` key), where `str::find` would link core's two-way
+/// searcher (kilobytes of `.wasm`): eight places at a time, those whose byte is the needle's first
+/// and whose byte a needle's length on is its last compared in full (a def's text holds a key's
+/// first and last letters far more often than the key). Linear in the haystack for such needles.
 pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     let last = haystack.len().checked_sub(needle.len())?;
-    (0..=last).find(|&at| haystack.get(at..at + needle.len()) == Some(needle))
+    let (Some(&first), Some(&end)) = (needle.first(), needle.last()) else { return Some(0) };
+    let tail = needle.len() - 1;
+    let matches = |at: usize| haystack.get(at..at + needle.len()) == Some(needle);
+    let mut at = 0;
+    while let (Some(starts), Some(ends)) = (word_at(haystack, at), word_at(haystack, at + tail)) {
+        // Flags that may be wrong above a right one: each is compared, lowest first.
+        let mut places = equal(starts, first) & equal(ends, end);
+        while places != 0 {
+            let place = at + (places.trailing_zeros() / 8) as usize;
+            if matches(place) {
+                return Some(place);
+            }
+            places &= places - 1;
+        }
+        at += 8;
+    }
+    (at..=last).find(|&place| matches(place))
 }
 
 /// The offset of the first `needle` in `haystack`, in time linear in both (Knuth–Morris–Pratt):
@@ -228,14 +246,15 @@ mod tests {
 
     #[test]
     fn both_searches_find_what_str_find_finds() {
-        // Every text and needle of up to 7 bytes over a two-letter alphabet (the overlaps that
-        // make a naive search backtrack and a border table matter), then UTF-8 and long runs.
+        // Every text of up to 12 bytes and needle of up to 4 over a two-letter alphabet (the
+        // overlaps that make a naive search backtrack and a border table matter, and places
+        // in and after the words `find` reads eight at a time), then UTF-8 and long runs.
         let words = |len: usize| {
             (0..1u32 << len).map(move |bits| {
                 (0..len).map(|i| if bits >> i & 1 == 1 { 'b' } else { 'a' }).collect::<alloc::string::String>()
             })
         };
-        for text in (0..=7).flat_map(words) {
+        for text in (0..=12).flat_map(words) {
             for needle in (0..=4).flat_map(words) {
                 assert_eq!(find_linear(text.as_bytes(), needle.as_bytes()), text.find(&needle), "{text:?} {needle:?}");
                 assert_eq!(find(text.as_bytes(), needle.as_bytes()), text.find(&needle), "{text:?} {needle:?}");
