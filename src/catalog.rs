@@ -53,6 +53,9 @@ pub struct Tool {
     pub(crate) read_as: Format,
     /// The format its def's own shape says ([`Format::detect`]), for the detection of an update.
     pub(crate) detected: Option<Format>,
+    /// Whether its def asks to stay direct (`_meta["anthropic/alwaysLoad"]: true`), seen when the
+    /// def was read; `None` for a tool loaded from a snapshot (its def's text is read if asked).
+    pub(crate) always_load: Option<bool>,
 }
 
 /// A tool def's compact JSON: a range of the toolbox's text when that text holds it as compact
@@ -630,6 +633,8 @@ struct Reading {
     untrimmed: Option<String>,
     description: String,
     schema_outline: Option<Value>,
+    /// Whether the def asks to stay direct (`_meta["anthropic/alwaysLoad"]: true`).
+    always_load: bool,
 }
 
 impl Def {
@@ -670,8 +675,21 @@ impl Reading {
             untrimmed: fields.name.filter(|n| n.trim().len() != n.len() && !n.trim().is_empty()).map(String::from),
             description: fields.description.unwrap_or("").to_string(),
             schema_outline: fields.schema.map(schema_outline),
+            always_load: marks_always_load(def),
         }
     }
+}
+
+/// The key of `_meta` by which a server marks a tool to stay direct, as Claude Code reads it.
+const ALWAYS_LOAD_KEY: &str = "anthropic/alwaysLoad";
+
+/// Whether a def's `_meta` holds `"anthropic/alwaysLoad": true`.
+fn marks_always_load(def: &Value) -> bool {
+    let metas = def.as_object().unwrap_or_default().iter().filter(|(key, _)| key == "_meta");
+    metas
+        .filter_map(|(_, meta)| meta.as_object())
+        .flatten()
+        .any(|(key, value)| key == ALWAYS_LOAD_KEY && *value == Value::Bool(true))
 }
 
 /// The lazily made value of a loaded tool's outline: thread-safe natively with `std` (a `Shelf`
@@ -1035,6 +1053,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         renamed: false,
         read_as: format,
         detected: entry.detected,
+        always_load: Some(reading.always_load),
     })
 }
 
@@ -1075,18 +1094,20 @@ fn apply_load_choices(tools: &mut [Tool], options: &Options, warnings: &mut Vec<
 }
 
 /// Whether the server marks `tool` to stay direct (`_meta["anthropic/alwaysLoad"]: true`, as
-/// Claude Code reads it): as an `alwaysLoad` entry naming the tool itself. Only a def whose text
-/// holds the key is read.
+/// Claude Code reads it): as an `alwaysLoad` entry naming the tool itself. Seen when the def was
+/// read; a loaded tool's def is read only when its text holds the key.
 fn asks_always_load(tool: &Tool) -> bool {
-    const KEY: &str = "anthropic/alwaysLoad";
-    if crate::swar::find(tool.def_json.as_bytes(), KEY.as_bytes()).is_none() {
+    if let Some(asked) = tool.always_load {
+        return asked;
+    }
+    if crate::swar::find(tool.def_json.as_bytes(), ALWAYS_LOAD_KEY.as_bytes()).is_none() {
         return false;
     }
     let mut asked = false;
     let mut reader = Reader::new(&tool.def_json);
     let read = reader.members(0, |reader, key| match key {
         "_meta" => reader.members(1, |reader, key| {
-            if key == KEY && reader.peek() == Some(b't') {
+            if key == ALWAYS_LOAD_KEY && reader.peek() == Some(b't') {
                 asked = true;
             }
             reader.skip_trusted()

@@ -94,6 +94,23 @@ fn a_server_can_keep_a_tool_direct() {
     assert_eq!(shelf(&not_asked, "{}").assemble().facts.deferred_count, a.facts.deferred_count + 1);
     let deferred = shelf(&toolbox, r#"{"defer":["github/get_file_contents"]}"#).assemble();
     assert_eq!(deferred.facts.deferred_count, a.facts.deferred_count + 1);
+    // A shelf loaded from a snapshot (its defs unread) and updated with GitHub's tools unchanged
+    // and a server more keeps it direct too: the kept tool's def is read for the mark.
+    let mut loaded = Shelf::from_snapshot(shelf(&toolbox, "{}").snapshot(), None, None).unwrap();
+    let servers = toolbox.get("servers").and_then(Value::as_object).unwrap().to_vec();
+    let more = [(
+        "other".to_string(),
+        Value::Array(vec![json::parse(r#"{"name":"ping","inputSchema":{"type":"object"}}"#).unwrap()]),
+    )];
+    loaded.update(&Value::object([("servers", Value::Object(servers.into_iter().chain(more).collect()))])).unwrap();
+    let updated = loaded.assemble();
+    assert_eq!(
+        updated.facts.deferred_count,
+        a.facts.deferred_count + 1,
+        "the new server's tool deferred, GitHub's kept direct"
+    );
+    let names: Vec<&str> = updated.tools.iter().filter_map(|t| t.get("name").and_then(Value::as_str)).collect();
+    assert!(names.contains(&toolshelf::wire::tool_name("github", WANTED).as_str()), "{names:?}");
 }
 
 #[test]

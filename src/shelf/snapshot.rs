@@ -897,6 +897,7 @@ fn read_tool(r: &mut Reader<'_>, text: &Arc<String>) -> Result<(Tool, bool), Err
         renamed: flags & RENAMED != 0,
         read_as,
         detected,
+        always_load: None,
     };
     Ok((tool, flags & LEFT_OUT != 0))
 }
