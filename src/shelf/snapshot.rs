@@ -131,29 +131,50 @@ impl Shelf {
         if fnv1a_words(checked) != trailer.checksum {
             return Err(invalid("corrupt: the checksum does not match"));
         }
-        // The payload and trailer apart (a copy of the smaller part), so that the bytes left are
-        // the toolbox's text, taken as they are.
-        let tail = bytes.split_off(text_end.min(bytes.len()));
-        let mut r = Reader::new(tail.get(..payload_end - text_end).unwrap_or_default());
-        let head = Head::read(&mut r, &trailer)?;
-        let (options, option_warnings, options_text) = head.options_for(options)?;
-        let (text, keeps) = toolbox_text(bytes, &trailer, head.toolbox, toolbox)?;
-        let catalog = read_catalog(&mut r, &text, &options)?;
-        let index = read_index(&mut r, &catalog, &options)?;
-        let mut shelf = Shelf::of(catalog, options, option_warnings);
-        shelf.embeddings = read_embeddings(&mut r, &shelf)?;
-        if r.left() > 0 {
-            return Err(malformed(&["bytes after the embeddings"]));
+        // The payload read where it is. Defs that are ranges of the snapshot's own text refer to a
+        // stand-in for it until the bytes, cut to the text, are taken as it (no copy of either).
+        let (mut shelf, stand_in, keeps) = {
+            let own = bytes.get(..text_end).unwrap_or_default();
+            let mut r = Reader::new(bytes.get(text_end..payload_end).unwrap_or_default());
+            let head = Head::read(&mut r, &trailer)?;
+            let (options, option_warnings, options_text) = head.options_for(options)?;
+            let (text, keeps, taken) = toolbox_text(own, head.toolbox, toolbox)?;
+            let text_bytes = if taken { own } else { text.as_bytes() };
+            let catalog = read_catalog(&mut r, &text, text_bytes, &options)?;
+            let index = read_index(&mut r, &catalog, &options)?;
+            let mut shelf = Shelf::of(catalog, options, option_warnings);
+            shelf.embeddings = read_embeddings(&mut r, &shelf)?;
+            if r.left() > 0 {
+                return Err(malformed(&["bytes after the embeddings"]));
+            }
+            shelf.index = Lazy::from(index);
+            shelf.origin = Origin { options: options_text, toolbox: Some(text.clone()) };
+            (shelf, taken.then_some(text), keeps)
+        };
+        if let Some(stand_in) = stand_in {
+            bytes.truncate(text_end);
+            // The payload's room given back (a shrink in place): the text is kept as long as the shelf.
+            bytes.shrink_to_fit();
+            let text =
+                Arc::new(String::from_utf8(bytes).map_err(|_| invalid("corrupt: the toolbox's text is not UTF-8"))?);
+            let catalog = &mut shelf.catalog;
+            for def in catalog.tools.iter_mut().chain(catalog.left_out.iter_mut()).map(|tool| &mut tool.def_json) {
+                if Arc::ptr_eq(&def.source, &stand_in) {
+                    def.source = text.clone();
+                }
+            }
+            shelf.origin.toolbox = Some(text);
         }
         // A snapshot taken of a toolbox's text keeps it (a snapshot of this shelf holds it again).
-        shelf.origin = Origin { options: options_text, toolbox: keeps.then_some(text) };
-        shelf.index = Lazy::from(index);
+        if !keeps {
+            shelf.origin.toolbox = None;
+        }
         Ok(shelf)
     }
 }
 
-/// The memory a load of `bytes` takes beyond the bytes themselves, about: the payload copied apart
-/// and the strings and arrays read from it (for a binding that reserves memory in one step).
+/// The memory a load of `bytes` takes beyond the bytes themselves, at most about: the strings and
+/// arrays read from the payload (for a binding that reserves memory in one step).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn room_to_load(bytes: &[u8]) -> usize {
     Trailer::read(bytes)
@@ -162,35 +183,24 @@ pub(crate) fn room_to_load(bytes: &[u8]) -> usize {
         .min(bytes.len())
 }
 
-/// The text the defs are ranges of, and whether it is the toolbox's (the shelf keeps it): the
-/// snapshot's own (the bytes cut to it, no copy), compared with `given` when both are there;
-/// `given`, checked against the fingerprint; or the text of the defs the snapshot holds.
-fn toolbox_text(
-    mut bytes: Vec<u8>,
-    trailer: &Trailer,
-    which: Which,
-    given: Option<String>,
-) -> Result<(Arc<String>, bool), Error> {
+/// The text the defs are ranges of, whether it is the toolbox's (the shelf keeps it), and whether
+/// it is a stand-in for the snapshot's own text `own` (taken as the text once the payload is
+/// read): the snapshot's own, compared with `given` when both are there; `given`, checked against
+/// the fingerprint; or the text of the defs the snapshot holds.
+fn toolbox_text(own: &[u8], which: Which, given: Option<String>) -> Result<(Arc<String>, bool, bool), Error> {
     match (which, given) {
         (Which::Held, Some(given)) => {
-            let own = bytes.get(..trailer.text_len as usize).unwrap_or_default();
             if own != given.as_bytes() {
                 return Err(invalid("the toolbox given differs from the one the snapshot holds"));
             }
-            Ok((Arc::new(given), true))
+            Ok((Arc::new(given), true, false))
         }
-        (Which::Held, None) => {
-            bytes.truncate(trailer.text_len as usize);
-            // The payload's room given back (a shrink in place): the text is kept as long as the shelf.
-            bytes.shrink_to_fit();
-            let text = String::from_utf8(bytes).map_err(|_| invalid("corrupt: the toolbox's text is not UTF-8"))?;
-            Ok((Arc::new(text), true))
-        }
+        (Which::Held, None) => Ok((Arc::new(String::new()), true, true)),
         (Which::Fingerprint(fingerprint, len), Some(given)) => {
             if len != given.len() as u64 || fingerprint != fnv1a_words(given.as_bytes()) {
                 return Err(invalid("the toolbox given differs from the one the snapshot was taken of (fingerprint)"));
             }
-            Ok((Arc::new(given), true))
+            Ok((Arc::new(given), true, false))
         }
         (Which::Fingerprint(..), None) => {
             Err(invalid("the snapshot does not hold its toolbox: give the toolbox it was taken of"))
@@ -198,7 +208,7 @@ fn toolbox_text(
         (Which::Defs(_), Some(_)) => Err(invalid(
             "the snapshot holds its tool defs and no fingerprint to check a toolbox against: load it without one",
         )),
-        (Which::Defs(defs), None) => Ok((Arc::new(defs), false)),
+        (Which::Defs(defs), None) => Ok((Arc::new(defs), false, false)),
     }
 }
 
@@ -777,7 +787,12 @@ impl Head {
 /// within its text, names unique, none a bridge tool's under `options`), its lookup tables made as
 /// a read makes them. Its defs are not parsed.
 #[inline(never)]
-fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Result<Catalog, Error> {
+fn read_catalog(
+    r: &mut Reader<'_>,
+    text: &Arc<String>,
+    text_bytes: &[u8],
+    options: &Options,
+) -> Result<Catalog, Error> {
     let format = r.format()?;
     let warnings = r.strings()?;
     let count = r.count(5)?;
@@ -794,7 +809,7 @@ fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Re
     // def at its tool's place.
     let mut ranges = Vec::with_capacity(count);
     for at in 0..count {
-        let (tool, is_left_out) = read_tool(r, text)?;
+        let (tool, is_left_out) = read_tool(r, text, text_bytes)?;
         if tool.position != at || places.next().is_none_or(|place| !at_place(&tool, place)) {
             return Err(malformed(&["a tool's place is not the next in its list"]));
         }
@@ -802,7 +817,7 @@ fn read_catalog(r: &mut Reader<'_>, text: &Arc<String>, options: &Options) -> Re
         ranges.push(Arc::ptr_eq(&def.source, text).then_some((def.start, def.end)));
         if is_left_out { &mut left_out } else { &mut tools }.push(tool);
     }
-    if ranges.iter().any(Option::is_some) && !ranges_are_defs(text.as_bytes(), &ranges) {
+    if ranges.iter().any(Option::is_some) && !ranges_are_defs(text_bytes, &ranges) {
         return Err(malformed(&["a tool's def is not the def at its place in its text"]));
     }
     let catalog = Catalog::of_tools(format, (tools, left_out), warnings, lists)
@@ -836,6 +851,12 @@ fn string_end(text: &[u8], mut at: usize) -> usize {
     }
 }
 
+/// Whether `at` is within `text` (UTF-8, checked whole when it is taken as the text) and at a
+/// character's first byte or its end, as `str::get` requires of a range's ends.
+fn at_char(text: &[u8], at: usize) -> bool {
+    at == text.len() || text.get(at).is_some_and(|&b| (b as i8) >= -0x40)
+}
+
 /// Whether `tool`'s origin is `place`: the index in a server's list (named, and the tool's server)
 /// or in the direct list, flat or `tools` (`None`).
 fn at_place(tool: &Tool, (list, index): (Option<&str>, usize)) -> bool {
@@ -847,7 +868,7 @@ fn at_place(tool: &Tool, (list, index): (Option<&str>, usize)) -> bool {
 
 /// One tool of the catalog, and whether it is one left out.
 #[inline(never)]
-fn read_tool(r: &mut Reader<'_>, text: &Arc<String>) -> Result<(Tool, bool), Error> {
+fn read_tool(r: &mut Reader<'_>, text: &Arc<String>, text_bytes: &[u8]) -> Result<(Tool, bool), Error> {
     let name = r.string()?;
     let server = r.opt_string()?;
     let own_name = r.string()?;
@@ -855,7 +876,7 @@ fn read_tool(r: &mut Reader<'_>, text: &Arc<String>) -> Result<(Tool, bool), Err
     let def_json = match r.u8()? {
         DEF_IN_TEXT => {
             let (start, end) = (r.usize()?, r.usize()?);
-            if text.get(start..end).is_none() {
+            if start > end || !at_char(text_bytes, start) || !at_char(text_bytes, end) {
                 return Err(malformed(&["a tool's def beyond its text"]));
             }
             DefText { source: text.clone(), start, end }
@@ -880,7 +901,10 @@ fn read_tool(r: &mut Reader<'_>, text: &Arc<String>) -> Result<(Tool, bool), Err
     let required = r.strings()?;
     // What the rest of the crate holds of every tool: a size (code points) no larger than its
     // def's bytes, a server for a deferred one, known flags.
-    if size > def_json.len() || flags > DEFERRED | RENAMED | LEFT_OUT || (flags & DEFERRED != 0 && server.is_none()) {
+    if size > def_json.end - def_json.start
+        || flags > DEFERRED | RENAMED | LEFT_OUT
+        || (flags & DEFERRED != 0 && server.is_none())
+    {
         return Err(malformed(&["a tool's size, flags or server"]));
     }
     let tool = Tool {
