@@ -528,7 +528,7 @@ fn native_arguments(b: &mut Bytes) -> json::Value {
 
 // ---------------------------------------------------------------------------------------------
 // `snapshot_forged`: a real snapshot's fields changed and its checksum made right (bytes written
-// to deceive), loaded. The layout parsed here is format 4's (src/shelf/snapshot.rs): a change of the
+// to deceive), loaded. The layout parsed here is format 5's (src/shelf/snapshot.rs): a change of the
 // format changes `Forged::parse` with it.
 
 /// A snapshot's field, as `Forged::parse` reads it.
@@ -582,7 +582,7 @@ impl Cursor<'_> {
 }
 
 impl Forged {
-    /// The fields of a format-4 snapshot.
+    /// The fields of a format-5 snapshot.
     fn parse(bytes: &[u8]) -> Option<Forged> {
         let trailer = bytes.len().checked_sub(40)?;
         let mut t = Cursor(&bytes[trailer..], 8);
@@ -660,6 +660,15 @@ impl Forged {
             fields.push(Field::U32(c.u32()?));
             u8s(&mut c, &mut fields, 3)?;
             strings(&mut c, &mut fields)?;
+        }
+        // The catalog's orders: by name, by own name, each server's name and tools.
+        u32s(&mut c, &mut fields, 1)?;
+        u32s(&mut c, &mut fields, 1)?;
+        let servers = c.u32()?;
+        fields.push(Field::U32(servers));
+        for _ in 0..servers {
+            string(&mut c, &mut fields)?;
+            u32s(&mut c, &mut fields, 1)?;
         }
         // The index: lower names, terms, postings (pairs, ends), names, name docs, name terms,
         // name starts, servers of tools, server count, tie ranks, name weights.

@@ -341,19 +341,43 @@ impl Catalog {
         Ok(Catalog { format, tools, left_out, servers, warnings, by_name, by_own_name, lists })
     }
 
-    /// A catalog of tools already read and passed over (a snapshot's, `crate::shelf::snapshot`):
-    /// the name indexes and servers made from them as [`Catalog::parse`] makes them; a name held
-    /// twice is the error it is there.
-    pub(crate) fn of_tools(
+    /// The catalog of tools read with their lookup orders as [`Catalog::orders`] gave them (a
+    /// snapshot's): each order checked in one pass to be the one a read sorts,
+    /// or what does not hold.
+    pub(crate) fn of_orders(
         format: Format,
         (tools, left_out): (Vec<Tool>, Vec<Tool>),
         warnings: Vec<String>,
         lists: Vec<(Option<String>, usize)>,
-    ) -> Result<Catalog, Error> {
-        let by_name = index_names(&tools)?;
-        let servers = group_servers(&tools, &by_name);
-        let by_own_name = index_own_names(&tools);
+        (by_name, by_own_name, servers): (Vec<usize>, Vec<usize>, Vec<Server>),
+    ) -> Result<Catalog, &'static str> {
+        if by_name.len() != tools.len() || !ascending(&tools, &by_name, |t| &t.name, false) {
+            return Err("its name order");
+        }
+        let qualified = tools.iter().filter(|t| is_known_by_other_name(t)).count();
+        let own_named = by_own_name.iter().all(|&i| tools.get(i).is_some_and(is_known_by_other_name));
+        if by_own_name.len() != qualified || !own_named || !ascending(&tools, &by_own_name, |t| &t.own_name, true) {
+            return Err("its own-name order");
+        }
+        let grouped =
+            servers.iter().map(|s| s.tools.len()).sum::<usize>() == tools.iter().filter(|t| t.deferred).count();
+        let each = servers.iter().all(|server| {
+            let of_it =
+                |&i: &usize| tools.get(i).is_some_and(|t| t.deferred && t.server.as_deref() == Some(&server.name));
+            !server.tools.is_empty()
+                && server.tools.iter().all(of_it)
+                && ascending(&tools, &server.tools, |t| &t.name, false)
+        });
+        let names_ascend = servers.windows(2).all(|w| w.first().map(|a| &a.name) < w.get(1).map(|b| &b.name));
+        if !grouped || !each || !names_ascend {
+            return Err("its servers");
+        }
         Ok(Catalog { format, tools, left_out, servers, warnings, by_name, by_own_name, lists })
+    }
+
+    /// The lookup orders a snapshot stores: by name, by own name, the servers'.
+    pub(crate) fn orders(&self) -> (&[usize], &[usize]) {
+        (&self.by_name, &self.by_own_name)
     }
 
     /// Reads a toolbox from JSON text: what `Catalog::parse` gives for the parsed text (and the
@@ -1269,13 +1293,30 @@ fn rename_qualified(tool: &mut Tool) {
     }
 }
 
+/// A server's tool known under another name than its own (qualified): what `by_own_name` holds.
+fn is_known_by_other_name(tool: &Tool) -> bool {
+    tool.server.is_some() && tool.name != tool.own_name
+}
+
+/// Whether `order` (indexes of `tools`, each within it) is in the order [`swar::sort_names`] gives
+/// by `key`: names ascending, strictly (each once), or with `ties` equal ones in index order.
+fn ascending(tools: &[Tool], order: &[usize], key: fn(&Tool) -> &str, ties: bool) -> bool {
+    let pair = |i: usize| tools.get(i).map(|t| (key(t), i));
+    order.iter().all(|&i| i < tools.len())
+        && order.windows(2).all(|w| match (w.first().and_then(|&i| pair(i)), w.get(1).and_then(|&i| pair(i))) {
+            (Some((a, i)), Some((b, j))) => match swar::compare(a.as_bytes(), b.as_bytes()) {
+                core::cmp::Ordering::Less => true,
+                core::cmp::Ordering::Equal => ties && i < j,
+                core::cmp::Ordering::Greater => false,
+            },
+            _ => false,
+        })
+}
+
 /// The indexes of the servers' tools whose name is not their own name, in code-point order of own
 /// names.
 fn index_own_names(tools: &[Tool]) -> Vec<usize> {
-    order_by(tools, |t| &t.own_name, |t| t.server.is_some() && t.name != t.own_name)
-        .into_iter()
-        .map(|(_, i)| i)
-        .collect()
+    order_by(tools, |t| &t.own_name, is_known_by_other_name).into_iter().map(|(_, i)| i).collect()
 }
 
 /// The name a server's tool is shown under: [`crate::wire::tool_name`], the one maker of it.

@@ -6,7 +6,8 @@
 //! off); the trailer ([`TRAILER`] bytes: magic, version, flags, the two lengths, the checksum)
 //! comes last. The payload is the options' JSON text; which toolbox the shelf is of (its text
 //! held, or its fingerprint, or for a shelf that keeps no toolbox text, the text of its defs); the
-//! catalog's tools as read (each def a range of that text, or a text of its own); the search
+//! catalog's tools as read (each def a range of that text, or a text of its own) and its lookup
+//! orders (by name, by own name, each server's tools); the search
 //! index's flat arrays as they are; and the deferred tools' vectors as stored (int8, a scale each).
 //!
 //! The load is a copy and a check, never a rebuild (SPEC §13): the toolbox a well-formed snapshot
@@ -16,12 +17,13 @@
 //! the text's UTF-8, every count against the bytes left, every string's UTF-8, every def's range
 //! the def at its tool's place in its text (a walk of the text's lists that steps over each def
 //! by its stored range: only the bytes between defs are read), every index within the table it indexes,
-//! every list in the order lookups rely on, every float finite, names unique, every vector one
+//! every list in the order lookups rely on (the catalog's orders checked in one pass where a read
+//! sorts), every float finite, names unique, every vector one
 //! that quantising some vector gives. So bytes forged with a correct checksum (a checksum tells
 //! corrupt bytes; it is no signature) load into a shelf that never traps, hangs or answers with a
 //! name the snapshot does not hold, or are `invalid_snapshot` with a reason.
 
-use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Tool, MAX_TOOLS};
+use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Server, Tool, MAX_TOOLS};
 use crate::error::{Error, ErrorCode};
 use crate::find::search_config;
 use crate::format::Format;
@@ -37,14 +39,9 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-/// The format version this crate writes and reads.
-/// Version 2: each deferred tool's `required` names (a search match's) after its flags.
-/// Version 3: no catalog (the load reads it from the toolbox's text; a shelf without one stores
-/// the text of its defs); of the index only what the description texts made; the embeddings.
-/// Version 4: the catalog's tools as read again (the load parses no def, SPEC §13 as revised:
-/// the toolbox a well-formed snapshot carries is trusted), left-out tools among them; the whole
-/// index.
-pub const SNAPSHOT_VERSION: u32 = 4;
+/// The format version this crate writes and reads; bytes of any other are `invalid_snapshot`,
+/// naming both versions.
+pub const SNAPSHOT_VERSION: u32 = 5;
 
 /// The trailer's first bytes.
 const MAGIC: &[u8; 8] = b"tshelf\x00\x01";
@@ -427,6 +424,15 @@ fn write_catalog(out: &mut Writer, catalog: &Catalog, every: &[&Tool], ranges: &
         let required = if tool.deferred && !left_out { catalog.required_names(tool) } else { Vec::new() };
         write_tool(out, tool, ranges.get(i).copied().flatten(), left_out, &required);
     }
+    // The lookup orders, which the load checks where a read sorts.
+    let (by_name, by_own_name) = catalog.orders();
+    out.indexes(by_name);
+    out.indexes(by_own_name);
+    out.len(catalog.servers.len());
+    for server in &catalog.servers {
+        out.str(&server.name);
+        out.indexes(&server.tools);
+    }
 }
 
 #[inline(never)]
@@ -549,6 +555,11 @@ impl Writer {
         self.len(items.len());
         self.0.reserve(items.len() * 4);
         items.iter().for_each(|&n| self.u32(n));
+    }
+
+    fn indexes(&mut self, items: &[usize]) {
+        self.len(items.len());
+        items.iter().for_each(|&i| self.len(i));
     }
 
     fn texts(&mut self, texts: &Texts) {
@@ -691,6 +702,11 @@ impl<'a> Reader<'a> {
         (0..n).map(|_| self.string()).collect()
     }
 
+    /// Indexes of 32 bits each (within what they index: checked by the caller).
+    fn indexes(&mut self) -> Result<Vec<usize>, Error> {
+        Ok(self.u32s()?.into_iter().map(|i| i as usize).collect())
+    }
+
     #[inline(never)] // called from many places: one copy in the `.wasm`
     fn u32s(&mut self) -> Result<Vec<u32>, Error> {
         let n = self.count(4)?;
@@ -820,8 +836,13 @@ fn read_catalog(
     if ranges.iter().any(Option::is_some) && !ranges_are_defs(text_bytes, &ranges) {
         return Err(malformed(&["a tool's def is not the def at its place in its text"]));
     }
-    let catalog = Catalog::of_tools(format, (tools, left_out), warnings, lists)
-        .map_err(|e| malformed(&["its tools: ", &e.message]))?;
+    let (by_name, by_own_name) = (r.indexes()?, r.indexes()?);
+    let count = r.count(9)?;
+    let servers =
+        (0..count).map(|_| Ok(Server { name: r.string()?, tools: r.indexes()? })).collect::<Result<_, Error>>()?;
+    let orders = (by_name, by_own_name, servers);
+    let catalog = Catalog::of_orders(format, (tools, left_out), warnings, lists, orders)
+        .map_err(|what| malformed(&["its tools: ", what]))?;
     let names = &options.bridge_names;
     if [&names.search, &names.describe, &names.call].iter().any(|name| catalog.get(name).is_some()) {
         return Err(malformed(&["its tools: a bridge tool's name"]));
