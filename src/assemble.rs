@@ -202,8 +202,7 @@ pub fn layout<'a>(
             None => crate::texts::listing_framing(&options.bridge_names),
         };
         let listing = fit(catalog, budget, options.listing, framing);
-        let shown = shown(catalog, &names, bindings.as_ref());
-        let mut slots: Vec<Slot<'_>> = shown.filter(|(t, _)| !t.deferred).map(|(_, s)| s).collect();
+        let mut slots: Vec<Slot<'_>> = shown(catalog, &names, bindings.as_ref(), false).map(|(_, s)| s).collect();
         match protocol {
             Some(protocol) => {
                 let (native, in_context) = protocol.tools(catalog, options, &listing.text, &names, bindings.as_ref());
@@ -220,7 +219,7 @@ pub fn layout<'a>(
         let tokens = if listing.form == Form::None { 0 } else { listing.tokens() };
         (slots, listing.form, tokens, listing.levels)
     } else {
-        let mut slots: Vec<Slot<'_>> = shown(catalog, &names, bindings.as_ref()).map(|(_, slot)| slot).collect();
+        let mut slots: Vec<Slot<'_>> = shown(catalog, &names, bindings.as_ref(), true).map(|(_, slot)| slot).collect();
         slots.extend(client_search_kept(catalog, options, history, "", &names));
         paid = Some(slots.len());
         slots.extend(crate::native::references_not_in(catalog, options, bindings.as_ref(), &slots));
@@ -271,20 +270,23 @@ fn client_search_kept<'a>(
     Protocol::Responses.tools(catalog, options, listing, names, None).0
 }
 
-/// Every tool as the model sees it outside the bridge, in input order: the caller's own tools as
-/// given; a server's tool under the name the request sends for it (its shown name, or one made of
-/// it that every provider accepts: [`tool_names`]). A server's tool that an Anthropic history
-/// references goes with `defer_loading` (the API wants a referenced tool deferred; the
-/// reference has loaded it).
+/// Every tool as the model sees it outside the bridge (with `deferred_too`; else only the direct
+/// ones, and no deferred tool's def is read), in input order: the caller's own tools as given; a
+/// server's tool under the name the request sends for it (its shown name, or one made of it that
+/// every provider accepts: [`tool_names`]). A server's tool that an Anthropic history references
+/// goes with `defer_loading` (the API wants a referenced tool deferred; the reference has loaded
+/// it).
 fn shown<'a, 'n>(
     catalog: &'a Catalog,
     names: &'n Names,
     bindings: Option<&'n Bindings>,
+    deferred_too: bool,
 ) -> impl Iterator<Item = (&'a Tool, Slot<'a>)> + 'n
 where
     'a: 'n,
 {
-    catalog.tools.iter().enumerate().map(move |(i, tool)| {
+    let tools = catalog.tools.iter().enumerate().filter(move |(_, tool)| deferred_too || !tool.deferred);
+    tools.map(move |(i, tool)| {
         let name = names.of_index(i, &tool.name);
         if bindings.is_some_and(|b| b.is_referenced(name)) {
             return (tool, Slot::Made(crate::native::deferred_def(catalog, tool, name)));
