@@ -291,13 +291,12 @@ where
         if bindings.is_some_and(|b| b.is_referenced(name)) {
             return (tool, Slot::Made(crate::native::deferred_def(catalog, tool, name)));
         }
-        if tool.server.is_none() {
-            return (tool, Slot::Given(tool));
-        }
-        let slot = if tool.renamed || name != tool.name {
+        let slot = if tool.server.is_some() && (tool.renamed || name != tool.name) {
             Slot::Made(catalog.format.renamed(&tool.def(), name))
-        } else {
+        } else if tool.def_is_its_own() {
             Slot::Given(tool)
+        } else {
+            Slot::Made(tool.def())
         };
         (tool, slot)
     })

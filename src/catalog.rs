@@ -160,9 +160,39 @@ impl Tool {
         self.size.div_ceil(4) as u64
     }
 
-    /// The tool def as given, parsed from [`Tool::def_json`].
+    /// The tool def as given, parsed from [`Tool::def_json`]; for a tool loaded from a snapshot
+    /// whose def's text is no object named as the tool was read (bytes forged inside a def, which
+    /// the load does not parse), a def of its name and description with no parameters.
     pub fn def(&self) -> Value {
+        if !self.def_is_its_own() {
+            let schema = Value::object([("type", Value::str("object"))]);
+            return self.read_as.tool(self.name_as_read(), &self.description, schema);
+        }
         crate::json::parse(&self.def_json).unwrap_or(Value::Null)
+    }
+
+    /// Whether the def's text is this tool's def: always for a tool read from a toolbox; for one
+    /// loaded from a snapshot (whose defs the load does not parse, SPEC §13: the toolbox is
+    /// trusted), an object named as the tool was read, checked the first time a request needs it,
+    /// so that bytes forged inside a def never put a def that is no tool, or another tool's name,
+    /// into a request.
+    pub(crate) fn def_is_its_own(&self) -> bool {
+        match &self.schema_outline {
+            Outline::Read(_) => true,
+            Outline::Loaded(loaded) => *loaded.own_def.get_or_init(|| {
+                let def = crate::json::parse(&self.def_json).unwrap_or(Value::Null);
+                def.is_object() && self.read_as.fields(&def).name.map(str::trim) == Some(self.name_as_read())
+            }),
+        }
+    }
+
+    /// The name the tool was read with (before `qualify` renamed it).
+    fn name_as_read(&self) -> &str {
+        if self.renamed {
+            self.own_name.trim()
+        } else {
+            &self.name
+        }
     }
 
     /// The parameters schema, if the def has one, parsed from [`Tool::def_json`].
@@ -177,7 +207,7 @@ impl Tool {
         if tool.renamed {
             // The name as read: the own name trimmed (the own name is the name as given).
             tool.name.clear();
-            tool.name.push_str(self.own_name.trim());
+            tool.name.push_str(self.name_as_read());
             tool.renamed = false;
         }
         tool.deferred = true;
@@ -742,12 +772,14 @@ pub(crate) struct LoadedOutline {
     pub(crate) required: Vec<String>,
     /// The outline, read from the def's text when an update or a new index first asks for it.
     outline: Once<Option<Arc<Value>>>,
+    /// Whether the def's text is the tool's def ([`Tool::def_is_its_own`]), read when first asked.
+    own_def: Once<bool>,
 }
 
 impl LoadedOutline {
     /// A loaded tool's outline of its `required` names, the rest read when first asked for.
     pub(crate) fn of(required: Vec<String>) -> Outline {
-        Outline::Loaded(Box::new(LoadedOutline { required, outline: Once::new() }))
+        Outline::Loaded(Box::new(LoadedOutline { required, outline: Once::new(), own_def: Once::new() }))
     }
 }
 

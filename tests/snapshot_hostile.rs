@@ -209,6 +209,42 @@ fn a_def_range_that_is_not_the_def_at_its_place_is_refused() {
     assert!(refused(with_checksum(&bytes)).contains("malformed"));
 }
 
+/// Bytes forged inside a def (the toolbox's text, which the load trusts and does not parse): the
+/// def goes into a request as a def of its tool's name and description with no parameters, never
+/// as a def named otherwise (here a bridge tool's name) or as one that is no JSON.
+#[test]
+fn a_def_forged_inside_goes_out_as_its_tool() {
+    let text = braced_toolbox();
+    let shelf = Shelf::from_json_text(text.clone(), r#"{"contextLength":3000}"#).unwrap();
+    let bytes = shelf.snapshot();
+    let name = |t: &Value| {
+        let holder = t.get("function").unwrap_or(t);
+        holder.get("name").and_then(Value::as_str).unwrap_or_default().to_string()
+    };
+    let forgeries = [
+        ("named as a bridge tool", r#""name":"read_file""#, r#""name":"tool_call""#),
+        ("no JSON", r#""description":"Read a file"#, r#""description" "Read a file"#),
+    ];
+    for (what, from, to) in forgeries {
+        let mut forged = bytes.clone();
+        // The snapshot starts with the toolbox's text.
+        let at = text.find(from).unwrap();
+        forged[at..at + to.len()].copy_from_slice(to.as_bytes());
+        let loaded = Shelf::from_snapshot(with_checksum(&forged), None, None).expect(what);
+        let assembly = loaded.assemble().to_value();
+        let tools = assembly.get("tools").and_then(Value::as_array).unwrap();
+        let mut names: Vec<String> = tools.iter().map(name).collect();
+        let read_file = tools.iter().find(|t| name(t) == "read_file").unwrap_or_else(|| panic!("{what}: {names:?}"));
+        let function = read_file.get("function").unwrap();
+        assert_eq!(function.get("description").and_then(Value::as_str), Some("Read a file at /repos/{owner}/{repo}."));
+        assert_eq!(function.get("parameters").map(Value::to_json).as_deref(), Some(r#"{"type":"object"}"#), "{what}");
+        names.sort();
+        let count = names.len();
+        names.dedup();
+        assert_eq!(names.len(), count, "{what}: a name twice");
+    }
+}
+
 /// A toolbox whose text repeats a server's key (`JSON.parse` keeps the key's first place and its
 /// last list) has its defs in another order than its tools: its snapshot holds each def as a text
 /// of its own, and loads into a shelf that answers as a new one.
