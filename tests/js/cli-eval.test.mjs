@@ -6,39 +6,16 @@
 // codes; every bad line of a queries file reported by its number.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Shelf } from "toolshelf";
 import { dataDir, grouped, keywordQueries, repoDir } from "./support.mjs";
 import { embeddingKey, readVectors } from "./embeddings.mjs";
 import { everythingServer } from "./mcp-servers.mjs";
+import { cliRunner } from "./cli-support.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url)); // the project the package is installed in
 const EVERYTHING = join(repoDir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
-const dir = mkdtempSync(join(tmpdir(), "toolshelf-eval-"));
-
-/** `npx toolshelf …args` in the consumer project: `{ status, stdout, stderr }`. */
-function toolshelf(args, { input } = {}) {
-  const r = spawnSync("npx", ["--no-install", "toolshelf", ...args], { cwd: here, input: input ?? "", encoding: "utf8", timeout: 120_000 });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** The bin as npm linked it (what npx runs), for the many short runs. */
-function bin(args) {
-  const r = spawnSync(join(here, "node_modules", ".bin", "toolshelf"), args, { cwd: here, input: "", encoding: "utf8", timeout: 120_000 });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function file(name, text) {
-  const path = join(dir, name);
-  writeFileSync(path, typeof text === "string" ? text : JSON.stringify(text));
-  return path;
-}
+const { dir, toolshelf, bin, file } = cliRunner("toolshelf-eval-", { timeout: 120_000 });
 
 const jsonl = (queries) => queries.map((q) => JSON.stringify({ query: q.query, expect: q.expect })).join("\n") + "\n";
 /** A labelled query's tools as a queries file names them: `server::tool` (the sets' form) is `server/tool`. */

@@ -7,43 +7,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Shelf, assemble } from "toolshelf";
 import { fromMcpTool } from "toolshelf/mcp";
 import { everythingServer } from "./mcp-servers.mjs";
 import { grouped, keywordQueries, repoDir } from "./support.mjs";
+import { cliRunner, here } from "./cli-support.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url)); // the project the package is installed in
-const dir = mkdtempSync(join(tmpdir(), "toolshelf-cli-"));
 const EVERYTHING = join(repoDir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
-
-/** `npx toolshelf …args` in the consumer project: `{ status, stdout, stderr }`. */
-function toolshelf(args, { input, cwd = here } = {}) {
-  const r = spawnSync("npx", ["--no-install", "toolshelf", ...args], { cwd, input: input ?? "", encoding: "utf8", timeout: 60_000 });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/**
- * The bin as npm linked it (node_modules/.bin/toolshelf, what npx runs, without npx's lookup):
- * for the many short runs of the error and help tables.
- */
-function bin(args) {
-  const r = spawnSync(join(here, "node_modules", ".bin", "toolshelf"), args, { cwd: here, input: "", encoding: "utf8", timeout: 60_000 });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** A JSON file in the scratch directory. */
-function file(name, value) {
-  const path = join(dir, name);
-  writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
-  return path;
-}
+const { dir, toolshelf, bin, file } = cliRunner("toolshelf-cli-");
 
 const num = (n) => n.toLocaleString("en-US");
 const githubLinear = grouped(["github-mcp-server", "linear-mcp-official"]);
