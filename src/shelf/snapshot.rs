@@ -131,7 +131,7 @@ impl Shelf {
         }
         // The payload read where it is. Defs that are ranges of the snapshot's own text refer to a
         // stand-in for it until the bytes, cut to the text, are taken as it (no copy of either).
-        let (mut shelf, stand_in, keeps) = {
+        let (mut shelf, stand_in) = {
             let own = bytes.get(..text_end).unwrap_or_default();
             let mut r = Reader::new(bytes.get(text_end..payload_end).unwrap_or_default());
             let head = Head::read(&mut r, &trailer)?;
@@ -146,8 +146,9 @@ impl Shelf {
                 return Err(malformed(&["bytes after the embeddings"]));
             }
             shelf.index = Lazy::from(index);
-            shelf.origin = Origin { options: options_text, toolbox: Some(text.clone()) };
-            (shelf, taken.then_some(text), keeps)
+            // A snapshot taken of a toolbox's text keeps it (a snapshot of this shelf holds it again).
+            shelf.origin = Origin { options: options_text, toolbox: keeps.then(|| text.clone()) };
+            (shelf, taken.then_some(text))
         };
         if let Some(stand_in) = stand_in {
             bytes.truncate(text_end);
@@ -162,10 +163,6 @@ impl Shelf {
                 }
             }
             shelf.origin.toolbox = Some(text);
-        }
-        // A snapshot taken of a toolbox's text keeps it (a snapshot of this shelf holds it again).
-        if !keeps {
-            shelf.origin.toolbox = None;
         }
         Ok(shelf)
     }
