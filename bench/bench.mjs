@@ -18,7 +18,7 @@ import { execFileSync } from "node:child_process";
 import { Worker } from "node:worker_threads";
 import { LADDER, catalog, entriesOf, toolboxOf, keywordQueries, shippedQueries, everyNth } from "./data.mjs";
 import { peers, variants, versions } from "./peers.mjs";
-import { toolshelf, Shelf, ShelfHandle, assemble, search, optionsFor, textRoom } from "./toolshelf.mjs";
+import { toolshelf, Shelf, ShelfHandle, assemble, search, optionsFor, toolboxRoom } from "./toolshelf.mjs";
 import { haveFixtures, printVectors, vectorLatency, vectorRetrieval } from "./vectors.mjs";
 
 // ---------------------------------------------------------------- arguments
@@ -420,7 +420,7 @@ async function stateCases() {
   const identical = Object.fromEntries(cases.filter((c) => c[3]).map((c) => [c[0], c[3]()]));
   // Where a stateless assemble of a new toolbox spends its time, stage by stage.
   const stages = {
-    "JSON.stringify(toolbox), TextEncoder.encodeInto wasm memory (TextRoom)": [],
+    "JSON.stringify def by def, TextEncoder.encodeInto wasm memory (TextRoom)": [],
     "new ShelfHandle(room): read one def at a time, catalog (wasm)": [],
     "assemble(): layout, plan JSON (wasm); JSON.parse, the caller's objects put back": [],
     "free()": [],
@@ -430,7 +430,7 @@ async function stateCases() {
     const toolbox = changedToolbox(structuredClone(plain), `stage${rep}`);
     await settle();
     const t0 = now();
-    const [room, written] = textRoom(JSON.stringify(toolbox));
+    const [room, written] = toolboxRoom(toolbox);
     const t1 = now();
     const handle = new ShelfHandle(room, written, optionsText);
     const t2 = now();

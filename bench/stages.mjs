@@ -1,6 +1,6 @@
 // Where ready-to-search goes, stage by stage, beside MiniSearch's build in the same process
-// (docs/benchmarks.md, "Snapshots"): what V8 alone costs before the core starts (JSON.stringify of
-// the toolbox, its UTF-8 written into wasm memory), the core's read of the toolbox (ShelfHandle),
+// (docs/benchmarks.md, "Snapshots"): what V8 alone costs before the core starts (the toolbox's
+// JSON text, written def by def by JSON.stringify, its UTF-8 written into wasm memory), the core's read of the toolbox (ShelfHandle),
 // the first search (the index build), the whole `new Shelf` + first search through the package;
 // and Shelf.fromSnapshot with the toolbox given (its JSON.stringify, then the check and the load)
 // and with the toolbox held. Two MiniSearch builds: the peers' setup ("OR, exact terms": four fields,
@@ -13,7 +13,6 @@ import { pathToFileURL } from "node:url";
 import { LADDER, entriesOf, toolboxOf } from "./data.mjs";
 import MiniSearch from "minisearch";
 import { variants } from "./peers.mjs";
-import { textRoom } from "./toolshelf.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -22,6 +21,8 @@ const rounds = Number(opt("--rounds", 9));
 const dir = resolve(args.find((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--")) ?? "pkg");
 const pkg = await import(pathToFileURL(resolve(dir, "node.js")).href);
 const glue = await import(pathToFileURL(resolve(dir, "wasm/toolshelf.js")).href);
+// internal: the toolbox into wasm memory as the package writes it (JSON text def by def, then UTF-8)
+const { toolboxParts, roomOf } = await import(pathToFileURL(resolve(dir, "toolbox-text.js")).href);
 const entries = entriesOf(rung.names);
 const options = { contextLength: 200_000, qualify: rung.qualify, maxSearchLimit: 50 };
 const mini = variants.minisearch[1][1]; // "OR, exact terms", as bench/ab.mjs: the build is the same
@@ -51,8 +52,8 @@ function timed(run) {
 }
 
 const stages = {
-  "JSON.stringify": [],
-  "encodeInto wasm memory": [],
+  "JSON text (JSON.stringify def by def)": [],
+  "UTF-8 into wasm memory (encodeInto)": [],
   "core: read the toolbox": [],
   "core: first search (index build)": [],
   "ready: new Shelf + first search": [],
@@ -65,9 +66,9 @@ const stages = {
 for (let round = 0; round < rounds; round++) {
   const t = {};
   const toolbox = toolboxOf(entries);
-  let text, room, written, handle;
-  t["JSON.stringify"] = timed(() => (text = JSON.stringify(toolbox)));
-  t["encodeInto wasm memory"] = timed(() => ([room, written] = textRoom(text, glue)));
+  let parts, room, written, handle;
+  t["JSON text (JSON.stringify def by def)"] = timed(() => (parts = toolboxParts(toolbox)));
+  t["UTF-8 into wasm memory (encodeInto)"] = timed(() => ([room, written] = roomOf(parts)));
   t["core: read the toolbox"] = timed(() => (handle = new glue.ShelfHandle(room, written, JSON.stringify(options))));
   t["core: first search (index build)"] = timed(() => handle.searchFound("warm up", 1));
   handle.free();

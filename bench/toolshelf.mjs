@@ -4,32 +4,14 @@ import { readFileSync } from "node:fs";
 import { Shelf, assemble, search } from "../pkg/node.js";
 import * as glue from "../pkg/wasm/toolshelf.js"; // internal: the bench times the stages
 import { toolboxOf } from "./data.mjs";
+import { toolboxRoom } from "../pkg/toolbox-text.js"; // internal: the toolbox into wasm memory, as the package writes it
 
 const { initSync, ShelfHandle } = glue;
 
-export { Shelf, assemble, search, ShelfHandle };
+export { Shelf, assemble, search, ShelfHandle, toolboxRoom };
 
 /** The wasm instance's exports (the package instantiated it at import; this returns the same one). */
 export const wasmExports = initSync({ module: readFileSync(new URL("../pkg/wasm/toolshelf_bg.wasm", import.meta.url)) });
-
-/**
- * `text` as UTF-8 in a TextRoom, as the package's api.js writes a toolbox there: [room, bytes
- * written]. The second argument is the glue of the package to write into (by default ../pkg's).
- */
-export function textRoom(text, { TextRoom, wasmMemory } = glue) {
-  const encoder = new TextEncoder();
-  let size = text.length + (text.length >> 9) + 16;
-  const room = new TextRoom(size);
-  let { read, written } = encoder.encodeInto(text, new Uint8Array(wasmMemory().buffer, room.at(), size));
-  while (read < text.length) {
-    room.grow(written, (text.length - read) * 3);
-    size = written + (text.length - read) * 3;
-    const more = encoder.encodeInto(text.slice(read), new Uint8Array(wasmMemory().buffer, room.at() + written, size - written));
-    read += more.read;
-    written += more.written;
-  }
-  return [room, written];
-}
 
 /** Bytes of wasm linear memory (grows in 64 KiB pages, never shrinks). */
 export const wasmMemoryBytes = () => wasmExports.memory.buffer.byteLength;

@@ -3,8 +3,9 @@
 // def the caller gave is its place in the toolbox (`[server, i]`, or `[null, i]` for the direct
 // list), so the caller gets back the very same objects. Nothing is kept between calls of the free
 // functions: each prepares the toolbox, answers, and frees the wasm memory before it returns.
-import { ShelfHandle, TextRoom, wasmMemory } from "./wasm/toolshelf.js";
+import { ShelfHandle } from "./wasm/toolshelf.js";
 import { ToolshelfError, call, coreString, ensureReady, toJson } from "./common.js";
+import { toolboxRoom } from "./toolbox-text.js";
 
 export { ToolshelfError };
 
@@ -55,32 +56,6 @@ function splitLimit(options) {
 /** The toolbox's JSON as UTF-8 bytes: what the core takes (copied into wasm memory at its size). */
 function toolboxBytes(toolbox) {
   return new TextEncoder().encode(toJson(toolbox, "toolbox"));
-}
-
-const encoder = new TextEncoder();
-
-/**
- * The toolbox's JSON written as UTF-8 straight into room in wasm memory (`encodeInto`: no
- * `Uint8Array` of its own, no copy), and how many bytes it took. The room starts at the text's
- * length and a little more (JSON.stringify's text is mostly ASCII); what does not fit then gets
- * room for three bytes per UTF-16 unit left, at most what it needs.
- */
-function toolboxRoom(toolbox) {
-  const text = toJson(toolbox, "toolbox");
-  let size = text.length + (text.length >> 9) + 16;
-  const room = call(() => new TextRoom(size));
-  // A view of wasm memory is made after each growth (a growth detaches the old buffer).
-  const view = (from) => new Uint8Array(wasmMemory().buffer, room.at() + from, size - from);
-  let { read, written } = encoder.encodeInto(text, view(0));
-  while (read < text.length) {
-    const left = text.length - read;
-    call(() => room.grow(written, left * 3));
-    size = written + left * 3;
-    const more = encoder.encodeInto(text.slice(read), view(written));
-    read += more.read;
-    written += more.written;
-  }
-  return [room, written];
 }
 
 function prepare(toolbox, options) {
