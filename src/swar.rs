@@ -57,10 +57,45 @@ fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(eight))
 }
 
-/// `a == b`, eight bytes at a time (the wasm build's `memcmp` goes byte by byte; a toolbox's
-/// defs are compared with their compact JSON, megabytes in all).
+/// `a == b`, eight bytes at a time, the last fewer than eight as one word too (the wasm build's
+/// `memcmp` goes byte by byte; a toolbox's defs are compared with their compact JSON, megabytes in
+/// all, and the index build compares every word it meets with the one its hash finds).
 pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && compare(a, b).is_eq()
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut at = 0;
+    while let (Some(x), Some(y)) = (word_at(a, at), word_at(b, at)) {
+        if x != y {
+            return false;
+        }
+        at += 8;
+    }
+    tail_word(a.get(at..).unwrap_or_default()) == tail_word(b.get(at..).unwrap_or_default())
+}
+
+/// The first eight bytes of `bytes` (fewer: zeros above them) as a little-endian word.
+#[inline(always)]
+pub(crate) fn tail_word(bytes: &[u8]) -> u64 {
+    bytes.iter().take(8).rev().fold(0, |word, &b| word << 8 | u64::from(b))
+}
+
+/// A 64-bit hash of `bytes`, eight bytes at a time (a multiply and a rotate a word, where FNV-1a
+/// multiplies once a byte), then mixed: for the index build's hash maps of words, whose low bits pick a slot.
+/// No secret: [`crate::search`]'s map bounds every probe, whatever collides.
+pub(crate) fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = K ^ bytes.len() as u64;
+    let mut at = 0;
+    while let Some(word) = word_at(bytes, at) {
+        h = (h ^ word).wrapping_mul(K).rotate_left(23);
+        at += 8;
+    }
+    h ^= tail_word(bytes.get(at..).unwrap_or_default());
+    // MurmurHash3's finalizer: every input bit reaches the low bits.
+    h = (h ^ h >> 33).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h = (h ^ h >> 33).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ h >> 33
 }
 
 /// The offset of the first `needle` in `haystack` (an empty needle is at 0), for the short
@@ -205,6 +240,32 @@ mod tests {
                 assert_eq!(compare(a.as_bytes(), b.as_bytes()), a.cmp(b), "{a:?} {b:?}");
             }
         }
+    }
+
+    /// `same` is `==` for every pair of prefixes of texts that differ in one byte at each place,
+    /// around the eight-byte words' edges; `hash` of equal texts is equal, and its low bits differ
+    /// between texts that differ in one byte (what picks a slot of the index build's map).
+    #[test]
+    fn same_is_equality_and_hash_spreads() {
+        let base: vec::Vec<u8> = (0u8..40).map(|i| b'a' + i % 26).collect();
+        for len in 0..base.len() {
+            let a = &base[..len];
+            assert!(same(a, a) && hash(a) == hash(&a.to_vec()));
+            for at in 0..len {
+                let mut b = a.to_vec();
+                b[at] ^= 0x20;
+                assert!(!same(a, &b), "{len} {at}");
+                assert_ne!(hash(a), hash(&b), "{len} {at}");
+            }
+            assert!(!same(a, &base[..len + 1]));
+        }
+        // Short words in a 4,096-slot table: no slot holds many (a sequence of names as the
+        // catalogs number them: `param1`, `param2`…).
+        let mut slots = vec![0u32; 4096];
+        for i in 0..2048 {
+            slots[(hash(alloc::format!("param{i}").as_bytes()) & 4095) as usize] += 1;
+        }
+        assert!(slots.iter().all(|&n| n <= 8), "fullest slot {:?}", slots.iter().max());
     }
 
     /// Every stopping byte at every place in runs of other bytes, followed by bytes of every kind.

@@ -30,6 +30,7 @@ const PACKAGE: &[&[&str]] = &[
     &["wasm/toolshelf"],
     &["state"],
     &["common", "rules", "limits"],
+    &["toolbox-text"],
     &["api"],
     &["node", "workerd", "web", "slim"],
     &["ai-shared", "mcp", "stdio"],

@@ -1,12 +1,12 @@
-//! A string → number map for building the index: open addressing with FNV-1a, no `std` needed.
-//! The build looks every word of every tool up here (to analyse each distinct word once, and to
-//! number each distinct term), so this is on the hot path: a `BTreeMap<String, _>` costs a dozen
-//! string comparisons per lookup and an owned key per insert, this one hash and usually one
+//! A string → number map for building the index: open addressing with [`swar::hash`], no `std`
+//! needed. The build looks every word of every tool up here (to analyse each distinct word once,
+//! and to number each distinct term), so this is on the hot path: a `BTreeMap<String, _>` costs a
+//! dozen string comparisons per lookup and an owned key per insert, this one hash and usually one
 //! comparison. The hash is no secret (the index is deterministic, and keyless), so words written
-//! to collide (a hostile server's descriptions; FNV-1a's low bits follow from the text's) would make
-//! probes long and the build quadratic: a probe stops after [`MAX_PROBE`] slots, and a key that
-//! finds no free slot by then is kept in an ordered map instead, so every lookup costs at most
-//! that many comparisons and a logarithmic search.
+//! to collide (a hostile server's descriptions) would make probes long and the build quadratic: a
+//! probe stops after [`MAX_PROBE`] slots, and a key that finds no free slot by then is kept in an
+//! ordered map instead, so every lookup costs at most that many comparisons and a logarithmic
+//! search.
 
 use crate::swar;
 use alloc::boxed::Box;
@@ -35,7 +35,7 @@ pub(crate) struct StrMap {
 const MAX_PROBE: usize = 64;
 
 fn hash(key: &str) -> u64 {
-    key.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+    swar::hash(key.as_bytes())
 }
 
 impl StrMap {

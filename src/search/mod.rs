@@ -1290,7 +1290,7 @@ impl Vocabulary {
     /// The term numbers of a parameter description's words, analysed the first time it is met.
     fn text_terms(&mut self, analyzer: &Analyzer, config: &SearchConfig, text: &str) -> &[u32] {
         self.key.clear();
-        crate::hash::push_hex(&mut self.key, crate::hash::fnv1a(text.as_bytes()), 16);
+        crate::hash::push_hex(&mut self.key, crate::swar::hash(text.as_bytes()), 16);
         let at = match self.seen_texts.get(&self.key) {
             Some(code) => code.saturating_sub(1) as usize,
             None => {

@@ -44,12 +44,16 @@ impl Analyzer {
             let at = run.as_ptr() as usize - text.as_ptr() as usize;
             let word = |range: core::ops::Range<usize>| text.get(at + range.start..at + range.end).unwrap_or_default();
             // Most runs are one plain word ("the", "Creates"): a letter, then lowercase letters
-            // only, holds no boundary.
+            // only, holds no boundary; one that starts lowercase is visited as it is.
             if run.first().is_some_and(u8::is_ascii_alphabetic)
                 && run.get(1..).unwrap_or_default().iter().all(u8::is_ascii_lowercase)
             {
-                lowercase_into(word(0..run.len()), buf);
-                visit(buf);
+                if run.first().is_some_and(u8::is_ascii_lowercase) {
+                    visit(word(0..run.len()));
+                } else {
+                    lowercase_into(word(0..run.len()), buf);
+                    visit(buf);
+                }
                 continue;
             }
             let next_boundary = |from: usize| (from..run.len()).find(|&i| is_boundary(run, i, self.split_camel));
