@@ -100,6 +100,12 @@ export function roomOf(parts) {
   let start = room.at();
   let at = 0;
   for (const part of parts) {
+    // A list's brackets and commas, one ASCII character each: written as the byte they are.
+    if (part.length === 1 && part.charCodeAt(0) < 0x80 && at < size) {
+      memory[start + at++] = part.charCodeAt(0);
+      left -= 1;
+      continue;
+    }
     let { read, written } = encoder.encodeInto(part, memory.subarray(start + at, start + size));
     at += written;
     while (read < part.length) {
