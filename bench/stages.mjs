@@ -1,12 +1,13 @@
 // Where ready-to-search goes, stage by stage, beside MiniSearch's build in the same process
 // (docs/benchmarks.md, "Snapshots"): what V8 alone costs before the core starts (the toolbox's
-// JSON text, written def by def by JSON.stringify, its UTF-8 written into wasm memory), the core's read of the toolbox (ShelfHandle),
-// the first search (the index build), the whole `new Shelf` + first search through the package;
-// and Shelf.fromSnapshot with the toolbox given (its JSON.stringify, then the check and the load)
-// and with the toolbox held. Two MiniSearch builds: the peers' setup ("OR, exact terms": four fields,
-// words split as bench/peers.mjs splits them) and a plain one (name, server, description as given,
-// MiniSearch's own tokenizer: what a user writes first). Medians of the rounds after a warm-up
-// one, each stage ÷ each MiniSearch build and ÷ ready.
+// JSON text, written def by def by JSON.stringify, and its UTF-8 written into wasm memory), the
+// core's read of the toolbox (ShelfHandle), the first search (the index build), the whole
+// `new Shelf` + first search through the package; and Shelf.fromSnapshot with the toolbox given
+// (its JSON text as new Shelf writes it, then the check and the load) and with the toolbox held.
+// Two MiniSearch builds: the peers' setup ("OR, exact terms": four fields, words split as
+// bench/peers.mjs splits them) and a plain one (name, server, description as given, MiniSearch's
+// own tokenizer: what a user writes first). Medians of the rounds after a warm-up one, each stage
+// ÷ each MiniSearch build and ÷ ready.
 //   node --expose-gc bench/stages.mjs [--catalog 3] [--rounds 9] [PKGDIR]
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -59,7 +60,7 @@ const stages = {
   "ready: new Shelf + first search": [],
   "MiniSearch build": [],
   "MiniSearch build (plain, three fields)": [],
-  "fromSnapshot, toolbox given: its JSON.stringify": [],
+  "fromSnapshot, toolbox given: its JSON text": [],
   "fromSnapshot, toolbox given, + first search": [],
   "fromSnapshot, toolbox held, + first search": [],
 };
@@ -79,7 +80,7 @@ for (let round = 0; round < rounds; round++) {
   });
   t["MiniSearch build"] = timed(() => mini.build(entries));
   t["MiniSearch build (plain, three fields)"] = timed(() => plainMiniSearch(entries));
-  t["fromSnapshot, toolbox given: its JSON.stringify"] = timed(() => JSON.stringify(toolboxOf(entries)));
+  t["fromSnapshot, toolbox given: its JSON text"] = timed(() => toolboxParts(toolboxOf(entries)));
   t["fromSnapshot, toolbox given, + first search"] = timed(() => {
     const shelf = pkg.Shelf.fromSnapshot(without, toolboxOf(entries));
     shelf.search("warm up", { limit: 1 });

@@ -179,10 +179,11 @@ export class Shelf {
   static fromSnapshot(bytes, toolbox, options) {
     ensureReady();
     const data = snapshotBytes(bytes);
-    const text = toolbox === undefined || toolbox === null ? undefined : toJson(toolbox, "toolbox");
+    const given = toolbox !== undefined && toolbox !== null;
     const opts = options === undefined || options === null ? undefined : toJson(options, "options");
-    const handle = call(() => ShelfHandle.fromSnapshot(data, text, opts));
-    return new Shelf(LOADED, [handle, text === undefined ? undefined : snapshot(listsOf(toolbox)), toolbox]);
+    const [room, written] = given ? toolboxRoom(toolbox) : [undefined, 0];
+    const handle = call(() => ShelfHandle.fromSnapshot(data, room, written, opts));
+    return new Shelf(LOADED, [handle, given ? snapshot(listsOf(toolbox)) : undefined, toolbox]);
   }
 
   /**

@@ -273,17 +273,18 @@ impl ShelfHandle {
     }
 
     /// A shelf loaded from a snapshot's bytes ([`Shelf::from_snapshot`]), with the toolbox's JSON
-    /// text and the options' JSON text when given.
+    /// text (as [`ShelfHandle::new`] takes it: the first `written` bytes of `toolbox`) and the
+    /// options' JSON text when given.
     #[wasm_bindgen(js_name = fromSnapshot)]
     pub fn from_snapshot(
         bytes: Vec<u8>,
-        toolbox: Option<String>,
+        toolbox: Option<TextRoom>,
+        written: usize,
         options: Option<String>,
     ) -> Result<ShelfHandle, JsValue> {
-        // The bytes are in wasm memory already; the load needs room for its payload's copy and
-        // strings, not for the toolbox's text, which it takes as it is. The toolbox comes as a
-        // string (`JSON.stringify`'s, which escapes lone surrogates): wasm-bindgen encodes it
-        // straight into wasm memory, with no `TextEncoder` buffer to copy and no UTF-8 check.
+        let toolbox = toolbox.map(|room| room.text(written)).transpose()?;
+        // The bytes are in wasm memory already, and the toolbox's text; the load needs room for
+        // its payload's copy and strings.
         reserve_for_bytes(crate::shelf::snapshot::room_to_load(&bytes))?;
         Shelf::from_snapshot(bytes, toolbox, options.as_deref()).map(|shelf| ShelfHandle { shelf }).map_err(js_error)
     }
