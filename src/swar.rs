@@ -81,8 +81,8 @@ pub(crate) fn tail_word(bytes: &[u8]) -> u64 {
 }
 
 /// A 64-bit hash of `bytes`, eight bytes at a time (a multiply and a rotate a word, where FNV-1a
-/// multiplies once a byte), then mixed: for the index build's hash maps of words, whose low bits pick a slot.
-/// No secret: [`crate::search`]'s map bounds every probe, whatever collides.
+/// multiplies once a byte), then mixed: for the index build's hash maps of words, whose low bits
+/// pick a slot. No secret: [`crate::search`]'s map bounds every probe, whatever collides.
 pub(crate) fn hash(bytes: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut h = K ^ bytes.len() as u64;

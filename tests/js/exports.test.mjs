@@ -94,7 +94,7 @@ test("Node's resolver agrees with the exports map, condition by condition", () =
 test("the tarball holds exactly the package's files, README included", () => {
   const files = listFiles(pkgDir).sort();
   const expected = ["README.md", "ai.d.ts", "ai.js", "ai-approval.js", "ai-mcp.js", "ai-native.d.ts", "ai-native.js", "ai-shared.js", "mcp.d.ts", "mcp.js", "gateway.d.ts", "gateway.js", "api.js", "cli.js", "cli-args.js", "cli-errors.js", "cli-eval.js", "cli-explain.js", "cli-json.js", "cli-mcp.js", "cli-report.js", "common.js", "index.d.ts", "limits.js", "node.js", "package.json", "rules.js", "serve.js", "slim.d.ts", "slim.js", "state.js",
-    "stdio.js", "types.d.ts", "web.js", "workerd.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm"];
+    "stdio.js", "toolbox-text.js", "types.d.ts", "web.js", "workerd.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm"];
   const licenses = files.filter((f) => /^LICEN[CS]E/i.test(f));
   assert.deepEqual(files.filter((f) => !licenses.includes(f)), expected.sort());
   assert.deepEqual(licenses, ["LICENSE-APACHE", "LICENSE-MIT"], "package.json says MIT OR Apache-2.0");

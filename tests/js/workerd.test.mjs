@@ -82,7 +82,7 @@ test("the workerd entry in workerd: the same assembly, fingerprint, searches and
   const entry = workerdEntry();
   assert.match(entry, /node_modules\/toolshelf\/workerd\.js$/);
   const graph = moduleGraph(entry).map((f) => relative(dirname(entry), f)).sort();
-  assert.deepEqual(graph, ["api.js", "common.js", "state.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm", "workerd.js"]);
+  assert.deepEqual(graph, ["api.js", "common.js", "state.js", "toolbox-text.js", "wasm/toolshelf.js", "wasm/toolshelf_bg.wasm", "workerd.js"]);
   writeFileSync(join(work, "worker.js"), WORKER);
   writeFileSync(join(work, "input.json"), JSON.stringify(INPUT));
   const port = await freePort();
