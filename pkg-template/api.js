@@ -5,7 +5,7 @@
 // functions: each prepares the toolbox, answers, and frees the wasm memory before it returns.
 import { ShelfHandle } from "./wasm/toolshelf.js";
 import { ToolshelfError, call, coreString, ensureReady, toJson } from "./common.js";
-import { toolboxRoom } from "./toolbox-text.js";
+import { toolboxBytes, toolboxRoom } from "./toolbox-text.js";
 
 export { ToolshelfError };
 
@@ -51,11 +51,6 @@ function splitLimit(options) {
   if (limit === null || limit === undefined) return [rest, undefined]; // the default, as tool_search reads it
   const n = Math.floor(Number(limit));
   return [rest, Number.isFinite(n) ? Math.min(Math.max(n, 0), 1000) : undefined];
-}
-
-/** The toolbox's JSON as UTF-8 bytes: what the core takes (copied into wasm memory at its size). */
-function toolboxBytes(toolbox) {
-  return new TextEncoder().encode(toJson(toolbox, "toolbox"));
 }
 
 function prepare(toolbox, options) {

@@ -1,8 +1,10 @@
-// The toolbox as the core takes it: its JSON.stringify text as UTF-8, written straight into room in
-// wasm memory. V8 writes one large JSON text as a rope of pieces, at two bytes a character as soon
-// as any character is past Latin-1, and encodeInto must flatten it first; written def by def, the
-// same text comes in short flat pieces, most at one byte a character (a 5.2 MB toolbox: 24 ms
-// instead of 30 in Node 20, 17 instead of 34 in Node 24, docs/benchmarks.md "Snapshots").
+// The toolbox as the core takes it: its JSON.stringify text as UTF-8, written straight into room
+// in wasm memory (or as bytes of their own, for a snapshot). V8 writes one large JSON text as a
+// rope of pieces, at two bytes a character as soon as any character is past Latin-1, and
+// encodeInto must flatten it first; written def by def, the same text comes in short flat pieces,
+// most at one byte a character (new Shelf + first search of the 5.2 MB REST toolbox: 87 ms against
+// 97 written whole in Node 22, 82 against 100 in Node 24, the same in Node 20; docs/benchmarks.md,
+// "Snapshots").
 import { TextRoom, wasmMemory } from "./wasm/toolshelf.js";
 import { call, toJson } from "./common.js";
 
@@ -18,6 +20,11 @@ const UNCUT = Symbol("uncut");
  */
 export function toolboxRoom(toolbox) {
   return roomOf(toolboxParts(toolbox));
+}
+
+/** The toolbox's JSON text as UTF-8 bytes of their own (a snapshot's toolbox: copied in at its size). */
+export function toolboxBytes(toolbox) {
+  return encoder.encode(toolboxParts(toolbox).join(""));
 }
 
 /** Texts whose concatenation is `JSON.stringify(toolbox)`, each tool def its own. */
