@@ -698,17 +698,20 @@ impl Def {
     fn of(def: Value, forced: Option<Format>, text: Option<SourceText>) -> (Def, Option<Format>) {
         let detected = Format::detect(&def);
         match forced.or(detected) {
-            Some(format) if def.is_object() => (Def::Read(Box::new(Reading::of(&def, format, text))), detected),
+            Some(format) if def.is_object() => (Def::Read(Box::new(Reading::of(def, format, text))), detected),
             _ => (Def::Whole(def), detected),
         }
     }
 }
 
 impl Reading {
-    /// `text`: the def's range of the toolbox's text, used when it is the def's compact JSON.
+    /// `text`: the def's range of the toolbox's text, used when it is the def's compact JSON. The
+    /// def's strings the reading keeps (its description, its schema's property names) are moved
+    /// out of it, not copied.
     #[inline(never)] // one copy for the three ways a def is read
-    fn of(def: &Value, format: Format, text: Option<SourceText>) -> Reading {
-        let fields = format.fields(def);
+    fn of(mut def: Value, format: Format, text: Option<SourceText>) -> Reading {
+        let always_load = marks_always_load(&def);
+        let fields = format.fields(&def);
         let json = match text {
             Some(SourceText { text, compact: true }) => text,
             Some(SourceText { text, compact: false }) => {
@@ -721,16 +724,41 @@ impl Reading {
             }
             None => DefText::own(def.to_json()),
         };
+        let name = fields.name.map(str::trim).filter(|n| !n.is_empty()).map(String::from);
+        let untrimmed = fields.name.filter(|n| n.trim().len() != n.len() && !n.trim().is_empty()).map(String::from);
+        let (description, schema) = match holder_mut(&mut def, format) {
+            Some(holder) => {
+                let schema_key = format.field_keys().1;
+                (take_string(holder, "description"), member_mut(holder, schema_key).map(schema_outline))
+            }
+            None => (None, None),
+        };
         Reading {
             format,
             size: json.chars().count(),
             json,
-            name: fields.name.map(str::trim).filter(|n| !n.is_empty()).map(String::from),
-            untrimmed: fields.name.filter(|n| n.trim().len() != n.len() && !n.trim().is_empty()).map(String::from),
-            description: fields.description.unwrap_or("").to_string(),
-            schema_outline: fields.schema.map(schema_outline),
-            always_load: marks_always_load(def),
+            name,
+            untrimmed,
+            description: description.unwrap_or_default(),
+            schema_outline: schema,
+            always_load,
         }
+    }
+}
+
+/// The member `key` of an object (the last one, as [`Value::get`] finds it), to change.
+fn member_mut<'v>(value: &'v mut Value, key: &str) -> Option<&'v mut Value> {
+    match value {
+        Value::Object(members) => members.iter_mut().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+/// The string member `key` of an object, moved out (what [`Format::fields`] reads as a string).
+fn take_string(holder: &mut Value, key: &str) -> Option<String> {
+    match member_mut(holder, key)? {
+        Value::String(s) => Some(core::mem::take(s)),
+        _ => None,
     }
 }
 
@@ -786,19 +814,29 @@ impl LoadedOutline {
 /// The outline of `tool`'s schema read from its def's text as reading the tool makes it: the def's
 /// top [`DEF_OUTLINE_LEVELS`] levels, deeper containers skipped.
 fn outline_of_def(tool: &Tool) -> Option<Value> {
-    let (def, _, _) = Reader::new(&tool.def_json).outline_with_text(0, DEF_OUTLINE_LEVELS).ok()?;
-    tool.read_as.fields(&def).schema.map(schema_outline)
+    let (mut def, _, _) = Reader::new(&tool.def_json).outline_with_text(0, DEF_OUTLINE_LEVELS).ok()?;
+    member_mut(holder_mut(&mut def, tool.read_as)?, tool.read_as.field_keys().1).map(schema_outline)
 }
 
-/// The top-level `properties` names (each holding `null`) and the `required` names of a schema.
-fn schema_outline(schema: &Value) -> Value {
+/// The object `format` keeps a tool's fields in (OpenAI Chat's `function`, else the def itself),
+/// as [`Format::fields`] finds it, to change.
+fn holder_mut(def: &mut Value, format: Format) -> Option<&mut Value> {
+    match format.field_keys().0 {
+        Some(key) if def.get(key).is_some() => member_mut(def, key),
+        _ => Some(def),
+    }
+}
+
+/// The top-level `properties` names (each holding `null`) and the `required` names of a schema
+/// about to be dropped: moved out of it, not copied.
+fn schema_outline(schema: &mut Value) -> Value {
     let mut outline = Vec::new();
-    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-        let names = properties.iter().map(|(name, _)| (name.clone(), Value::Null));
+    if let Some(Value::Object(properties)) = member_mut(schema, "properties") {
+        let names = core::mem::take(properties).into_iter().map(|(name, _)| (name, Value::Null));
         outline.push((String::from("properties"), Value::Object(names.collect())));
     }
-    if let Some(required) = schema.get("required").and_then(Value::as_array) {
-        let names = required.iter().filter(|name| name.as_str().is_some()).cloned();
+    if let Some(Value::Array(required)) = member_mut(schema, "required") {
+        let names = core::mem::take(required).into_iter().filter(|name| name.as_str().is_some());
         outline.push((String::from("required"), Value::Array(names.collect())));
     }
     Value::Object(outline)
@@ -1068,7 +1106,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         // `sources` resolves every reference; one left is read as the number it is.
         Def::Ref(at) => return Err(not_a_tool(&entry.origin.path(entry.server.as_deref()), &Value::uint(at as u64))),
         Def::Read(reading) if reading.format == format => *reading,
-        Def::Read(reading) => Reading::of(&crate::json::parse(&reading.json).unwrap_or(Value::Null), format, None),
+        Def::Read(reading) => Reading::of(crate::json::parse(&reading.json).unwrap_or(Value::Null), format, None),
         Def::Whole(def) if !def.is_object() => {
             let path = entry.origin.path(entry.server.as_deref());
             return Err(Error::new(
@@ -1076,7 +1114,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
                 format!("{path}: a tool must be an object, got {}", def.kind()),
             ));
         }
-        Def::Whole(def) => Reading::of(&def, format, None),
+        Def::Whole(def) => Reading::of(def, format, None),
     };
     let Some(name) = reading.name else {
         let path = entry.origin.path(entry.server.as_deref());
