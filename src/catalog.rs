@@ -371,9 +371,9 @@ impl Catalog {
         Ok(Catalog { format, tools, left_out, servers, warnings, by_name, by_own_name, lists })
     }
 
-    /// The catalog of tools read with their lookup orders as [`Catalog::orders`] gave them (a
-    /// snapshot's): each order checked in one pass to be the one a read sorts,
-    /// or what does not hold.
+    /// The catalog of tools read with their lookup orders as a snapshot stores them (by name, by
+    /// own name, each server's tools): each order checked in one pass to be the one a read sorts;
+    /// else which order does not hold.
     pub(crate) fn of_orders(
         format: Format,
         (tools, left_out): (Vec<Tool>, Vec<Tool>),
@@ -405,7 +405,7 @@ impl Catalog {
         Ok(Catalog { format, tools, left_out, servers, warnings, by_name, by_own_name, lists })
     }
 
-    /// The lookup orders a snapshot stores: by name, by own name, the servers'.
+    /// The lookup orders by name and by own name (a snapshot stores them, and the servers').
     pub(crate) fn orders(&self) -> (&[usize], &[usize]) {
         (&self.by_name, &self.by_own_name)
     }
@@ -1197,18 +1197,8 @@ fn asks_always_load(tool: &Tool) -> bool {
     if crate::swar::find(tool.def_json.as_bytes(), ALWAYS_LOAD_KEY.as_bytes()).is_none() {
         return false;
     }
-    let mut asked = false;
-    let mut reader = Reader::new(&tool.def_json);
-    let read = reader.members(0, |reader, key| match key {
-        "_meta" => reader.members(1, |reader, key| {
-            if key == ALWAYS_LOAD_KEY && reader.peek() == Some(b't') {
-                asked = true;
-            }
-            reader.skip_trusted()
-        }),
-        _ => reader.skip_trusted(),
-    });
-    read.is_ok() && asked
+    // The def's top and its `_meta`'s members (two levels), read as reading the def reads them.
+    Reader::new(&tool.def_json).outline_with_text(0, 2).is_ok_and(|(def, _, _)| marks_always_load(&def))
 }
 
 /// The entries of `alwaysLoad` or `defer`, sorted for lookup, each marked once it names a tool.

@@ -147,14 +147,15 @@ fn range_field(bytes: &[u8], (start, end): (usize, usize)) -> usize {
     at + 1
 }
 
-/// A tool's def range forged (the checksum made right) to any other range of the toolbox's text
-/// is refused: the whole toolbox from its start, the def with the comma after it, two defs, an
-/// object inside the def, braces inside a description (`{owner}`, and `{}`, which is an object's
-/// text), the def cut short at an inner object's end or at a brace in its description (the load
-/// steps over each def by its stored range), another tool's def, two tools' defs swapped. The load checked a range only to be within
-/// the text (and the def's size to fit it): each of these loaded, a def that is no JSON (the
-/// first three, `{owner}`) as `null` in the assembly (tests/js/snapshot.test.mjs's forged
-/// snapshots), another tool's def as a second tool of that name.
+/// A tool's def range forged (the checksum made right) to any other range of the toolbox's text is
+/// refused: the whole toolbox from its start, the def with the comma after it, two defs, an object
+/// inside the def, braces inside a description (`{owner}`, and `{}`, which is an object's text),
+/// the def cut short at an inner object's end or at a brace in its description (the load steps over
+/// each def by its stored range), another tool's def, two tools' defs swapped. A load that checked
+/// a range only to be within the text (and the def's size to fit it) would take each of these: a
+/// def that is no JSON (the first three, `{owner}`) as `null` in the assembly
+/// (tests/js/snapshot.test.mjs's forged snapshots), another tool's def as a second tool of that
+/// name.
 #[test]
 fn a_def_range_that_is_not_the_def_at_its_place_is_refused() {
     let text = braced_toolbox();

@@ -4,25 +4,26 @@
 //! Layout: `[toolbox text][payload][trailer]`. The toolbox's JSON text comes first (when the
 //! snapshot holds it) so that loading takes the bytes as the text with no copy (the tail cut
 //! off); the trailer ([`TRAILER`] bytes: magic, version, flags, the two lengths, the checksum)
-//! comes last. The payload is the options' JSON text; which toolbox the shelf is of (its text
-//! held, or its fingerprint, or for a shelf that keeps no toolbox text, the text of its defs); the
+//! comes last. The payload is the options' JSON text; which toolbox the shelf is of (its text held,
+//! or its fingerprint, or for a shelf that keeps no toolbox text, the text of its defs); the
 //! catalog's tools as read (each def a range of that text, or a text of its own) and its lookup
-//! orders (by name, by own name, each server's tools); the search
-//! index's flat arrays as they are; and the deferred tools' vectors as stored (int8, a scale each).
+//! orders (by name, by own name, each server's tools); the search index's flat arrays as they are;
+//! and the deferred tools' vectors as stored (int8, a scale each).
 //!
 //! The load is a copy and a check, never a rebuild (SPEC §13): the toolbox a well-formed snapshot
 //! carries is trusted to be the one it claims to be (whoever can write the file can write any
-//! toolbox), so no def is parsed (a tool's schema outline is read from its def the first time it
-//! is needed, and a def a request needs is read then: one that is no object named as its tool
-//! goes as a def of the tool's name and description, [`crate::catalog::Tool::def`]). What is checked is structure, at the cost of a pass over the bytes: the checksum,
-//! the text's UTF-8, every count against the bytes left, every string's UTF-8, every def's range
-//! the def at its tool's place in its text (a walk of the text's lists that steps over each def
-//! by its stored range: only the bytes between defs are read), every index within the table it indexes,
-//! every list in the order lookups rely on (the catalog's orders checked in one pass where a read
-//! sorts), every float finite, names unique, every vector one
-//! that quantising some vector gives. So bytes forged with a correct checksum (a checksum tells
-//! corrupt bytes; it is no signature) load into a shelf that never traps, hangs or answers with a
-//! name the snapshot does not hold, or are `invalid_snapshot` with a reason.
+//! toolbox), so no def is parsed (a tool's schema outline is read from its def the first time it is
+//! needed, and a def a request needs is read then: one that is no object named as its tool goes as
+//! a def of the tool's name and description, [`crate::catalog::Tool::def`]). What is checked is
+//! structure, at the cost of a pass over the bytes: the checksum, the text's UTF-8, every count
+//! against the bytes left, every string's UTF-8, every def's range the def at its tool's place in
+//! its text (a walk of the text's lists that steps over each def by its stored range: only the
+//! bytes between defs are read), every index within the table it indexes, every list in the order
+//! lookups rely on (the catalog's orders checked in one pass where a read sorts), every float
+//! finite, names unique, every vector one that quantising some vector gives. So bytes forged with a
+//! correct checksum (a checksum tells corrupt bytes; it is no signature) load into a shelf that
+//! never traps, hangs or answers with a name the snapshot does not hold, or are `invalid_snapshot`
+//! with a reason.
 
 use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Server, Tool, MAX_TOOLS};
 use crate::error::{Error, ErrorCode};
@@ -798,8 +799,8 @@ impl Head {
 
 /// The catalog as stored, each def a range of `text` or a text of its own: checked for what the
 /// rest of the crate relies on (places in input order, a server for every deferred tool, every def
-/// within its text, names unique, none a bridge tool's under `options`), its lookup tables made as
-/// a read makes them. Its defs are not parsed.
+/// within its text, names unique, none a bridge tool's under `options`), its lookup orders read
+/// and checked to be those a read sorts. Its defs are not parsed.
 #[inline(never)]
 fn read_catalog(
     r: &mut Reader<'_>,
