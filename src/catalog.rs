@@ -9,6 +9,7 @@ use crate::json::{ParseError, Reader, Value};
 use crate::options::{Options, Switch};
 use crate::swar;
 use crate::texts;
+use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -36,9 +37,8 @@ pub struct Tool {
     /// The tool def as given, as compact JSON (what `JSON.stringify` writes for it), shared: a
     /// [`Catalog::update`] keeps an unchanged server's tools. [`Tool::def`] parses it.
     pub def_json: DefText,
-    /// What search reads of the schema, kept from reading ([`Catalog::schema_outline`]); shared,
-    /// so that an update keeps an unchanged tool's without copying it.
-    pub(crate) schema_outline: Outline,
+    /// Where in `def_json` the strings search reads lie ([`Tool::search_places`]).
+    pub(crate) outline: Outline,
     /// Code points of the def's compact JSON (SPEC §2.1).
     pub size: usize,
     /// Place in the flattened input: `tools` first, then each server's list, in order.
@@ -89,11 +89,13 @@ impl core::ops::Deref for DefText {
     }
 }
 
-/// A def's range of the toolbox's text, and whether the parser found it to be the def's compact
-/// JSON (then it is not written again to be compared).
-struct SourceText {
+/// A def's range of the toolbox's text, whether the parser found it to be the def's compact
+/// JSON (then it is not written again to be compared), and the places it gathered there
+/// ([`searched`]), offsets in the toolbox's text.
+struct SourceText<'p> {
     text: DefText,
     compact: bool,
+    places: &'p [(usize, u8)],
 }
 
 /// Gives every tool (of the catalog's and of those it left out) whose text is a range of a
@@ -177,12 +179,43 @@ impl Tool {
     /// so that bytes forged inside a def never put a def that is no tool, or another tool's name,
     /// into a request.
     pub(crate) fn def_is_its_own(&self) -> bool {
-        match &self.schema_outline {
+        match &self.outline {
             Outline::Read(_) => true,
             Outline::Loaded(loaded) => *loaded.own_def.get_or_init(|| {
                 let def = crate::json::parse(&self.def_json).unwrap_or(Value::Null);
                 def.is_object() && self.read_as.fields(&def).name.map(str::trim) == Some(self.name_as_read())
             }),
+        }
+    }
+
+    /// Where in [`Tool::def_json`] the strings the search index reads lie ([`searched`]), in the
+    /// order of the text: each a member's offset (its key's quote) and what it is
+    /// ([`Place::of`]). Gathered when the def was read; for a tool loaded from a snapshot, found
+    /// by a walk of its def's text the first time they are asked for (a rebuilt index).
+    pub(crate) fn search_places(&self) -> &[u32] {
+        match &self.outline {
+            Outline::Read(places) => places,
+            Outline::Loaded(loaded) => loaded.places.get_or_init(|| walked_places(&self.def_json, self.read_as)),
+        }
+    }
+
+    /// Each place of [`Tool::search_places`] of one of `kinds`: what it is, the member's key (a
+    /// property's name) and a reader at its value, borrowing from the def's text.
+    pub(crate) fn each_place<'a>(
+        &'a self,
+        kinds: &[Place],
+        mut visit: impl FnMut(Place, Cow<'a, str>, &mut Reader<'a>),
+    ) {
+        let text = self.def_json.as_str();
+        for &place in self.search_places() {
+            let (kind, at) = Place::of(place);
+            if !kinds.contains(&kind) {
+                continue;
+            }
+            let mut reader = Reader::new(text.get(at..).unwrap_or_default());
+            if let Ok(key) = reader.key_text() {
+                visit(kind, key, &mut reader);
+            }
         }
     }
 
@@ -485,25 +518,29 @@ impl Catalog {
         self.tools.iter().filter(|t| !t.deferred)
     }
 
-    /// What search reads of `tool`'s schema, without parsing it: an object with the schema's
-    /// top-level `properties` (each name holding `null`) and `required` (its names), each when
-    /// present; `None` when the tool has no schema.
-    pub fn schema_outline<'a>(&self, tool: &'a Tool) -> Option<&'a Value> {
-        match &tool.schema_outline {
-            Outline::Read(outline) => outline.as_deref(),
-            Outline::Loaded(loaded) => loaded.outline.get_or_init(|| outline_of_def(tool).map(Arc::new)).as_deref(),
-        }
+    /// The names of `tool`'s schema's top-level `properties`, in order.
+    pub fn parameter_names(&self, tool: &Tool) -> Vec<String> {
+        let mut names = Vec::new();
+        tool.each_place(&[Place::Property], |_, name, _| names.push(name.into_owned()));
+        names
     }
 
     /// The schema's top-level `required` names (those that are strings), as a search match shows
-    /// them: from the outline, or for a tool loaded from a snapshot, as the snapshot stores them
-    /// (a search hit reads no def text).
+    /// them: read at their place in the def's text, or for a tool loaded from a snapshot, as the
+    /// snapshot stores them (a search hit reads no def text).
     pub fn required_names(&self, tool: &Tool) -> Vec<String> {
-        if let Outline::Loaded(loaded) = &tool.schema_outline {
+        if let Outline::Loaded(loaded) = &tool.outline {
             return loaded.required.clone();
         }
-        let required = self.schema_outline(tool).and_then(|s| s.get("required")).and_then(Value::as_array);
-        required.map_or_else(Vec::new, |r| r.iter().filter_map(Value::as_str).map(String::from).collect())
+        let mut names = Vec::new();
+        tool.each_place(&[Place::Required], |_, _, reader| {
+            let Ok(Value::Array(required)) = reader.value(1) else { return };
+            names.extend(required.into_iter().filter_map(|name| match name {
+                Value::String(name) => Some(name),
+                _ => None,
+            }));
+        });
+        names
     }
 
     /// Every tool name, in code-point order.
@@ -686,16 +723,17 @@ struct Reading {
     /// The name as given, when trimming changed it: the server's own name for the tool.
     untrimmed: Option<String>,
     description: String,
-    schema_outline: Option<Value>,
     /// Whether the def asks to stay direct (`_meta["anthropic/alwaysLoad"]: true`).
     always_load: bool,
+    /// Where the strings the search index reads lie in `json` ([`Tool::search_places`]).
+    places: Box<[u32]>,
 }
 
 impl Def {
     /// A def of the toolbox, and the format its shape says; `forced` is the `format` option.
     /// `text` is the def's range of the toolbox's text, when the toolbox came as text.
     #[inline(never)]
-    fn of(def: Value, forced: Option<Format>, text: Option<SourceText>) -> (Def, Option<Format>) {
+    fn of(def: Value, forced: Option<Format>, text: Option<SourceText<'_>>) -> (Def, Option<Format>) {
         let detected = Format::detect(&def);
         match forced.or(detected) {
             Some(format) if def.is_object() => (Def::Read(Box::new(Reading::of(def, format, text))), detected),
@@ -705,16 +743,20 @@ impl Def {
 }
 
 impl Reading {
-    /// `text`: the def's range of the toolbox's text, used when it is the def's compact JSON. The
-    /// def's strings the reading keeps (its description, its schema's property names) are moved
-    /// out of it, not copied.
+    /// `text`: the def's range of the toolbox's text, used when it is the def's compact JSON (then
+    /// with the places gathered as it was read). The def's description is moved out of it, not
+    /// copied.
     #[inline(never)] // one copy for the three ways a def is read
-    fn of(mut def: Value, format: Format, text: Option<SourceText>) -> Reading {
+    fn of(mut def: Value, format: Format, text: Option<SourceText<'_>>) -> Reading {
         let always_load = marks_always_load(&def);
         let fields = format.fields(&def);
+        let mut places = None;
         let json = match text {
-            Some(SourceText { text, compact: true }) => text,
-            Some(SourceText { text, compact: false }) => {
+            Some(SourceText { text, compact: true, places: found }) => {
+                places = kept_places(found.iter().map(|&(at, code)| (at.wrapping_sub(text.start), code)), format);
+                text
+            }
+            Some(SourceText { text, compact: false, .. }) => {
                 let compact = def.to_json();
                 if swar::same(text.as_bytes(), compact.as_bytes()) {
                     text
@@ -726,21 +768,15 @@ impl Reading {
         };
         let name = fields.name.map(str::trim).filter(|n| !n.is_empty()).map(String::from);
         let untrimmed = fields.name.filter(|n| n.trim().len() != n.len() && !n.trim().is_empty()).map(String::from);
-        let (description, schema) = match holder_mut(&mut def, format) {
-            Some(holder) => {
-                let schema_key = format.field_keys().1;
-                (take_string(holder, "description"), member_mut(holder, schema_key).map(schema_outline))
-            }
-            None => (None, None),
-        };
+        let description = holder_mut(&mut def, format).and_then(|holder| take_string(holder, "description"));
         Reading {
             format,
             size: json.chars().count(),
+            places: places.unwrap_or_else(|| walked_places(&json, format)),
             json,
             name,
             untrimmed,
             description: description.unwrap_or_default(),
-            schema_outline: schema,
             always_load,
         }
     }
@@ -762,6 +798,131 @@ fn take_string(holder: &mut Value, key: &str) -> Option<String> {
     }
 }
 
+/// The codes of [`searched`], the rule of what the search index reads of a tool def.
+mod searched {
+    use crate::json::{RECORD, SKIM};
+
+    /// The def.
+    pub(super) const DEF: u8 = 1;
+    /// OpenAI Chat's `function`: recorded, so that the places tell whether the def has one.
+    pub(super) const FUNCTION: u8 = 2 | RECORD;
+    pub(super) const ANNOTATIONS: u8 = 3;
+    pub(super) const META: u8 = 4;
+    /// A string of the server's words for the tool.
+    pub(super) const HINT: u8 = 5 | RECORD;
+    /// A schema (skipped, not parsed: the reading keeps none of it), its `properties`, one
+    /// property, a property's `description` and `enum`, and the schema's `required`: each plus
+    /// [`SCHEMA_KEYS`]' index of the schema's key, plus that count again under `function`.
+    pub(super) const SCHEMA: u8 = 8 | SKIM;
+    pub(super) const PROPERTIES: u8 = 16;
+    pub(super) const PROPERTY: u8 = 24 | RECORD;
+    pub(super) const DESCRIPTION: u8 = 32 | RECORD;
+    pub(super) const ENUM: u8 = 40 | RECORD;
+    pub(super) const REQUIRED: u8 = 48 | RECORD;
+    /// The keys a format keeps its schema under ([`crate::format::Format::field_keys`]).
+    pub(super) const SCHEMA_KEYS: [&str; 3] = ["parameters", "input_schema", "inputSchema"];
+    /// The holder of OpenAI Chat's fields.
+    pub(super) const HOLDER: &str = "function";
+    /// The `_meta` key of an MCP tool's search words (Claude Code reads it too).
+    pub(super) const SEARCH_HINT: &str = "anthropic/searchHint";
+    /// Codes of each kind: the schema keys, at the top and under `function`.
+    pub(super) const KINDS: u8 = 2 * SCHEMA_KEYS.len() as u8;
+}
+
+/// What the search index reads of a tool def, as a gathering rule ([`Reader::outline_gathering`]):
+/// the def's `title`, `annotations.title` and `_meta["anthropic/searchHint"]` (a server's words
+/// for the tool); and of each schema the def may keep (at its top, or in OpenAI Chat's
+/// `function`: [`kept_places`] keeps its format's), each top-level property (its name), the
+/// property's `description` and `enum`, and the schema's `required`.
+fn searched(parent: u8, key: &str) -> u8 {
+    use searched::*;
+    let schema = |base: u8| SCHEMA_KEYS.iter().position(|k| *k == key).map_or(0, |at| SCHEMA + base + at as u8);
+    let kind = |first: u8| parent.wrapping_sub(first) < KINDS;
+    match parent {
+        DEF => match key {
+            "title" => HINT,
+            "annotations" => ANNOTATIONS,
+            "_meta" => META,
+            HOLDER => FUNCTION,
+            _ => schema(0),
+        },
+        FUNCTION => schema(SCHEMA_KEYS.len() as u8),
+        ANNOTATIONS if key == "title" => HINT,
+        META if key == SEARCH_HINT => HINT,
+        _ if kind(SCHEMA) && key == "properties" => parent - SCHEMA + PROPERTIES,
+        _ if kind(SCHEMA) && key == "required" => parent - SCHEMA + REQUIRED,
+        _ if kind(PROPERTIES) => parent - PROPERTIES + PROPERTY,
+        _ if kind(PROPERTY) && key == "description" => parent - PROPERTY + DESCRIPTION,
+        _ if kind(PROPERTY) && key == "enum" => parent - PROPERTY + ENUM,
+        _ => 0,
+    }
+}
+
+/// What a search place ([`Tool::search_places`]) is: its kind, in a place's top bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A property's `description`.
+    Description,
+    /// A property's `enum`.
+    Enum,
+    /// A string of the server's words for the tool.
+    Hint,
+    /// A top-level property: its key is its name.
+    Property,
+    /// The schema's `required`.
+    Required,
+}
+
+/// The bits of a place that hold its offset; the bits above hold its kind.
+const PLACE_OFFSET: u32 = (1 << 29) - 1;
+
+impl Place {
+    const KINDS: [Place; 5] = [Place::Description, Place::Enum, Place::Hint, Place::Property, Place::Required];
+
+    /// A place's kind and offset.
+    pub(crate) fn of(place: u32) -> (Place, usize) {
+        let kind = Place::KINDS.get((place >> 29) as usize).copied().unwrap_or(Place::Description);
+        (kind, (place & PLACE_OFFSET) as usize)
+    }
+
+    /// The place of this kind at `at`, when the offset fits.
+    fn at(self, at: usize) -> Option<u32> {
+        let at = u32::try_from(at).ok().filter(|&at| at <= PLACE_OFFSET)?;
+        Some((self as u32) << 29 | at)
+    }
+}
+
+/// The places of [`searched`] (offsets in the def's text, in its order, with their codes) that
+/// the search reads for a tool of `format`: the hints, and the places of the schema where
+/// `format` keeps it ([`Format::fields`]); `None` when an offset does not fit.
+fn kept_places(found: impl Iterator<Item = (usize, u8)> + Clone, format: Format) -> Option<Box<[u32]>> {
+    use searched::*;
+    let (holder, schema_key) = format.field_keys();
+    let in_holder = holder.is_some() && found.clone().any(|(_, code)| code == FUNCTION);
+    let key_at = SCHEMA_KEYS.iter().position(|k| *k == schema_key).unwrap_or_default() as u8;
+    let schema = key_at + if in_holder { SCHEMA_KEYS.len() as u8 } else { 0 };
+    let mut kept = Vec::new();
+    for (at, code) in found {
+        let kind = match code {
+            HINT => Place::Hint,
+            _ if code == PROPERTY + schema => Place::Property,
+            _ if code == DESCRIPTION + schema => Place::Description,
+            _ if code == ENUM + schema => Place::Enum,
+            _ if code == REQUIRED + schema => Place::Required,
+            _ => continue,
+        };
+        kept.push(kind.at(at)?);
+    }
+    Some(kept.into_boxed_slice())
+}
+
+/// The search places of a def's compact JSON, found by a walk of it (a def read as a value, or
+/// loaded from a snapshot); none when an offset does not fit.
+pub(crate) fn walked_places(json: &str, format: Format) -> Box<[u32]> {
+    let found = Reader::new(json).gather_trusted(searched, searched::DEF);
+    kept_places(found.into_iter(), format).unwrap_or_default()
+}
+
 /// The key of `_meta` by which a server marks a tool to stay direct, as Claude Code reads it.
 const ALWAYS_LOAD_KEY: &str = "anthropic/alwaysLoad";
 
@@ -781,14 +942,14 @@ type Once<T> = std::sync::OnceLock<T>;
 #[cfg(not(all(feature = "std", not(target_arch = "wasm32"))))]
 type Once<T> = core::cell::OnceCell<T>;
 
-/// A tool's schema outline ([`Catalog::schema_outline`]): kept from reading the tool, or (a tool
-/// loaded from a snapshot, whose index needs none) read from its def's text the first time it is
-/// asked for (SPEC §13: a load parses no def).
+/// What a tool holds of its def for search ([`Tool::search_places`]): the places found when it
+/// was read, or (a tool loaded from a snapshot, whose index needs none) what the snapshot stores,
+/// the places found the first time they are asked for (SPEC §13: a load parses no def).
 #[derive(Clone, Debug)]
 pub(crate) enum Outline {
     /// Read with the tool.
-    Read(Option<Arc<Value>>),
-    /// Loaded from a snapshot. Boxed: a `Tool` stays as large as a read one.
+    Read(Box<[u32]>),
+    /// Loaded from a snapshot.
     Loaded(Box<LoadedOutline>),
 }
 
@@ -798,8 +959,8 @@ pub(crate) struct LoadedOutline {
     /// The `required` names a search match shows, as the snapshot stores them (a hit parses no
     /// def).
     pub(crate) required: Vec<String>,
-    /// The outline, read from the def's text when an update or a new index first asks for it.
-    outline: Once<Option<Arc<Value>>>,
+    /// The search places, found in the def's text when an update or a new index first asks.
+    places: Once<Box<[u32]>>,
     /// Whether the def's text is the tool's def ([`Tool::def_is_its_own`]), read when first asked.
     own_def: Once<bool>,
 }
@@ -807,15 +968,8 @@ pub(crate) struct LoadedOutline {
 impl LoadedOutline {
     /// A loaded tool's outline of its `required` names, the rest read when first asked for.
     pub(crate) fn of(required: Vec<String>) -> Outline {
-        Outline::Loaded(Box::new(LoadedOutline { required, outline: Once::new(), own_def: Once::new() }))
+        Outline::Loaded(Box::new(LoadedOutline { required, places: Once::new(), own_def: Once::new() }))
     }
-}
-
-/// The outline of `tool`'s schema read from its def's text as reading the tool makes it: the def's
-/// top [`DEF_OUTLINE_LEVELS`] levels, deeper containers skipped.
-fn outline_of_def(tool: &Tool) -> Option<Value> {
-    let (mut def, _, _) = Reader::new(&tool.def_json).outline_with_text(0, DEF_OUTLINE_LEVELS).ok()?;
-    member_mut(holder_mut(&mut def, tool.read_as)?, tool.read_as.field_keys().1).map(schema_outline)
 }
 
 /// The object `format` keeps a tool's fields in (OpenAI Chat's `function`, else the def itself),
@@ -825,21 +979,6 @@ fn holder_mut(def: &mut Value, format: Format) -> Option<&mut Value> {
         Some(key) if def.get(key).is_some() => member_mut(def, key),
         _ => Some(def),
     }
-}
-
-/// The top-level `properties` names (each holding `null`) and the `required` names of a schema
-/// about to be dropped: moved out of it, not copied.
-fn schema_outline(schema: &mut Value) -> Value {
-    let mut outline = Vec::new();
-    if let Some(Value::Object(properties)) = member_mut(schema, "properties") {
-        let names = core::mem::take(properties).into_iter().map(|(name, _)| (name, Value::Null));
-        outline.push((String::from("properties"), Value::Object(names.collect())));
-    }
-    if let Some(Value::Array(required)) = member_mut(schema, "required") {
-        let names = core::mem::take(required).into_iter().filter(|name| name.as_str().is_some());
-        outline.push((String::from("required"), Value::Array(names.collect())));
-    }
-    Value::Object(outline)
 }
 
 /// A list of tool defs read, or the value found where a list belongs (for the error).
@@ -1037,22 +1176,22 @@ fn read_def_of_text(
     source: &Arc<String>,
     start: usize,
 ) -> Result<(Def, Option<Format>), ParseError> {
-    let (outline, end, compact) = reader.outline_with_text(depth, DEF_OUTLINE_LEVELS)?;
+    let (outline, end, compact) = reader.outline_gathering(depth, DEF_OUTLINE_LEVELS, searched, searched::DEF)?;
     let text = DefText { source: source.clone(), start, end };
     let known = outline.is_object() && with.forced.or_else(|| Format::detect(&outline)).is_some();
     if compact && known {
-        return Ok(read_def(outline, with, Some(SourceText { text, compact })));
+        return Ok(read_def(outline, with, Some(SourceText { text, compact, places: reader.places() })));
     }
     let whole = crate::json::parse(&text).map_err(|mut e| {
         e.offset += start;
         e
     })?;
-    Ok(read_def(whole, with, Some(SourceText { text, compact: false })))
+    Ok(read_def(whole, with, Some(SourceText { text, compact: false, places: &[] })))
 }
 
 /// A def read: a [`Def::Ref`] where a number stands for a kept tool (an update's text), else
 /// [`Def::of`].
-fn read_def(def: Value, with: &TextReading<'_>, text: Option<SourceText>) -> (Def, Option<Format>) {
+fn read_def(def: Value, with: &TextReading<'_>, text: Option<SourceText<'_>>) -> (Def, Option<Format>) {
     match &def {
         Value::Number(n) if with.refs => match n.parse::<usize>() {
             Ok(at) => (Def::Ref(at), None),
@@ -1141,7 +1280,7 @@ fn read_tool(entry: Entry, format: Format) -> Result<Tool, Error> {
         description: reading.description,
         size: reading.size,
         def_json: reading.json,
-        schema_outline: Outline::Read(reading.schema_outline.map(Arc::new)),
+        outline: Outline::Read(reading.places),
         position: entry.position,
         origin: entry.origin,
         renamed: false,
@@ -1619,7 +1758,7 @@ mod tests {
                                         t.server,
                                         t.def_json.as_str(),
                                         t.size,
-                                        t.schema_outline
+                                        t.outline
                                     )
                                 })
                                 .collect::<Vec<_>>()

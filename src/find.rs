@@ -3,8 +3,7 @@
 //!
 //! Layer 8 of ARCHITECTURE.md's Layers: imports only the rooms of the layers below.
 
-use crate::catalog::{Catalog, Tool};
-use crate::format::Format;
+use crate::catalog::{Catalog, Place, Tool};
 use crate::json::{self, ParseError, Reader, Value};
 use crate::options::Options;
 use crate::search::{DocFields, SearchConfig, SearchIndex, MAX_QUERY_CHARS};
@@ -56,17 +55,16 @@ pub fn build_index(catalog: &Catalog, options: &Options) -> (SearchIndex, Vec<us
     let deferred: Vec<usize> = (0..catalog.tools.len()).filter(|&i| catalog.tools[i].deferred).collect();
     let given = GivenHints::of(&options.hints);
     let docs = deferred.iter().filter_map(|&i| catalog.tools.get(i)).map(|tool| {
-        let (param_descriptions, mut hints) = described(catalog, tool);
-        hints.extend(given.of_tool(tool).map(Cow::Borrowed));
-        DocFields {
+        let mut fields = DocFields {
             name: &tool.name,
             own: &tool.own_name,
             server: tool.server.as_deref().unwrap_or(""),
             description: &tool.description,
-            params: parameter_names(catalog, tool),
-            param_descriptions,
-            hints,
-        }
+            ..DocFields::default()
+        };
+        described(tool, &mut fields);
+        fields.hints.extend(given.of_tool(tool).map(Cow::Borrowed));
+        fields
     });
     (SearchIndex::build(docs, search_config(options)), deferred)
 }
@@ -107,100 +105,31 @@ pub(crate) fn search_config(options: &Options) -> SearchConfig {
     SearchConfig { full_first: options.full_matches_first, ..SearchConfig::default() }
 }
 
-fn parameter_names<'a>(catalog: &Catalog, tool: &'a Tool) -> Vec<&'a str> {
-    let properties = catalog.schema_outline(tool).and_then(|s| s.get("properties"));
-    properties.and_then(Value::as_object).map_or_else(Vec::new, |p| p.iter().map(|(k, _)| k.as_str()).collect())
-}
-
-/// The `description` of each top-level parameter that has one, read from the tool's def text in
-/// one pass, borrowed where it holds no escape: the catalog keeps no copy of them (a prepared
-/// toolbox's memory), and parsing each def whole took half the index build.
-fn described<'a>(catalog: &Catalog, tool: &'a Tool) -> (Vec<Cow<'a, str>>, Vec<Cow<'a, str>>) {
-    let mut reader = Reader::new(&tool.def_json);
-    let mut hints = Vec::new();
-    let found = described_parameters(&mut reader, catalog.format, &mut hints).unwrap_or_default();
-    (found, hints)
-}
-
-/// The descriptions of the schema where `format` keeps it, as [`Format::fields`] reads it: in
-/// the holder object when the def has one (OpenAI Chat's `function`), else at the top. A def's text
-/// is compact JSON with no repeated key, checked when the toolbox was read: what is not read is
-/// skipped as such ([`Reader::skip_trusted`]).
-fn described_parameters<'a>(
-    reader: &mut Reader<'a>,
-    format: Format,
-    hints: &mut Vec<Cow<'a, str>>,
-) -> Result<Vec<Cow<'a, str>>, ParseError> {
-    let (holder, schema_key) = format.field_keys();
-    let (mut at_top, mut in_holder) = (Vec::new(), None);
-    reader.members(0, |reader, key| {
-        if key == "title" {
-            hints.extend(reader.string(1)?);
-            Ok(())
-        } else if key == "annotations" || key == "_meta" {
-            let wanted = if key == "annotations" { "title" } else { SEARCH_HINT };
-            reader.members(1, |reader, key| {
-                if key == wanted {
-                    hints.extend(reader.string(2)?);
-                    Ok(())
-                } else {
-                    reader.skip_trusted()
-                }
-            })
-        } else if Some(key) == holder {
-            let mut found = Vec::new();
-            reader.members(1, |reader, key| {
-                if key == schema_key {
-                    schema_descriptions(reader, 2, &mut found)
-                } else {
-                    reader.skip_trusted()
-                }
-            })?;
-            in_holder = Some(found);
-            Ok(())
-        } else if key == schema_key {
-            schema_descriptions(reader, 1, &mut at_top)
-        } else {
-            reader.skip_trusted()
-        }
-    })?;
-    Ok(in_holder.unwrap_or(at_top))
-}
-
-/// Pushes the `description` string of each of the schema's top-level `properties`, and the values
-/// of a short `enum` of strings (at most [`crate::search::MAX_INDEXED_ENUM`]: `state: open | closed | all` says
-/// what a tool lists; longer ones are field names and codes, which measured worse).
-fn schema_descriptions<'a>(
-    reader: &mut Reader<'a>,
-    depth: usize,
-    found: &mut Vec<Cow<'a, str>>,
-) -> Result<(), ParseError> {
-    reader.members(depth, |reader, key| match key {
-        "properties" => reader.members(depth + 1, |reader, _name| {
-            reader.members(depth + 2, |reader, key| match key {
-                "description" => {
-                    found.extend(reader.string(depth + 3)?);
-                    Ok(())
-                }
-                "enum" => short_enum(reader, depth + 3, found),
-                _ => reader.skip_trusted(),
-            })
-        }),
-        _ => reader.skip_trusted(),
-    })
+/// What the index reads of a tool's def besides its name and description, read at their places
+/// in the def's text ([`Tool::each_place`]), borrowed where they hold no escape (the catalog
+/// keeps no copy of them: a prepared toolbox's memory): its schema's top-level parameter names,
+/// the `description` of each that has one and the values of its short `enum`, and the server's
+/// words for the tool.
+fn described<'a>(tool: &'a Tool, fields: &mut DocFields<'a>) {
+    let kinds = [Place::Property, Place::Description, Place::Enum, Place::Hint];
+    tool.each_place(&kinds, |kind, name, reader| match (kind, reader.peek()) {
+        (Place::Property, _) => fields.params.push(name),
+        (Place::Description, Some(b'"')) => fields.param_descriptions.extend(reader.string(0).ok().flatten()),
+        (Place::Hint, Some(b'"')) => fields.hints.extend(reader.string(0).ok().flatten()),
+        (Place::Enum, Some(b'[')) => short_enum(reader, &mut fields.param_descriptions).unwrap_or_default(),
+        _ => {}
+    });
 }
 
 /// Pushes the values of the `enum` array at the reader when they are at most
-/// [`crate::search::MAX_INDEXED_ENUM`] strings; any other value is skipped.
-fn short_enum<'a>(reader: &mut Reader<'a>, depth: usize, found: &mut Vec<Cow<'a, str>>) -> Result<(), ParseError> {
-    if reader.peek() != Some(b'[') {
-        return reader.skip_trusted();
-    }
+/// [`crate::search::MAX_INDEXED_ENUM`] strings (`state: open | closed | all` says what a tool
+/// lists; longer ones are field names and codes, which measured worse).
+fn short_enum<'a>(reader: &mut Reader<'a>, found: &mut Vec<Cow<'a, str>>) -> Result<(), ParseError> {
     let (start, mut all_strings, mut count) = (found.len(), true, 0);
-    let mut more = reader.enter(depth + 1, b']')?;
+    let mut more = reader.enter(1, b']')?;
     while more {
         count += 1;
-        match reader.string(depth + 1)? {
+        match reader.string(1)? {
             Some(value) if count <= crate::search::MAX_INDEXED_ENUM => found.push(value),
             Some(_) => {}
             None => all_strings = false,
@@ -212,9 +141,6 @@ fn short_enum<'a>(reader: &mut Reader<'a>, depth: usize, found: &mut Vec<Cow<'a,
     }
     Ok(())
 }
-
-/// The `_meta` key of an MCP tool's search words (Claude Code reads it too).
-const SEARCH_HINT: &str = "anthropic/searchHint";
 
 /// Searches `index` (built by [`build_index`]) for `query`, returning at most `limit` hits.
 /// With `vectors` (the query's similarity to each document, and the fusion), the ranking fuses
@@ -595,43 +521,231 @@ pub fn batch_model_value(results: &[SearchResult]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::Format;
     use alloc::format;
+    use alloc::string::ToString;
+    use std::io::Read as _;
+
+    /// What is read of a def, by a parse of its own (the oracle of the places gathered as the
+    /// toolbox is read): of the schema where `format` keeps it, its top-level property names, the
+    /// `description` and short `enum` of each, and its `required` strings; and the hints.
+    #[derive(Debug, Default, PartialEq)]
+    struct Read {
+        names: Vec<String>,
+        descriptions: Vec<String>,
+        hints: Vec<String>,
+        required: Vec<String>,
+    }
+
+    fn walked(def: &str, format: Format) -> Read {
+        let mut reader = Reader::new(def);
+        let mut hints = Vec::new();
+        let schema = walked_parameters(&mut reader, format, &mut hints).unwrap();
+        let mut read = Read { hints: strings(&hints), ..Read::default() };
+        let schema = schema.as_ref().and_then(Value::as_object).unwrap_or_default();
+        for (key, value) in schema {
+            match (key.as_str(), value) {
+                ("properties", Value::Object(properties)) => {
+                    for (name, property) in properties {
+                        read.names.push(name.clone());
+                        for (key, value) in property.as_object().unwrap_or_default() {
+                            match (key.as_str(), value) {
+                                ("description", Value::String(d)) => read.descriptions.push(d.clone()),
+                                ("enum", Value::Array(values))
+                                    if values.len() <= crate::search::MAX_INDEXED_ENUM
+                                        && values.iter().all(|v| v.as_str().is_some()) =>
+                                {
+                                    read.descriptions.extend(values.iter().filter_map(Value::as_str).map(String::from))
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                ("required", Value::Array(names)) => {
+                    read.required.extend(names.iter().filter_map(Value::as_str).map(String::from))
+                }
+                _ => {}
+            }
+        }
+        read
+    }
+
+    /// What the index reads of a tool, and the required names a match shows.
+    fn read_of(catalog: &Catalog, tool: &Tool) -> Read {
+        let mut fields = DocFields::default();
+        described(tool, &mut fields);
+        Read {
+            names: strings(&fields.params),
+            descriptions: strings(&fields.param_descriptions),
+            hints: strings(&fields.hints),
+            required: catalog.required_names(tool),
+        }
+    }
+
+    /// The schema where `format` keeps it, parsed; the hints pushed.
+    fn walked_parameters<'a>(
+        reader: &mut Reader<'a>,
+        format: Format,
+        hints: &mut Vec<Cow<'a, str>>,
+    ) -> Result<Option<Value>, ParseError> {
+        let (holder, schema_key) = format.field_keys();
+        let (mut at_top, mut in_holder) = (None, None);
+        reader.members(0, |reader, key| {
+            if key == "title" {
+                hints.extend(reader.string(1)?);
+                Ok(())
+            } else if key == "annotations" || key == "_meta" {
+                let wanted = if key == "annotations" { "title" } else { "anthropic/searchHint" };
+                reader.members(1, |reader, key| {
+                    if key == wanted {
+                        hints.extend(reader.string(2)?);
+                        Ok(())
+                    } else {
+                        reader.skip(2)
+                    }
+                })
+            } else if Some(key) == holder {
+                let mut found = None;
+                reader.members(1, |reader, key| {
+                    if key == schema_key {
+                        found = Some(reader.value(2)?);
+                        Ok(())
+                    } else {
+                        reader.skip(2)
+                    }
+                })?;
+                in_holder = Some(found);
+                Ok(())
+            } else if key == schema_key {
+                at_top = Some(reader.value(1)?);
+                Ok(())
+            } else {
+                reader.skip(1)
+            }
+        })?;
+        Ok(in_holder.unwrap_or(at_top))
+    }
+
+    /// The tools of a toolbox's text read both ways: as a value (the places found by a walk of
+    /// each def's text) and as text (the places gathered as each def is read).
+    fn both_ways(toolbox: &str) -> [Catalog; 2] {
+        let options = Options::default();
+        [Catalog::parse_json(toolbox, &options).unwrap(), Catalog::parse_text(toolbox.to_string(), &options).unwrap()]
+    }
+
+    fn strings(v: &[Cow<'_, str>]) -> Vec<String> {
+        v.iter().map(|c| c.to_string()).collect()
+    }
 
     /// The parameter descriptions the index takes are the top-level properties' `description`
     /// strings, in every format and odd shape (escapes, nesting, repeated keys, non-objects).
     #[test]
     fn parameter_descriptions_are_the_top_level_ones() {
         let schema = r#"{"type":"object","properties":{"a":{"type":"string","description":"First \"one\" \u00e9"},"b":{"description":{"x":1}},"c":{"items":{"description":"nested, not top-level"}},"d":"not an object","e":{"description":"old","description":"new"},"f":{"description":"with [brackets] and {braces}"}}}"#;
+        let compact = schema.replace(r#""description":"old","#, "").replace(r"\u00e9", "é");
         let defs = [
+            format!(
+                r#"{{"type":"function","function":{{"name":"t","description":"d","parameters":{{}}}},"parameters":{schema}}}"#
+            ),
+            format!(
+                r#"{{"type":"function","parameters":{{}},"function":{{"name":"t","description":"d","parameters":{compact}}}}}"#
+            ),
             format!(r#"{{"type":"function","function":{{"name":"t","description":"d","parameters":{schema}}}}}"#),
             format!(r#"{{"type":"function","name":"t","description":"d","parameters":{schema}}}"#),
-            format!(r#"{{"name":"t","description":"d","input_schema":{schema}}}"#),
-            format!(r#"{{"name":"t","description":"d","inputSchema":{schema}}}"#),
+            format!(r#"{{"name":"t","description":"d","input_schema":{schema},"inputSchema":{{}}}}"#),
+            format!(r#"{{"name":"t","description":"d","inputSchema":{compact},"parameters":{{}}}}"#),
         ];
-        for def in defs {
+        for (i, def) in defs.iter().enumerate() {
             let toolbox = format!(r#"{{"servers":{{"s":[{def}]}}}}"#);
-            let catalog = Catalog::parse_json(&toolbox, &Options::default()).unwrap();
-            let (read, hints) = described(&catalog, catalog.tools.first().unwrap());
-            let read: Vec<&str> = read.iter().map(|c| c.as_ref()).collect();
-            assert_eq!(read, ["First \"one\" é", "new", "with [brackets] and {braces}"], "{def}");
-            assert!(hints.is_empty());
+            for catalog in both_ways(&toolbox) {
+                let tool = catalog.tools.first().unwrap();
+                let read = read_of(&catalog, tool);
+                let expected: &[&str] =
+                    if i == 0 { &[] } else { &["First \"one\" é", "new", "with [brackets] and {braces}"] };
+                assert_eq!(read.descriptions, expected, "{def}");
+                let names: &[&str] = if i == 0 { &[] } else { &["a", "b", "c", "d", "e", "f"] };
+                assert_eq!(read.names, names, "{def}");
+                assert!(read.hints.is_empty() && read.required.is_empty(), "{def}");
+                assert_eq!(read, walked(&tool.def_json, tool.read_as), "{def}");
+            }
         }
         // A server's words for the tool, at the def's top level only; values of other shapes skipped.
         let def = r#"{"name":"t","title":"Title words","annotations":{"title":"Annotated","readOnlyHint":true},"_meta":{"anthropic/searchHint":"hint words","title":"not this"},"inputSchema":{"type":"object","properties":{"title":{"type":"string","description":"a param"}}}}"#;
-        let catalog = Catalog::parse_json(&format!(r#"{{"servers":{{"s":[{def}]}}}}"#), &Options::default()).unwrap();
-        let (read, hints) = described(&catalog, catalog.tools.first().unwrap());
-        assert_eq!(
-            (read.len(), hints.iter().map(|c| c.as_ref()).collect::<Vec<_>>()),
-            (1, alloc::vec!["Title words", "Annotated", "hint words"])
-        );
+        for catalog in both_ways(&format!(r#"{{"servers":{{"s":[{def}]}}}}"#)) {
+            let read = read_of(&catalog, catalog.tools.first().unwrap());
+            assert_eq!(
+                (read.descriptions.len(), read.hints),
+                (1, alloc::vec!["Title words".to_string(), "Annotated".into(), "hint words".into()])
+            );
+        }
         // A short enum of strings is read with the descriptions; a long one, or one holding
         // another value, is not.
-        let def = r#"{"name":"t","inputSchema":{"type":"object","properties":{"state":{"type":"string","enum":["open","closed"]},"n":{"enum":["a","b","c","d","e"]},"m":{"enum":["x",1]},"k":{"enum":"open"}}}}"#;
-        let catalog = Catalog::parse_json(&format!(r#"{{"servers":{{"s":[{def}]}}}}"#), &Options::default()).unwrap();
-        let (read, _) = described(&catalog, catalog.tools.first().unwrap());
-        assert_eq!(read.iter().map(|c| c.as_ref()).collect::<Vec<_>>(), ["open", "closed"]);
-        let def = r#"{"name":"t","title":3,"annotations":null,"_meta":{"anthropic/searchHint":["x"]},"inputSchema":{"type":"object"}}"#;
-        let catalog = Catalog::parse_json(&format!(r#"{{"servers":{{"s":[{def}]}}}}"#), &Options::default()).unwrap();
-        assert!(described(&catalog, catalog.tools.first().unwrap()).1.is_empty());
+        let def = r#"{"name":"t","inputSchema":{"type":"object","properties":{"state":{"type":"string","enum":["open","closed"]},"n":{"enum":["a","b","c","d","e"]},"m":{"enum":["x",1]},"k":{"enum":"open"},"z":{"enum":[]}}}}"#;
+        for catalog in both_ways(&format!(r#"{{"servers":{{"s":[{def}]}}}}"#)) {
+            assert_eq!(read_of(&catalog, catalog.tools.first().unwrap()).descriptions, ["open", "closed"]);
+        }
+        let def = r#"{"name":"t","title":3,"annotations":null,"_meta":{"anthropic/searchHint":["x"]},"inputSchema":{"type":"object","properties":[{"description":"in a list"}]}}"#;
+        for catalog in both_ways(&format!(r#"{{"servers":{{"s":[{def}]}}}}"#)) {
+            let read = read_of(&catalog, catalog.tools.first().unwrap());
+            assert_eq!(read, Read::default());
+        }
+    }
+
+    /// The tools of `tests/data/catalogs/` in each format's shape (with hints on some), as one
+    /// toolbox text of servers each.
+    fn catalog_toolboxes() -> Vec<(String, String)> {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/catalogs");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.retain(|p| p.to_string_lossy().ends_with(".json.gz") && !p.to_string_lossy().contains("queries-"));
+        paths.sort();
+        assert!(paths.len() >= 10, "{}: {paths:?}", dir.display());
+        let mut toolboxes = Vec::new();
+        for path in paths {
+            let mut text = String::new();
+            flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()).read_to_string(&mut text).unwrap();
+            let entries = crate::json::parse(&text).unwrap();
+            let entries = entries.as_array().unwrap();
+            for format in [Format::OpenAi, Format::Responses, Format::Anthropic, Format::Mcp] {
+                let mut servers: Vec<(String, Value)> = Vec::new();
+                for (i, entry) in entries.iter().enumerate() {
+                    let server = entry.get("server").and_then(Value::as_str).unwrap_or("s").to_string();
+                    let function = entry.get("tool").and_then(|t| t.get("function")).unwrap();
+                    let fields = Format::OpenAi.fields(entry.get("tool").unwrap());
+                    let schema = fields.schema.cloned().unwrap_or(Value::Null);
+                    let mut def = format.tool(fields.name.unwrap(), fields.description.unwrap_or_default(), schema);
+                    if let (Value::Object(members), 0) = (&mut def, i % 3) {
+                        let title = function.get("description").cloned().unwrap_or(Value::Null);
+                        members.push(("annotations".into(), Value::object([("title", title)])));
+                    }
+                    match servers.iter_mut().find(|(name, _)| *name == server) {
+                        Some((_, Value::Array(defs))) => defs.push(def),
+                        _ => servers.push((server, Value::Array(alloc::vec![def]))),
+                    }
+                }
+                let name = format!("{} as {}", path.file_name().unwrap().to_string_lossy(), format.as_str());
+                toolboxes.push((name, Value::object([("servers", Value::Object(servers))]).to_json()));
+            }
+        }
+        toolboxes
+    }
+
+    /// Over every test catalog in each format: the places gathered as the toolbox's text is read
+    /// are those a walk of each def's text finds, and the strings read there are the oracle's.
+    #[test]
+    fn gathered_places_are_those_a_walk_finds_over_every_catalog() {
+        let (mut tools, mut read) = (0, 0);
+        for (name, toolbox) in catalog_toolboxes() {
+            let catalog = Catalog::parse_text(toolbox, &Options::default()).unwrap();
+            for tool in &catalog.tools {
+                let walked_places = crate::catalog::walked_places(&tool.def_json, tool.read_as);
+                assert_eq!(tool.search_places(), &*walked_places, "{name}: {}", tool.name);
+                let found = read_of(&catalog, tool);
+                assert_eq!(found, walked(&tool.def_json, tool.read_as), "{name}: {}", tool.name);
+                tools += 1;
+                read += found.names.len() + found.descriptions.len() + found.hints.len() + found.required.len();
+            }
+        }
+        assert!(tools > 50_000 && read > 200_000, "{tools} tools, {read} strings");
     }
 }

@@ -225,6 +225,29 @@ struct Parser<'a> {
     judge: bool,
     /// Deepest nesting accepted ([`MAX_DEPTH`] unless [`parse_deeper`]).
     max_depth: usize,
+    /// The gathering of [`Reader::outline_gathering`]: the code of the value being read (0:
+    /// nothing in it is of interest, so its keys are not classified), the rule, and the places
+    /// found.
+    code: u8,
+    classify: Classify,
+    places: Vec<(usize, u8)>,
+}
+
+/// A gathering rule ([`Reader::outline_gathering`]): the code of a member given the code of the
+/// object holding it and its key. 0 is "of no interest": the members of an object coded 0 are not
+/// classified, nor is anything in an array. [`RECORD`] and [`SKIM`] are flags.
+pub type Classify = fn(u8, &str) -> u8;
+
+/// A member whose code holds this flag has its offset recorded (its key's opening quote), with
+/// the code.
+pub const RECORD: u8 = 0x80;
+/// A member whose code holds this flag and whose value is an object or array is skipped, not
+/// parsed (it reads as `null`); what is in it is classified all the same.
+pub const SKIM: u8 = 0x40;
+
+/// The rule of a parse that gathers nothing.
+fn gathers_nothing(_: u8, _: &str) -> u8 {
+    0
 }
 
 impl<'a> Parser<'a> {
@@ -238,6 +261,9 @@ impl<'a> Parser<'a> {
             prune: usize::MAX,
             judge: false,
             max_depth: MAX_DEPTH,
+            code: 0,
+            classify: gathers_nothing,
+            places: Vec::new(),
         }
     }
 
@@ -262,7 +288,9 @@ impl<'a> Parser<'a> {
 
     fn value(&mut self, depth: usize) -> Result<Value, ParseError> {
         match self.peek() {
-            Some(b'{' | b'[') if depth >= self.prune => self.skip_value(depth).map(|()| Value::Null),
+            Some(b'{' | b'[') if depth >= self.prune || self.code & SKIM != 0 => {
+                self.skip_value(depth).map(|()| Value::Null)
+            }
             Some(b'{') => self.object(depth + 1),
             Some(b'[') => self.array(depth + 1),
             Some(b'"') => self.string().map(Value::String),
@@ -282,6 +310,16 @@ impl<'a> Parser<'a> {
             return Err(e);
         }
         Ok(())
+    }
+
+    /// The code of the member `key` (its quote at `at`) of an object coded `parent`, recorded
+    /// when the code says so.
+    fn classified(&mut self, parent: u8, key: &str, at: usize) -> u8 {
+        let code = (self.classify)(parent, key);
+        if code & RECORD != 0 {
+            self.places.push((at, code));
+        }
+        code
     }
 
     fn literal(&mut self, word: &str, value: Value) -> Result<Value, ParseError> {
@@ -309,6 +347,7 @@ impl<'a> Parser<'a> {
             if self.peek() != Some(b'"') {
                 return Err(self.error("expected a string key"));
             }
+            let key_at = self.pos;
             let key = self.string()?;
             self.skip_ws();
             if self.peek() != Some(b':') {
@@ -316,7 +355,12 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             self.skip_ws();
+            let parent = self.code;
+            if parent != 0 {
+                self.code = self.classified(parent, &key, key_at);
+            }
             let value = self.value(depth)?;
+            self.code = parent;
             let before = members.len();
             unchecked |= insert_member(&mut members, key, value);
             self.canonical &= members.len() > before;
@@ -346,6 +390,9 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             return Ok(Value::Array(items));
         }
+        // An array's elements have no keys: nothing in them is classified. (After an error the
+        // code is left as it is: [`Reader::outline_gathering`] sets it again.)
+        let parent = core::mem::take(&mut self.code);
         loop {
             self.skip_ws();
             items.push(self.value(depth)?);
@@ -354,6 +401,7 @@ impl<'a> Parser<'a> {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
+                    self.code = parent;
                     return Ok(Value::Array(items));
                 }
                 _ => return Err(self.error("expected ',' or ']'")),
@@ -471,8 +519,12 @@ impl<'a> Parser<'a> {
 
     /// An object or array (`close` is `}` or `]`) skipped, members and elements alike. When it
     /// judges, an object's repeated key (or a key with an escape, to be safe) is not compact.
+    /// The members of an object with a code are classified by their keys as written (a key with
+    /// an escape makes the text not compact, so a gatherer that keeps only compact texts' places
+    /// never sees one misread).
     fn skip_container(&mut self, depth: usize, close: u8) -> Result<(), ParseError> {
         self.check_depth(depth)?;
+        let code = core::mem::take(&mut self.code);
         self.pos += 1;
         self.skip_ws();
         if self.peek() == Some(close) {
@@ -488,8 +540,8 @@ impl<'a> Parser<'a> {
                 }
                 let start = self.pos + 1;
                 let escaped = self.skip_string()?;
+                let key = self.text.get(start..self.pos - 1).unwrap_or_default();
                 if self.judge && self.canonical {
-                    let key = self.text.get(start..self.pos - 1).unwrap_or_default();
                     self.canonical = !escaped && keys.add(key);
                 }
                 self.skip_ws();
@@ -498,8 +550,12 @@ impl<'a> Parser<'a> {
                 }
                 self.pos += 1;
                 self.skip_ws();
+                if code != 0 {
+                    self.code = self.classified(code, key, start - 1);
+                }
             }
             self.skip_value(depth)?;
+            self.code = 0;
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -764,6 +820,71 @@ impl<'a> Reader<'a> {
         let value = self.parser.value(depth);
         (self.parser.prune, self.parser.judge) = (usize::MAX, false);
         Ok((value?, self.parser.pos, self.parser.canonical))
+    }
+
+    /// [`Reader::outline_with_text`], gathering as it reads: each member of an object with a code
+    /// (the value itself coded `root`) is coded by `classify`; a member whose code holds
+    /// [`RECORD`] has its offset in the text (its key's opening quote) recorded, and one whose code
+    /// holds [`SKIM`] is skipped, not parsed, if it is an object or array (it reads as `null`).
+    /// The places are [`Reader::places`], in the order of the text. (The toolbox reader gathers
+    /// where the strings the search index reads lie, in the pass that reads the def.)
+    pub fn outline_gathering(
+        &mut self,
+        depth: usize,
+        keep: usize,
+        classify: Classify,
+        root: u8,
+    ) -> Result<(Value, usize, bool), ParseError> {
+        self.parser.places.clear();
+        (self.parser.classify, self.parser.code) = (classify, root);
+        let read = self.outline_with_text(depth, keep);
+        (self.parser.classify, self.parser.code) = (gathers_nothing, 0);
+        read
+    }
+
+    /// The places the last [`Reader::outline_gathering`] recorded: each member's offset in the
+    /// text and its code.
+    pub fn places(&self) -> &[(usize, u8)] {
+        &self.parser.places
+    }
+
+    /// The places [`Reader::outline_gathering`] records for the value at the cursor, found by a
+    /// walk that trusts the text to be JSON (a tool def's text, checked when the toolbox was
+    /// read): only the members of objects with a code are looked at, everything else is skipped
+    /// as [`Reader::skip_trusted`] skips it.
+    pub fn gather_trusted(&mut self, classify: Classify, root: u8) -> Vec<(usize, u8)> {
+        let mut places = Vec::new();
+        self.gather_members(classify, root, &mut places);
+        places
+    }
+
+    /// The members of the object at the cursor (any other value skipped), coded under `code`.
+    fn gather_members(&mut self, classify: Classify, code: u8, places: &mut Vec<(usize, u8)>) {
+        if self.peek() != Some(b'{') {
+            let _ = self.skip_trusted();
+            return;
+        }
+        self.parser.pos += 1;
+        if self.peek() == Some(b'}') {
+            self.parser.pos += 1;
+            return;
+        }
+        loop {
+            let at = self.offset();
+            let Ok(key) = self.key_text() else { return };
+            let member = classify(code, &key);
+            if member & RECORD != 0 {
+                places.push((at, member));
+            }
+            if member != 0 {
+                self.gather_members(classify, member, places);
+            } else {
+                let _ = self.skip_trusted();
+            }
+            if !matches!(self.next(b'}'), Ok(true)) {
+                return;
+            }
+        }
     }
 
     /// Enters the array or object at the cursor (`depth` counting it): false when it is empty

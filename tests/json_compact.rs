@@ -38,7 +38,7 @@ fn tools_of(catalog: &Catalog) -> Vec<String> {
         .tools
         .iter()
         .map(|t| {
-            let outline = catalog.schema_outline(t).map(|o| o.to_json());
+            let outline = (catalog.parameter_names(t), catalog.required_names(t));
             format!(
                 "{} {:?} {} {} {} {:?} {}",
                 t.name,

@@ -30,7 +30,7 @@ fn build(specs: &[Spec], config: SearchConfig) -> SearchIndex {
         own: "",
         server,
         description,
-        params: params.to_vec(),
+        params: params.iter().map(|&p| p.into()).collect(),
         param_descriptions: Vec::new(),
         hints: Vec::new(),
     });

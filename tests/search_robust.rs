@@ -19,7 +19,7 @@ fn shelf() -> SearchIndex {
         own: "",
         server,
         description,
-        params: params.clone(),
+        params: params.iter().map(|&p| p.into()).collect(),
         param_descriptions: Vec::new(),
         hints: Vec::new(),
     });
@@ -100,7 +100,7 @@ fn every_config_handles_odd_input() {
         own: "",
         server: "S",
         description: "<p>Ünï 💥 &amp; <a href=\"x",
-        params: vec!["x"],
+        params: vec!["x".into()],
         param_descriptions: vec!["<b".into(), "&#".into()],
         hints: Vec::new(),
     }];

@@ -78,7 +78,7 @@ pub struct DocFields<'a> {
     /// The whole description.
     pub description: &'a str,
     /// Top-level parameter names of the input schema.
-    pub params: Vec<&'a str>,
+    pub params: Vec<Cow<'a, str>>,
     /// The descriptions of those parameters (task sentences often say what a tool takes:
     /// "a triangle with base 10 and height 5").
     pub param_descriptions: Vec<Cow<'a, str>>,

@@ -933,7 +933,7 @@ fn read_tool(r: &mut Reader<'_>, text: &Arc<String>, text_bytes: &[u8]) -> Resul
         own_name,
         description,
         def_json,
-        schema_outline: LoadedOutline::of(required),
+        outline: LoadedOutline::of(required),
         size,
         position,
         origin,

@@ -29,7 +29,7 @@ impl Tool {
             own: &self.name,
             server: &self.server,
             description: &self.description,
-            params: self.params.iter().map(String::as_str).collect(),
+            params: self.params.iter().map(|p| p.as_str().into()).collect(),
             param_descriptions: self.param_descriptions.iter().map(|d| d.as_str().into()).collect(),
             hints: Vec::new(),
         }
