@@ -45,7 +45,7 @@ impl Texts {
         let mut last: &[u8] = &[];
         for &end in &self.ends {
             let Some(this) = bytes.get(start..end as usize) else { return false };
-            if this < last {
+            if crate::swar::compare(this, last).is_lt() {
                 return false;
             }
             (last, start) = (this, end as usize);

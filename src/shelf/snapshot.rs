@@ -1030,11 +1030,22 @@ fn read_embeddings(r: &mut Reader<'_>, shelf: &Shelf) -> Result<Option<Embedding
 /// Whether every occurrence list names tools below `docs`, each once, in increasing order, with a
 /// finite, non-negative frequency.
 fn sorted_by_tool(postings: &Lists<Posting>, docs: usize) -> bool {
-    (0..postings.len()).all(|i| {
-        let list = postings.get(i);
-        list.iter().all(|p| (p.doc as usize) < docs && p.term_freq.is_finite() && p.term_freq >= 0.0)
-            && list.windows(2).all(|w| w.first().map(|p| p.doc) < w.get(1).map(|p| p.doc))
-    })
+    // One pass over the items, each list's start told by its end (the bounds checked before): a
+    // tool is in order when it is above the one before it in its list.
+    let (mut start, mut next_end, mut ends) = (0usize, 0usize, postings.ends.iter());
+    let mut last = 0u32;
+    for (at, p) in postings.items.iter().enumerate() {
+        while at == next_end {
+            start = at;
+            next_end = ends.next().map_or(usize::MAX, |&e| e as usize);
+        }
+        let in_order = at == start || p.doc > last;
+        if !in_order || p.doc as usize >= docs || !(p.term_freq.is_finite() && p.term_freq >= 0.0) {
+            return false;
+        }
+        last = p.doc;
+    }
+    true
 }
 
 /// Whether `starts` is `docs + 1` non-decreasing bounds from 0 to `len`.
@@ -1043,4 +1054,53 @@ fn starts_valid(starts: &[u32], docs: usize, len: usize) -> bool {
         && starts.first() == Some(&0)
         && starts.last().map(|&n| n as usize) == Some(len)
         && starts.windows(2).all(|w| w.first() <= w.get(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    /// [`sorted_by_tool`] as a list-by-list reading of its rule.
+    fn sorted_by_tool_by_lists(postings: &Lists<Posting>, docs: usize) -> bool {
+        (0..postings.len()).all(|i| {
+            let list = postings.get(i);
+            list.iter().all(|p| (p.doc as usize) < docs && p.term_freq.is_finite() && p.term_freq >= 0.0)
+                && list.windows(2).all(|w| w.first().map(|p| p.doc) < w.get(1).map(|p| p.doc))
+        })
+    }
+
+    /// The one pass over the occurrence lists answers as each list read by itself, on every list
+    /// shape of a few tools (empty lists among them) and odd frequencies.
+    #[test]
+    fn one_pass_over_the_lists_is_each_list_read_by_itself() {
+        let freqs = [1.0, 0.0, -0.0, -1.0, f32::NAN, f32::INFINITY];
+        let mut checked = (0, 0);
+        for shape in 0..4u32.pow(6) {
+            // Six items, each a tool of 0..3 (3 is out of bounds), cut into lists at chosen places.
+            let docs: Vec<u32> = (0..6).map(|i| (shape / 4u32.pow(i)) % 4).collect();
+            for cuts in 0..16u32 {
+                let mut ends: Vec<u32> = (0..4).filter(|b| cuts & (1 << b) != 0).map(|b| b + 1).collect();
+                ends.push(6);
+                if cuts == 5 {
+                    ends.insert(0, 0); // an empty first list
+                }
+                let freq = freqs[(shape as usize + cuts as usize) % freqs.len()];
+                let items = docs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &doc)| Posting { doc, term_freq: if i == 3 { freq } else { 1.0 } });
+                let postings = Lists { items: items.collect(), ends };
+                let expected = sorted_by_tool_by_lists(&postings, 3);
+                assert_eq!(sorted_by_tool(&postings, 3), expected, "{docs:?} {:?} {freq}", postings.ends);
+                if expected {
+                    checked.0 += 1
+                } else {
+                    checked.1 += 1
+                }
+            }
+        }
+        assert!(checked.0 > 100 && checked.1 > 100, "{checked:?}");
+        assert!(sorted_by_tool(&Lists { items: vec![], ends: vec![0, 0] }, 0));
+    }
 }
