@@ -63,7 +63,7 @@ pub struct Tool {
 /// is the one copy; or a text of its own. Shared by clones (an updated shelf keeps a server's).
 #[derive(Clone, Debug)]
 pub struct DefText {
-    pub(crate) source: Arc<String>,
+    pub(crate) source: Arc<ToolboxText>,
     pub(crate) start: usize,
     pub(crate) end: usize,
 }
@@ -72,12 +72,68 @@ impl DefText {
     /// A text of its own.
     pub(crate) fn own(text: String) -> DefText {
         let end = text.len();
-        DefText { source: Arc::new(text), start: 0, end }
+        DefText { source: Arc::new(ToolboxText::Text(text)), start: 0, end }
     }
 
-    /// The compact JSON.
+    /// The compact JSON (empty for a range of a snapshot's held text that is not UTF-8: bytes
+    /// forged inside a def, [`ToolboxText::Bytes`]).
     pub fn as_str(&self) -> &str {
         self.source.get(self.start..self.end).unwrap_or_default()
+    }
+
+    /// The bytes of the range, UTF-8 or not.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.source.as_bytes().get(self.start..self.end).unwrap_or_default()
+    }
+
+    /// The length of the range in bytes.
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+
+    /// Whether the range is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A toolbox's text, shared by the tools whose defs are ranges of it: a text (UTF-8, checked
+/// when it was given), or the bytes of a snapshot's held text, whose UTF-8 is checked range by
+/// range as each is read (SPEC §13: a load checks no more than it reads; a def is read when a
+/// request first needs it).
+#[derive(Debug)]
+pub(crate) enum ToolboxText {
+    /// A text.
+    Text(String),
+    /// A snapshot's held text, as bytes.
+    Bytes(Vec<u8>),
+}
+
+impl ToolboxText {
+    /// The bytes.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        match self {
+            ToolboxText::Text(text) => text.as_bytes(),
+            ToolboxText::Bytes(bytes) => bytes,
+        }
+    }
+
+    /// How many bytes.
+    pub(crate) fn len(&self) -> usize {
+        self.as_bytes().len()
+    }
+
+    /// The text of `range`, when it is within and UTF-8.
+    pub(crate) fn get(&self, range: core::ops::Range<usize>) -> Option<&str> {
+        match self {
+            ToolboxText::Text(text) => text.get(range),
+            ToolboxText::Bytes(bytes) => core::str::from_utf8(bytes.get(range)?).ok(),
+        }
+    }
+
+    /// The whole text, when it is UTF-8.
+    pub(crate) fn text(&self) -> Option<&str> {
+        self.get(0..self.len())
     }
 }
 
@@ -456,12 +512,12 @@ impl Catalog {
     /// when the text holds it so (as `JSON.stringify` writes a toolbox), and the text is then the
     /// one copy of the toolbox the catalog holds.
     pub fn parse_text(text: String, options: &Options) -> Result<Catalog, Error> {
-        read_text(Arc::new(text), options, None)
+        read_text(Arc::new(ToolboxText::Text(text)), options, None)
     }
 
     /// As [`Catalog::parse_text`], the text shared with the caller (a shelf keeps it for its
     /// snapshot, `crate::shelf::snapshot`).
-    pub(crate) fn parse_shared_text(text: Arc<String>, options: &Options) -> Result<Catalog, Error> {
+    pub(crate) fn parse_shared_text(text: Arc<ToolboxText>, options: &Options) -> Result<Catalog, Error> {
         read_text(text, options, None)
     }
 
@@ -470,7 +526,7 @@ impl Catalog {
     /// list in this catalog, unchanged (a def that is a number is never a tool). With no `keep`,
     /// the text is read as [`Catalog::parse_text`] reads it: nothing is kept, numbers are numbers.
     pub fn update_text(&self, text: String, keep: Option<&[String]>, options: &Options) -> Result<Catalog, Error> {
-        read_text(Arc::new(text), options, keep.map(|keep| (self, keep)))
+        read_text(Arc::new(ToolboxText::Text(text)), options, keep.map(|keep| (self, keep)))
     }
 
     /// The tool the model knows as `name`.
@@ -1075,9 +1131,14 @@ impl Toolbox {
 
 /// The catalog of a toolbox's text, kept ([`Catalog::parse_text`]); with a catalog and server
 /// names, those servers' tools taken from it ([`Catalog::update_text`]).
-fn read_text(source: Arc<String>, options: &Options, update: Option<(&Catalog, &[String])>) -> Result<Catalog, Error> {
+fn read_text(
+    source: Arc<ToolboxText>,
+    options: &Options,
+    update: Option<(&Catalog, &[String])>,
+) -> Result<Catalog, Error> {
     let with = TextReading { forced: options.format, source: Some(&source), refs: update.is_some() };
-    let toolbox = read_toolbox(&source, &with).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
+    let text = source.text().unwrap_or_default();
+    let toolbox = read_toolbox(text, &with).map_err(|e| input_error(e, "toolbox", ErrorCode::InvalidToolbox))?;
     let Some((previous, keep)) = update else {
         return Catalog::read(toolbox.into_lists()?, options, &mut |_| None, &|_, _| None);
     };
@@ -1088,7 +1149,7 @@ fn read_text(source: Arc<String>, options: &Options, update: Option<(&Catalog, &
 /// text is the caller's to keep).
 struct TextReading<'a> {
     forced: Option<Format>,
-    source: Option<&'a Arc<String>>,
+    source: Option<&'a Arc<ToolboxText>>,
     /// In a server's list, a number is a [`Def::Ref`] (the text of an update).
     refs: bool,
 }
@@ -1161,10 +1222,10 @@ fn read_list(
     Ok(defs)
 }
 
-/// Levels of a def the toolbox reader keeps when it has the def's text: the def, OpenAI Chat's
-/// `function`, the schema and its `properties` (whose names the search reads); deeper containers
-/// (each property's own schema, most of a def) are skipped, their text being the def's.
-const DEF_OUTLINE_LEVELS: usize = 4;
+/// Levels of a def the toolbox reader keeps when it has the def's text: the def and OpenAI Chat's
+/// `function` (and `annotations`, `_meta`); deeper containers (its schema, most of a def) are
+/// skipped, their text being the def's (what search reads of them is gathered as they are).
+const DEF_OUTLINE_LEVELS: usize = 2;
 
 /// The def at the reader, from its range of the toolbox text: an outline of it when that range is
 /// its compact JSON and its format is known, else (text not compact, or a def whose reading waits
@@ -1173,7 +1234,7 @@ fn read_def_of_text(
     reader: &mut Reader<'_>,
     depth: usize,
     with: &TextReading<'_>,
-    source: &Arc<String>,
+    source: &Arc<ToolboxText>,
     start: usize,
 ) -> Result<(Def, Option<Format>), ParseError> {
     let (outline, end, compact) = reader.outline_gathering(depth, DEF_OUTLINE_LEVELS, searched, searched::DEF)?;

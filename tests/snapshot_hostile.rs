@@ -210,9 +210,10 @@ fn a_def_range_that_is_not_the_def_at_its_place_is_refused() {
     assert!(refused(with_checksum(&bytes)).contains("malformed"));
 }
 
-/// Bytes forged inside a def (the toolbox's text, which the load trusts and does not parse): the
-/// def goes into a request as a def of its tool's name and description with no parameters, never
-/// as a def named otherwise (here a bridge tool's name) or as one that is no JSON.
+/// Bytes forged inside a def (the toolbox's text, which the load trusts and does not parse, nor
+/// check for UTF-8): the def goes into a request as a def of its tool's name and description with
+/// no parameters, never as a def named otherwise (here a bridge tool's name), as one that is no
+/// JSON, or as bytes that are not UTF-8.
 #[test]
 fn a_def_forged_inside_goes_out_as_its_tool() {
     let text = braced_toolbox();
@@ -222,16 +223,22 @@ fn a_def_forged_inside_goes_out_as_its_tool() {
         let holder = t.get("function").unwrap_or(t);
         holder.get("name").and_then(Value::as_str).unwrap_or_default().to_string()
     };
-    let forgeries = [
-        ("named as a bridge tool", r#""name":"read_file""#, r#""name":"tool_call""#),
-        ("no JSON", r#""description":"Read a file"#, r#""description" "Read a file"#),
+    let forgeries: [(&str, &str, &[u8]); 3] = [
+        ("named as a bridge tool", r#""name":"read_file""#, br#""name":"tool_call""#),
+        ("no JSON", r#""description":"Read a file"#, br#""description" "Read a file"#),
+        ("not UTF-8", r#""description":"Read a file"#, b"\"description\":\"Read a \xfeile"),
     ];
     for (what, from, to) in forgeries {
         let mut forged = bytes.clone();
         // The snapshot starts with the toolbox's text.
         let at = text.find(from).unwrap();
-        forged[at..at + to.len()].copy_from_slice(to.as_bytes());
+        forged[at..at + to.len()].copy_from_slice(to);
         let loaded = Shelf::from_snapshot(with_checksum(&forged), None, None).expect(what);
+        assert_eq!(loaded.toolbox_text().is_none(), what == "not UTF-8", "{what}");
+        let found = loaded.search("read file", Some(5)).matches.iter().map(|m| m.name.clone()).collect::<Vec<_>>();
+        assert!(found.is_empty() || found.iter().all(|n| n != "tool_call"), "{what}: {found:?}");
+        let again = Shelf::from_snapshot(loaded.snapshot(), None, None).expect("its snapshot loads");
+        assert_eq!(again.snapshot(), loaded.snapshot(), "{what}");
         let assembly = loaded.assemble().to_value();
         let tools = assembly.get("tools").and_then(Value::as_array).unwrap();
         let mut names: Vec<String> = tools.iter().map(name).collect();

@@ -6,7 +6,7 @@
 mod embeddings;
 pub mod snapshot;
 use crate::assemble::{layout, Assembly, Layout};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, ToolboxText};
 use crate::conversation::History;
 use crate::describe::Described;
 use crate::error::Error;
@@ -51,7 +51,7 @@ pub(crate) struct Origin {
     pub(crate) options: Option<String>,
     /// The toolbox's JSON text, the one the catalog's defs are ranges of; `None` when the
     /// toolbox came as a value, or after an update that kept servers.
-    pub(crate) toolbox: Option<Arc<String>>,
+    pub(crate) toolbox: Option<Arc<ToolboxText>>,
 }
 
 impl Shelf {
@@ -114,7 +114,7 @@ impl Shelf {
     pub fn from_json_text(toolbox: String, options: &str) -> Result<Shelf, Error> {
         let parsed =
             if options.trim().is_empty() { Options::parse(&Value::Null) } else { Options::parse_json(options) };
-        let toolbox = Arc::new(toolbox);
+        let toolbox = Arc::new(ToolboxText::Text(toolbox));
         let catalog = Catalog::parse_shared_text(toolbox.clone(), &parsed.options)?;
         let mut shelf = Shelf::of(catalog, parsed.options, parsed.warnings);
         shelf.origin = Origin { options: Some(Shelf::options_text(options)), toolbox: Some(toolbox) };
@@ -129,7 +129,7 @@ impl Shelf {
         // A whole toolbox's text (nothing kept) is the toolbox a snapshot holds.
         let (catalog, text) = match keep {
             None => {
-                let text = Arc::new(toolbox);
+                let text = Arc::new(ToolboxText::Text(toolbox));
                 (Catalog::parse_shared_text(text.clone(), &self.options)?, Some(text))
             }
             Some(_) => (self.catalog.update_text(toolbox, keep, &self.options)?, None),

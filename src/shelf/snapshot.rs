@@ -25,7 +25,7 @@
 //! never traps, hangs or answers with a name the snapshot does not hold, or are `invalid_snapshot`
 //! with a reason.
 
-use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Server, Tool, MAX_TOOLS};
+use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Server, Tool, ToolboxText, MAX_TOOLS};
 use crate::error::{Error, ErrorCode};
 use crate::find::search_config;
 use crate::format::Format;
@@ -103,7 +103,7 @@ impl Shelf {
     /// The toolbox's JSON text this shelf keeps (prepared from its text, or loaded from a
     /// snapshot of one), if it keeps one.
     pub fn toolbox_text(&self) -> Option<&str> {
-        self.origin.toolbox.as_deref().map(String::as_str)
+        self.origin.toolbox.as_deref().and_then(ToolboxText::text)
     }
 
     /// A shelf of `toolbox` (JSON text) prepared anew with this shelf's options as it was given
@@ -155,8 +155,7 @@ impl Shelf {
             bytes.truncate(text_end);
             // The payload's room given back (a shrink in place): the text is kept as long as the shelf.
             bytes.shrink_to_fit();
-            let text =
-                Arc::new(String::from_utf8(bytes).map_err(|_| invalid("corrupt: the toolbox's text is not UTF-8"))?);
+            let text = Arc::new(ToolboxText::Bytes(bytes));
             let catalog = &mut shelf.catalog;
             for def in catalog.tools.iter_mut().chain(catalog.left_out.iter_mut()).map(|tool| &mut tool.def_json) {
                 if Arc::ptr_eq(&def.source, &stand_in) {
@@ -183,20 +182,20 @@ pub(crate) fn room_to_load(bytes: &[u8]) -> usize {
 /// it is a stand-in for the snapshot's own text `own` (taken as the text once the payload is
 /// read): the snapshot's own, compared with `given` when both are there; `given`, checked against
 /// the fingerprint; or the text of the defs the snapshot holds.
-fn toolbox_text(own: &[u8], which: Which, given: Option<String>) -> Result<(Arc<String>, bool, bool), Error> {
+fn toolbox_text(own: &[u8], which: Which, given: Option<String>) -> Result<(Arc<ToolboxText>, bool, bool), Error> {
     match (which, given) {
         (Which::Held, Some(given)) => {
             if own != given.as_bytes() {
                 return Err(invalid("the toolbox given differs from the one the snapshot holds"));
             }
-            Ok((Arc::new(given), true, false))
+            Ok((Arc::new(ToolboxText::Text(given)), true, false))
         }
-        (Which::Held, None) => Ok((Arc::new(String::new()), true, true)),
+        (Which::Held, None) => Ok((Arc::new(ToolboxText::Text(String::new())), true, true)),
         (Which::Fingerprint(fingerprint, len), Some(given)) => {
             if len != given.len() as u64 || fingerprint != fnv1a_words(given.as_bytes()) {
                 return Err(invalid("the toolbox given differs from the one the snapshot was taken of (fingerprint)"));
             }
-            Ok((Arc::new(given), true, false))
+            Ok((Arc::new(ToolboxText::Text(given)), true, false))
         }
         (Which::Fingerprint(..), None) => {
             Err(invalid("the snapshot does not hold its toolbox: give the toolbox it was taken of"))
@@ -204,7 +203,7 @@ fn toolbox_text(own: &[u8], which: Which, given: Option<String>) -> Result<(Arc<
         (Which::Defs(_), Some(_)) => Err(invalid(
             "the snapshot holds its tool defs and no fingerprint to check a toolbox against: load it without one",
         )),
-        (Which::Defs(defs), None) => Ok((Arc::new(defs), false, false)),
+        (Which::Defs(defs), None) => Ok((Arc::new(ToolboxText::Text(defs)), false, false)),
     }
 }
 
@@ -259,7 +258,7 @@ fn write_snapshot(shelf: &Shelf, hold_toolbox: bool) -> Vec<u8> {
 /// very text; `None` for each when the text's defs are in another order ([`def_ranges`]: a
 /// repeated key, whose list `JSON.parse` reads in the key's first place), as the load checks them
 /// by place. The defs are then texts of their own.
-fn ranges_in(every: &[&Tool], text: &Arc<String>) -> Vec<Option<(usize, usize)>> {
+fn ranges_in(every: &[&Tool], text: &Arc<ToolboxText>) -> Vec<Option<(usize, usize)>> {
     let in_text =
         |tool: &&Tool| Arc::ptr_eq(&tool.def_json.source, text).then_some((tool.def_json.start, tool.def_json.end));
     let ranges: Vec<Option<(usize, usize)>> = every.iter().map(in_text).collect();
@@ -804,7 +803,7 @@ impl Head {
 #[inline(never)]
 fn read_catalog(
     r: &mut Reader<'_>,
-    text: &Arc<String>,
+    text: &Arc<ToolboxText>,
     text_bytes: &[u8],
     options: &Options,
 ) -> Result<Catalog, Error> {
@@ -888,7 +887,7 @@ fn at_place(tool: &Tool, (list, index): (Option<&str>, usize)) -> bool {
 
 /// One tool of the catalog, and whether it is one left out.
 #[inline(never)]
-fn read_tool(r: &mut Reader<'_>, text: &Arc<String>, text_bytes: &[u8]) -> Result<(Tool, bool), Error> {
+fn read_tool(r: &mut Reader<'_>, text: &Arc<ToolboxText>, text_bytes: &[u8]) -> Result<(Tool, bool), Error> {
     let name = r.string()?;
     let server = r.opt_string()?;
     let own_name = r.string()?;
