@@ -481,8 +481,11 @@ impl Catalog {
         let grouped =
             servers.iter().map(|s| s.tools.len()).sum::<usize>() == tools.iter().filter(|t| t.deferred).count();
         let each = servers.iter().all(|server| {
-            let of_it =
-                |&i: &usize| tools.get(i).is_some_and(|t| t.deferred && t.server.as_deref() == Some(&server.name));
+            let of_it = |&i: &usize| {
+                tools.get(i).is_some_and(|t| {
+                    t.deferred && t.server.as_ref().is_some_and(|s| swar::same(s.as_bytes(), server.name.as_bytes()))
+                })
+            };
             !server.tools.is_empty()
                 && server.tools.iter().all(of_it)
                 && ascending(&tools, &server.tools, |t| &t.name, false)
@@ -1555,7 +1558,7 @@ fn rename_qualified(tool: &mut Tool) {
 
 /// A server's tool known under another name than its own (qualified): what `by_own_name` holds.
 fn is_known_by_other_name(tool: &Tool) -> bool {
-    tool.server.is_some() && tool.name != tool.own_name
+    tool.server.is_some() && !swar::same(tool.name.as_bytes(), tool.own_name.as_bytes())
 }
 
 /// Whether `order` (indexes of `tools`, each within it) is in the order [`swar::sort_names`] gives

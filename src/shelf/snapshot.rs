@@ -880,7 +880,10 @@ fn at_char(text: &[u8], at: usize) -> bool {
 /// or in the direct list, flat or `tools` (`None`).
 fn at_place(tool: &Tool, (list, index): (Option<&str>, usize)) -> bool {
     match tool.origin {
-        ToolOrigin::Server(i) => list.is_some() && tool.server.as_deref() == list && i == index,
+        ToolOrigin::Server(i) => {
+            let same = |(a, b): (&String, &str)| crate::swar::same(a.as_bytes(), b.as_bytes());
+            i == index && tool.server.as_ref().zip(list).is_some_and(same)
+        }
         ToolOrigin::List(i) | ToolOrigin::Tools(i) => list.is_none() && i == index,
     }
 }
@@ -1029,22 +1032,32 @@ fn read_embeddings(r: &mut Reader<'_>, shelf: &Shelf) -> Result<Option<Embedding
 /// Whether every occurrence list names tools below `docs`, each once, in increasing order, with a
 /// finite, non-negative frequency.
 fn sorted_by_tool(postings: &Lists<Posting>, docs: usize) -> bool {
-    // One pass over the items, each list's start told by its end (the bounds checked before): a
-    // tool is in order when it is above the one before it in its list.
-    let (mut start, mut next_end, mut ends) = (0usize, 0usize, postings.ends.iter());
-    let mut last = 0u32;
-    for (at, p) in postings.items.iter().enumerate() {
-        while at == next_end {
-            start = at;
-            next_end = ends.next().map_or(usize::MAX, |&e| e as usize);
+    // List by list (the bounds checked before; items past the last end, which no list holds,
+    // checked as one more list), with no branch per item: a list in increasing order names tools
+    // below `docs` when its last one is.
+    let ends = postings.ends.iter().map(|&e| e as usize).chain([postings.items.len()]);
+    let mut start = 0;
+    for end in ends {
+        let list = postings.items.get(start..end).unwrap_or_default();
+        start = end;
+        let mut ok = list.last().is_none_or(|p| (p.doc as usize) < docs);
+        for (p, next) in list.iter().zip(list.iter().skip(1)) {
+            ok &= p.doc < next.doc;
         }
-        let in_order = at == start || p.doc > last;
-        if !in_order || p.doc as usize >= docs || !(p.term_freq.is_finite() && p.term_freq >= 0.0) {
+        for p in list {
+            ok &= finite_and_not_negative(p.term_freq);
+        }
+        if !ok {
             return false;
         }
-        last = p.doc;
     }
     true
+}
+
+/// `x.is_finite() && x >= 0.0`, from its bits (`-0.0` included).
+fn finite_and_not_negative(x: f32) -> bool {
+    let bits = x.to_bits();
+    bits < 0x7f80_0000 || bits == 0x8000_0000
 }
 
 /// Whether `starts` is `docs + 1` non-decreasing bounds from 0 to `len`.
@@ -1060,7 +1073,7 @@ mod tests {
     use super::*;
     use alloc::vec;
 
-    /// [`sorted_by_tool`] as a list-by-list reading of its rule.
+    /// [`sorted_by_tool`]'s rule as it reads.
     fn sorted_by_tool_by_lists(postings: &Lists<Posting>, docs: usize) -> bool {
         (0..postings.len()).all(|i| {
             let list = postings.get(i);
@@ -1069,10 +1082,10 @@ mod tests {
         })
     }
 
-    /// The one pass over the occurrence lists answers as each list read by itself, on every list
-    /// shape of a few tools (empty lists among them) and odd frequencies.
+    /// The check of the occurrence lists with no branch per item answers as the rule read list by
+    /// list, on every list shape of a few tools (empty lists among them) and odd frequencies.
     #[test]
-    fn one_pass_over_the_lists_is_each_list_read_by_itself() {
+    fn the_branchless_check_of_the_lists_is_the_rule() {
         let freqs = [1.0, 0.0, -0.0, -1.0, f32::NAN, f32::INFINITY];
         let mut checked = (0, 0);
         for shape in 0..4u32.pow(6) {
