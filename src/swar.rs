@@ -124,8 +124,9 @@ pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     (at..=last).find(|&place| matches(place))
 }
 
-/// The offset of the first `needle` in `haystack`, in time linear in both (Knuth–Morris–Pratt):
-/// for a needle of any length (a query), where `str::find` would link core's two-way searcher
+/// The offset of the first `needle` in `haystack`, in time linear in both (Knuth–Morris–Pratt,
+/// stepping eight bytes at a time to the needle's first byte when no match is under way): for a
+/// needle of any length (a query), where `str::find` would link core's two-way searcher
 /// (kilobytes of `.wasm`). On UTF-8, a match of a whole UTF-8 needle starts at a character.
 pub(crate) fn find_linear(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     if needle.is_empty() {
@@ -145,8 +146,15 @@ pub(crate) fn find_linear(haystack: &[u8], needle: &[u8]) -> Option<usize> {
             *slot = k;
         }
     }
-    let mut k = 0;
-    for (i, b) in haystack.iter().enumerate() {
+    let first = needle.first().copied().unwrap_or(0);
+    let (mut k, mut i) = (0, 0);
+    loop {
+        if k == 0 {
+            // No match under way: on to the next byte that may start one, eight bytes at a time.
+            let rest = haystack.get(i..).unwrap_or_default();
+            i += prefix_length(rest, |word| equal(word, first), |b| b == first);
+        }
+        let b = haystack.get(i)?;
         while k > 0 && needle.get(k) != Some(b) {
             k = border.get(k - 1).copied().unwrap_or(0);
         }
@@ -156,8 +164,8 @@ pub(crate) fn find_linear(haystack: &[u8], needle: &[u8]) -> Option<usize> {
         if k == needle.len() {
             return Some(i + 1 - k);
         }
+        i += 1;
     }
-    None
 }
 
 /// Sorts `(name, position)` pairs by name in code-point order ([`compare`]), then position: the one
