@@ -76,7 +76,7 @@ impl DefText {
     }
 
     /// The compact JSON (empty for a range of a snapshot's held text that is not UTF-8: bytes
-    /// forged inside a def, [`ToolboxText::Bytes`]).
+    /// forged inside a def, which the load keeps as bytes and does not check).
     pub fn as_str(&self) -> &str {
         self.source.get(self.start..self.end).unwrap_or_default()
     }
