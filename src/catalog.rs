@@ -173,7 +173,7 @@ fn compact(catalog: &mut Catalog) {
         let Some(at) = shared(&tool.def_json) else { continue };
         let in_use = used.iter().find(|(a, _)| *a == at).map_or(0, |(_, bytes)| *bytes);
         if in_use * 2 < tool.def_json.source.len() {
-            tool.def_json = DefText::own(tool.def_json.as_str().to_string());
+            tool.def_json = DefText::own(tool.def_text().into_owned());
         }
     }
 }
@@ -227,6 +227,16 @@ impl Tool {
             return self.read_as.tool(self.name_as_read(), &self.description, schema);
         }
         crate::json::parse(&self.def_json).unwrap_or(Value::Null)
+    }
+
+    /// The def's compact JSON to copy out: [`Tool::def_json`]'s text, or, for a range of a
+    /// snapshot's held text that is not UTF-8 (bytes forged inside a def), the def [`Tool::def`]
+    /// gives in its place.
+    pub(crate) fn def_text(&self) -> Cow<'_, str> {
+        match self.def_json.source.get(self.def_json.start..self.def_json.end) {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(self.def().to_json()),
+        }
     }
 
     /// Whether the def's text is this tool's def: always for a tool read from a toolbox; for one

@@ -255,30 +255,19 @@ fn write_snapshot(shelf: &Shelf, hold_toolbox: bool) -> Vec<u8> {
 }
 
 /// Where each tool of `every` (in input order) has its def in `text`, when it is a range of that
-/// very text; `None` for each when the text's defs are in another order ([`def_ranges`]: a
-/// repeated key, whose list `JSON.parse` reads in the key's first place), as the load checks them
-/// by place. The defs are then texts of their own.
+/// very text; `None` for each when they are not the text's defs in its order ([`ranges_are_defs`],
+/// the load's check: a repeated key, whose list `JSON.parse` reads in the key's first place). The
+/// defs are then texts of their own.
 fn ranges_in(every: &[&Tool], text: &Arc<ToolboxText>) -> Vec<Option<(usize, usize)>> {
     let in_text =
         |tool: &&Tool| Arc::ptr_eq(&tool.def_json.source, text).then_some((tool.def_json.start, tool.def_json.end));
     let ranges: Vec<Option<(usize, usize)>> = every.iter().map(in_text).collect();
-    let defs = def_ranges(text.as_bytes());
-    let by_place =
-        defs.len() == ranges.len() && ranges.iter().zip(&defs).all(|(range, def)| range.is_none_or(|r| r == *def));
-    if by_place {
+    // The check the load makes of them (so a loaded shelf's ranges are written as it read them).
+    if ranges_are_defs(text.as_bytes(), &ranges) {
         ranges
     } else {
         alloc::vec![None; every.len()]
     }
-}
-
-/// The range of every def of a toolbox's JSON text (trusted to be JSON), in text order: each
-/// object that is an element of the top array (a flat toolbox), of an array that is a member of
-/// the top object (`tools`), or of an array that is a member of an object that is (each server's
-/// list). One scan: strings skipped eight bytes at a time, a bit per open container of the top
-/// four for its kind. On text that is not JSON it finds something, never past the end.
-fn def_ranges(text: &[u8]) -> Vec<(usize, usize)> {
-    walk_defs(text, |_, _| None).0
 }
 
 /// Whether `ranges` (one per def of the text, in text order; `None` where a def is not a range of
@@ -299,9 +288,9 @@ fn ranges_are_defs(text: &[u8], ranges: &[Option<(usize, usize)>]) -> bool {
         && ranges.iter().zip(&defs).all(|(range, def)| range.is_none_or(|r| r == *def))
 }
 
-/// The walk of [`def_ranges`] and [`ranges_are_defs`]: the defs of `text` in text order, and
-/// whether its brackets closed as they opened. At each def's start (the `k`-th def, at `start`),
-/// `step_over(k, start)` may say where it ends: the walk goes on from there, unread.
+/// The walk of [`ranges_are_defs`]: the defs of `text` in text order, and whether its brackets
+/// closed as they opened. At each def's start (the `k`-th def, at `start`), `step_over(k, start)`
+/// may say where it ends: the walk goes on from there, unread.
 fn walk_defs(text: &[u8], mut step_over: impl FnMut(usize, usize) -> Option<usize>) -> (Vec<(usize, usize)>, bool) {
     let mut defs = Vec::new();
     // Bit `d`: the container open at depth `d` is an array (the top one at depth 1).
@@ -367,7 +356,7 @@ fn defs_text(catalog: &Catalog, every: &[&Tool]) -> (String, Vec<(usize, usize)>
                 out.push(',');
             }
             let start = out.len();
-            out.push_str(&def.def_json);
+            out.push_str(&def.def_text());
             ranges.push((start, out.len()));
         }
         out.push(']');
@@ -439,18 +428,23 @@ fn write_tool(out: &mut Writer, tool: &Tool, range: Option<(usize, usize)>, left
     out.opt_str(tool.server.as_deref());
     out.str(&tool.own_name);
     out.str(&tool.description);
-    match range {
+    let def_len = match range {
         Some((start, end)) => {
             out.u8(DEF_IN_TEXT);
             out.len(start);
             out.len(end);
+            end - start
         }
         None => {
+            let text = tool.def_text();
             out.u8(DEF_OWN);
-            out.str(&tool.def_json);
+            out.str(&text);
+            text.len()
         }
-    }
-    out.len(tool.size);
+    };
+    // At most the def's bytes, as the load checks (a def forged not UTF-8 is written as the def
+    // that stands in for it, which may be shorter).
+    out.len(tool.size.min(def_len));
     out.len(tool.position);
     let (kind, at) = match tool.origin {
         ToolOrigin::List(i) => (0, i),
