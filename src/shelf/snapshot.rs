@@ -12,11 +12,12 @@
 //!
 //! The load is a copy and a check, never a rebuild (SPEC §13): the toolbox a well-formed snapshot
 //! carries is trusted to be the one it claims to be (whoever can write the file can write any
-//! toolbox), so no def is parsed (a tool's schema outline is read from its def the first time it is
-//! needed, and a def a request needs is read then: one that is no object named as its tool goes as
-//! a def of the tool's name and description, [`crate::catalog::Tool::def`]). What is checked is
-//! structure, at the cost of a pass over the bytes: the checksum, the text's UTF-8, every count
-//! against the bytes left, every string's UTF-8, every def's range the def at its tool's place in
+//! toolbox), so no def is parsed and the held text is kept as bytes (a tool's search places are
+//! found in its def the first time an index is built again, and a def a request needs is read then,
+//! its UTF-8 checked: one that is not UTF-8, or no object named as its tool, goes as a def of the
+//! tool's name and description, [`crate::catalog::Tool::def`]). What is checked is structure, at
+//! the cost of a pass over the bytes: the checksum, every count against the bytes left, every
+//! string's UTF-8, every def's range the def at its tool's place in
 //! its text (a walk of the text's lists that steps over each def by its stored range: only the
 //! bytes between defs are read), every index within the table it indexes, every list in the order
 //! lookups rely on (the catalog's orders checked in one pass where a read sorts), every float
