@@ -17,14 +17,13 @@
 //! its UTF-8 checked: one that is not UTF-8, or no object named as its tool, goes as a def of the
 //! tool's name and description, [`crate::catalog::Tool::def`]). What is checked is structure, at
 //! the cost of a pass over the bytes: the checksum, every count against the bytes left, every
-//! string's UTF-8, every def's range the def at its tool's place in
-//! its text (a walk of the text's lists that steps over each def by its stored range: only the
-//! bytes between defs are read), every index within the table it indexes, every list in the order
-//! lookups rely on (the catalog's orders checked in one pass where a read sorts), every float
-//! finite, names unique, every vector one that quantising some vector gives. So bytes forged with a
-//! correct checksum (a checksum tells corrupt bytes; it is no signature) load into a shelf that
-//! never traps, hangs or answers with a name the snapshot does not hold, or are `invalid_snapshot`
-//! with a reason.
+//! string's UTF-8, every def's range the def at its tool's place in its text (a walk of the text's
+//! lists that steps over each def by its stored range: only the bytes between defs are read),
+//! every index within the table it indexes, every list in the order lookups rely on (the catalog's
+//! orders checked in one pass where a read sorts), every float finite, names unique, every vector
+//! one that quantising some vector gives. So bytes forged with a correct checksum (a checksum tells
+//! corrupt bytes; it is no signature) load into a shelf that never traps, hangs or answers with a
+//! name the snapshot does not hold, or are `invalid_snapshot` with a reason.
 
 use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Server, Tool, ToolboxText, MAX_TOOLS};
 use crate::error::{Error, ErrorCode};
