@@ -235,8 +235,10 @@ fn a_def_forged_inside_goes_out_as_its_tool() {
         forged[at..at + to.len()].copy_from_slice(to);
         let loaded = Shelf::from_snapshot(with_checksum(&forged), None, None).expect(what);
         assert_eq!(loaded.toolbox_text().is_none(), what == "not UTF-8", "{what}");
-        let found = loaded.search("read file", Some(5)).matches.iter().map(|m| m.name.clone()).collect::<Vec<_>>();
-        assert!(found.is_empty() || found.iter().all(|n| n != "tool_call"), "{what}: {found:?}");
+        // Search reads the stored index and names, never the forged def: it answers as before.
+        for query in ["create issue", "list teams", "read file", "merge"] {
+            assert_eq!(loaded.search(query, Some(5)), shelf.search(query, Some(5)), "{what}: {query}");
+        }
         let again = Shelf::from_snapshot(loaded.snapshot(), None, None).expect("its snapshot loads");
         assert_eq!(again.snapshot(), loaded.snapshot(), "{what}");
         let assembly = loaded.assemble().to_value();
