@@ -51,12 +51,83 @@ impl History {
     /// itself. Only its top levels are parsed (in one pass, whatever its depth); text that is not
     /// JSON at all is `invalid_toolbox` (the code a bad context always had) naming `what`.
     /// `None` when the context holds no messages or items at all (not a conversation).
+    /// The items are parsed and read one at a time: a long history is never held whole as
+    /// values, so its cost stays that of a scan however long it grows.
     pub fn read_text(text: &str, names: &BridgeNames, what: &str) -> Result<Option<History>, Error> {
         let outline = json::shallow_text(text, HISTORY_LEVELS);
-        let value = json::parse(&outline).map_err(|e| {
+        History::read_outline(&outline, names).map_err(|e| {
             Error::new(ErrorCode::InvalidToolbox, alloc::format!("{what}: {} at byte {}", e.message, e.offset))
-        })?;
-        Ok(History::read_present(&value, names))
+        })
+    }
+
+    /// [`History::read_present`] of the value whose text is `outline`, read as it is parsed (the
+    /// same errors at the same offsets as [`json::parse`]). Of an object's `messages`, `input`
+    /// and `contents`, the first in that order whose (last) value is an array is its items; its
+    /// last `previous_response_id` says whether it continues a stored conversation.
+    fn read_outline(outline: &str, names: &BridgeNames) -> Result<Option<History>, json::ParseError> {
+        let mut reader = json::Reader::new(outline);
+        let history = match reader.peek() {
+            Some(b'[') => Some(History::read_items(&mut reader, 0, names)?),
+            Some(b'{') => {
+                let mut lists: [Option<History>; 3] = [None, None, None];
+                let mut partial = false;
+                reader.members(0, |member, key| {
+                    if let Some(k) = ITEM_KEYS.iter().position(|&item_key| item_key == key) {
+                        lists[k] = match member.peek() {
+                            Some(b'[') => Some(History::read_items(member, 1, names)?),
+                            _ => member.skip(1).map(|()| None)?,
+                        };
+                    } else if key == "previous_response_id" {
+                        partial = member.string(1)?.is_some_and(|id| !id.is_empty());
+                    } else {
+                        member.skip(1)?;
+                    }
+                    Ok(())
+                })?;
+                let present = lists.into_iter().flatten().next();
+                present.or_else(|| partial.then(History::default)).map(|history| history.continuing(partial))
+            }
+            _ => reader.value(0).map(|_| None)?,
+        };
+        reader.end()?;
+        Ok(history)
+    }
+
+    /// Reads the items of the array at the cursor (inside `depth` containers), each parsed, read
+    /// and dropped in turn.
+    fn read_items(
+        reader: &mut json::Reader<'_>,
+        depth: usize,
+        names: &BridgeNames,
+    ) -> Result<History, json::ParseError> {
+        let mut history = History::default();
+        let mut skipped = 0usize;
+        if reader.enter(depth + 1, b']')? {
+            loop {
+                if !history.read_item(&reader.value(depth + 1)?, names) {
+                    skipped += 1;
+                }
+                if !reader.next(b']')? {
+                    break;
+                }
+            }
+        }
+        history.note_skipped(skipped);
+        Ok(history)
+    }
+
+    /// The history marked as (or not as) the new items of a stored conversation, which searched.
+    fn continuing(mut self, partial: bool) -> History {
+        self.partial = partial;
+        self.searched |= partial;
+        self
+    }
+
+    /// The warning for the items that were not objects, if any.
+    fn note_skipped(&mut self, skipped: usize) {
+        if skipped > 0 {
+            self.warnings.push(crate::texts::history_parts_skipped(skipped));
+        }
     }
 
     /// [`History::read`] of a context that holds messages or items; `None` for any other value.
@@ -67,18 +138,10 @@ impl History {
     /// Reads a history given as a value (see [`History::read_text`]); a context without
     /// messages gives an empty history.
     pub fn read(context: &Value, names: &BridgeNames) -> History {
-        let partial = continued(context);
-        let mut history = History { searched: partial, partial, ..History::default() };
+        let mut history = History::default().continuing(continued(context));
         let Some(items) = items_of(context) else { return history };
-        let mut skipped = 0usize;
-        for item in items {
-            if !history.read_item(item, names) {
-                skipped += 1;
-            }
-        }
-        if skipped > 0 {
-            history.warnings.push(crate::texts::history_parts_skipped(skipped));
-        }
+        let skipped = items.iter().filter(|item| !history.read_item(item, names)).count();
+        history.note_skipped(skipped);
         history
     }
 
@@ -230,11 +293,15 @@ impl History {
     }
 }
 
-/// The items of a context: `{messages}`, `{input}`, `{contents}` (Gemini), or the array itself.
+/// The keys of a context object that may hold its items, first first: `{messages}`, `{input}`,
+/// `{contents}` (Gemini).
+const ITEM_KEYS: [&str; 3] = ["messages", "input", "contents"];
+
+/// The items of a context: those of [`ITEM_KEYS`], or the array itself.
 fn items_of(context: &Value) -> Option<&[Value]> {
     match context {
         Value::Array(items) => Some(items),
-        other => ["messages", "input", "contents"].into_iter().find_map(|key| other.get(key)?.as_array()),
+        other => ITEM_KEYS.into_iter().find_map(|key| other.get(key)?.as_array()),
     }
 }
 
@@ -514,6 +581,59 @@ mod tests {
         assert_eq!(calls, ["mcp__linear__list_issues", "tool_call", "mcp__a__b"]);
         let continued = read(r#"{"previous_response_id":"resp_1","input":[]}"#);
         assert!(continued.searched);
+    }
+
+    /// Contexts whose items lie where a parse of the whole value finds them, or not at all.
+    const CONTEXT_SHAPES: &[&str] = &[
+        r#"[{"type":"function_call","name":"a"},3]"#,
+        r#"{"messages":[{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"a"}}]}]}"#,
+        r#"{"input":[{"type":"function_call","name":"i"}],"messages":[{"type":"function_call","name":"m"}]}"#,
+        r#"{"messages":{"not":"items"},"input":[{"type":"function_call","name":"i"}]}"#,
+        r#"{"messages":[{"type":"function_call","name":"first"}],"messages":"last, not items","contents":[{"parts":[{"functionCall":{"name":"g"}}]}]}"#,
+        r#"{"messages":"first","messages":[{"type":"function_call","name":"last"}]}"#,
+        r#"{"previous_response_id":"resp_1","input":[{"type":"tool_search_output","tools":[]}]}"#,
+        r#"{"previous_response_id":"resp_1","previous_response_id":""}"#,
+        r#"{"previous_response_id":"","previous_response_id":"resp_2"}"#,
+        r#"{"previous_response_id":7,"input":[]}"#,
+        r#"{"input":[1,"two",null,{"type":"tool_search_call"}],"input":[{"type":"tool_search_call"}]}"#,
+        r#"{"other":[{"type":"function_call","name":"x"}]}"#,
+        r#" "text" "#,
+        "7",
+        "null",
+        "{}",
+    ];
+
+    #[test]
+    fn reading_text_item_by_item_reads_what_the_whole_value_holds() {
+        let names = BridgeNames::default();
+        for text in CONTEXT_SHAPES {
+            let value = json::parse(text).unwrap();
+            let streamed = History::read_text(text, &names, "context").unwrap();
+            assert_eq!(streamed, History::read_present(&value, &names), "{text}");
+        }
+        let read = |text: &str| History::read_text(text, &names, "context").unwrap().unwrap_or_default();
+        assert_eq!(read(CONTEXT_SHAPES[2]).calls, [(None, "m".into())]);
+        // The last previous_response_id counts.
+        assert!(
+            !read(CONTEXT_SHAPES[7]).partial && read(CONTEXT_SHAPES[8]).partial && read(CONTEXT_SHAPES[8]).searched
+        );
+    }
+
+    #[test]
+    fn reading_text_item_by_item_fails_where_a_parse_fails() {
+        let names = BridgeNames::default();
+        for text in [
+            r#"{"messages":[{"a":1},{"b":]}"#,
+            r#"{"input":[],"x":tru}"#,
+            "[1,2",
+            r#"{"messages":[]} x"#,
+            "{\"input\"::[]}",
+        ] {
+            let error = json::parse(text).unwrap_err();
+            let read = History::read_text(text, &names, "context").unwrap_err();
+            let expected = alloc::format!("context: {} at byte {}", error.message, error.offset);
+            assert_eq!(read.message, expected, "{text}");
+        }
     }
 
     #[test]

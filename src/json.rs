@@ -1070,10 +1070,12 @@ fn mark_sequences(s: &str) -> impl Iterator<Item = (Option<u32>, usize)> + '_ {
 /// `text` with every array or object nested deeper than `keep` levels written as `null`: an
 /// outline of JSON nested however deep, made in one scan without recursion (so that the top of a
 /// value too deep to parse can still be read). Strings are copied as they are; text that is not
-/// JSON stays not JSON.
-pub fn shallow_text(text: &str, keep: usize) -> String {
+/// JSON stays not JSON. Text nested no deeper than `keep` is its own outline: borrowed, not
+/// copied.
+pub fn shallow_text(text: &str, keep: usize) -> Cow<'_, str> {
     let bytes = text.as_bytes();
     let mut out = String::new();
+    let mut pruned = false;
     let (mut depth, mut at, mut copied_from) = (0usize, 0usize, 0usize);
     let mut skipping_above: Option<usize> = None;
     while let Some(&b) = bytes.get(at) {
@@ -1085,6 +1087,10 @@ pub fn shallow_text(text: &str, keep: usize) -> String {
             b'{' | b'[' => {
                 depth += 1;
                 if skipping_above.is_none() && depth > keep {
+                    if !pruned {
+                        out.reserve(text.len());
+                        pruned = true;
+                    }
                     out.push_str(text.get(copied_from..at).unwrap_or_default());
                     out.push_str("null");
                     skipping_above = Some(depth - 1);
@@ -1101,10 +1107,13 @@ pub fn shallow_text(text: &str, keep: usize) -> String {
         }
         at += 1;
     }
+    if !pruned {
+        return Cow::Borrowed(text);
+    }
     if skipping_above.is_none() {
         out.push_str(text.get(copied_from..).unwrap_or_default());
     }
-    out
+    Cow::Owned(out)
 }
 
 /// The offset just past the string whose opening quote is at `start` (or the end of `bytes`).
