@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::sync::OnceLock;
+use toolshelf::conversation::History;
 use toolshelf::json;
 use toolshelf::options::Switch;
 use toolshelf::schema::validate;
@@ -44,6 +45,7 @@ mod common {
 /// `json_parse`: whatever parses writes back to text that parses to the same value.
 pub fn json_parse(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
+    history_read_item_by_item(text);
     let Ok(value) = json::parse(text) else { return };
     let written = value.to_json();
     let again = json::parse(&written).expect("to_json output parses");
@@ -61,6 +63,20 @@ pub fn json_parse(data: &[u8]) {
     let (_, end, compact) = json::Reader::new(&written).value_with_text(0).expect("to_json output parses");
     assert_eq!(end, written.len());
     assert!(compact || written.chars().any(|c| c >= '\u{100000}'), "compact JSON not called compact: {written}");
+}
+
+/// A history's text, read item by item, reads what the whole value of its outline (cut at eight
+/// levels) holds, and fails where a parse of that outline fails, at the same byte.
+fn history_read_item_by_item(text: &str) {
+    let names = toolshelf::options::BridgeNames::default();
+    let read = History::read_text(text, &names, "context");
+    match json::parse(&json::shallow_text(text, 8)) {
+        Ok(value) => assert_eq!(read.expect("a history that parses is read"), History::read_present(&value, &names)),
+        Err(e) => {
+            let expected = format!("context: {} at byte {}", e.message, e.offset);
+            assert_eq!(read.expect_err("a history that does not parse is an error").message, expected);
+        }
+    }
 }
 
 /// Splits at the first NUL byte into two UTF-8 texts.
