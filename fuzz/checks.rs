@@ -11,7 +11,7 @@ use toolshelf::schema::validate;
 use toolshelf::{Form, Shelf, Unwrapped};
 
 #[path = "snapshot_check.rs"]
-mod snapshot_check;
+pub mod snapshot_check;
 
 #[path = "../tests/common/providers.rs"]
 pub(crate) mod providers;
@@ -544,7 +544,7 @@ fn native_arguments(b: &mut Bytes) -> json::Value {
 
 // ---------------------------------------------------------------------------------------------
 // `snapshot_forged`: a real snapshot's fields changed and its checksum made right (bytes written
-// to deceive), loaded. The layout parsed here is format 5's (src/shelf/snapshot.rs): a change of the
+// to deceive), loaded. The layout parsed here is format 6's (src/shelf/snapshot.rs): a change of the
 // format changes `Forged::parse` with it.
 
 /// A snapshot's field, as `Forged::parse` reads it.
@@ -560,6 +560,9 @@ enum Field {
     Bytes(Vec<u8>),
     /// Numbers of 32 bits (an array's items, `per` numbers an item).
     U32s(Vec<u32>, usize),
+    /// The index's occurrences: a tool number and a frequency each, the numbers written in
+    /// `doc_bytes` bytes (2 or 4).
+    Postings(Vec<u32>, usize),
 }
 
 /// A snapshot as fields: the toolbox's text, the payload's fields, the trailer's flags.
@@ -598,7 +601,7 @@ impl Cursor<'_> {
 }
 
 impl Forged {
-    /// The fields of a format-5 snapshot.
+    /// The fields of a format-6 snapshot.
     fn parse(bytes: &[u8]) -> Option<Forged> {
         let trailer = bytes.len().checked_sub(40)?;
         let mut t = Cursor(&bytes[trailer..], 8);
@@ -661,9 +664,15 @@ impl Forged {
         let tools = c.u32()?;
         fields.push(Field::U32(tools));
         for _ in 0..tools {
+            // Name; server (0 none, 1 its list's, 2 a name that follows); own name (1: one follows);
+            // description; def; size; origin; flags, format, detected; required.
             string(&mut c, &mut fields)?;
+            let server = c.u8()?;
+            fields.push(Field::U8(server));
+            if server == 2 {
+                string(&mut c, &mut fields)?;
+            }
             opt_string(&mut c, &mut fields)?;
-            string(&mut c, &mut fields)?;
             string(&mut c, &mut fields)?;
             let def = c.u8()?;
             fields.push(Field::U8(def));
@@ -671,10 +680,8 @@ impl Forged {
                 0 => (0..2).try_for_each(|_| c.u32().map(|n| fields.push(Field::U32(n))))?,
                 _ => string(&mut c, &mut fields)?,
             }
-            (0..2).try_for_each(|_| c.u32().map(|n| fields.push(Field::U32(n))))?;
-            u8s(&mut c, &mut fields, 1)?;
             fields.push(Field::U32(c.u32()?));
-            u8s(&mut c, &mut fields, 3)?;
+            u8s(&mut c, &mut fields, 4)?;
             strings(&mut c, &mut fields)?;
         }
         // The catalog's orders: by name, by own name, each server's name and tools.
@@ -686,14 +693,25 @@ impl Forged {
             string(&mut c, &mut fields)?;
             u32s(&mut c, &mut fields, 1)?;
         }
-        // The index: lower names, terms, postings (pairs, ends), names, name docs, name terms,
-        // name starts, servers of tools, server count, tie ranks, name weights.
+        // The index: terms, postings (the width of a tool number, the pairs, the ends), names,
+        // name docs, name terms, name starts, servers of tools, server count, tie ranks, name
+        // weights.
         let index_at = fields.len();
         string(&mut c, &mut fields)?;
         u32s(&mut c, &mut fields, 1)?;
-        string(&mut c, &mut fields)?;
-        u32s(&mut c, &mut fields, 1)?;
-        u32s(&mut c, &mut fields, 2)?;
+        let doc_bytes = c.u8()?;
+        fields.push(Field::U8(doc_bytes));
+        let n = c.u32()?;
+        fields.push(Field::Len(n));
+        let mut pairs = Vec::new();
+        for _ in 0..n {
+            let doc = match doc_bytes {
+                2 => u32::from(u16::from_le_bytes(c.take(2)?.try_into().unwrap())),
+                _ => c.u32()?,
+            };
+            pairs.extend([doc, c.u32()?]);
+        }
+        fields.push(Field::Postings(pairs, if doc_bytes == 2 { 2 } else { 4 }));
         u32s(&mut c, &mut fields, 1)?;
         string(&mut c, &mut fields)?;
         (0..5).try_for_each(|_| u32s(&mut c, &mut fields, 1))?;
@@ -734,11 +752,24 @@ impl Forged {
                 (Field::Len(_), Some(Field::U32s(items, per))) if !self.raw_lengths => {
                     out.extend(((items.len() / per) as u32).to_le_bytes())
                 }
+                (Field::Len(_), Some(Field::Postings(items, _))) if !self.raw_lengths => {
+                    out.extend(((items.len() / 2) as u32).to_le_bytes())
+                }
                 (Field::Len(n) | Field::U32(n), _) => out.extend(n.to_le_bytes()),
                 (Field::U8(n), _) => out.push(*n),
                 (Field::U64(n), _) => out.extend(n.to_le_bytes()),
                 (Field::Bytes(b), _) => out.extend(b),
                 (Field::U32s(items, _), _) => items.iter().for_each(|n| out.extend(n.to_le_bytes())),
+                (Field::Postings(items, doc_bytes), _) => {
+                    for pair in items.chunks(2) {
+                        let (doc, freq) = (pair[0], pair.get(1).copied().unwrap_or(0));
+                        match doc_bytes {
+                            2 => out.extend((doc as u16).to_le_bytes()),
+                            _ => out.extend(doc.to_le_bytes()),
+                        }
+                        out.extend(freq.to_le_bytes());
+                    }
+                }
             }
         }
         let payload = out.len() - self.text.len();
@@ -990,7 +1021,7 @@ fn forge_one(forged: &mut Forged, next: &mut impl FnMut() -> u8) {
         // An array's item: an interesting value, or two items swapped.
         2 | 3 => {
             let at = pick(n, next);
-            if let Field::U32s(items, _) = &mut forged.fields[at] {
+            if let Field::U32s(items, _) | Field::Postings(items, _) = &mut forged.fields[at] {
                 if !items.is_empty() {
                     let (i, j) = (pick(items.len(), next), pick(items.len(), next));
                     if next() % 2 == 0 {

@@ -21,6 +21,21 @@ const IGNORABLE: u32 = 2;
 /// `text.to_lowercase()`.
 pub(crate) fn lowercase(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    push_lowercase(&mut out, text);
+    out
+}
+
+/// Appends `text.to_lowercase()` to `out`: ASCII text copied whole and lowercased in place, other
+/// text character by character.
+pub(crate) fn push_lowercase(out: &mut String, text: &str) {
+    if text.is_ascii() {
+        let start = out.len();
+        out.push_str(text);
+        if let Some(pushed) = out.get_mut(start..) {
+            pushed.make_ascii_lowercase();
+        }
+        return;
+    }
     for (at, c) in text.char_indices() {
         if c == 'Σ' {
             out.push(sigma(text, at));
@@ -32,7 +47,6 @@ pub(crate) fn lowercase(text: &str) -> String {
             out.push(second);
         }
     }
-    out
 }
 
 /// `c.to_lowercase()` as an iterator of its one or two characters.

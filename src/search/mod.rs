@@ -486,7 +486,6 @@ impl SearchIndex {
         let mut name_starts: Vec<u32> = alloc::vec![0];
         let mut server_numbers = intern::StrMap::default();
         let mut server_of: Vec<u32> = Vec::new();
-        let mut lower_names = Texts::default();
         for fields in docs {
             let length = field_term_counts(&analyzer, &config, &mut vocabulary, &fields, &mut entries);
             let added = entries.get(doc_starts.last().copied().unwrap_or(0)..).unwrap_or(&[]);
@@ -500,7 +499,6 @@ impl SearchIndex {
             name_starts.push(name_numbers.len() as u32);
             server_of.push(number_of(&mut server_numbers, fields.server));
             lengths.push(length);
-            lower_names.push(&crate::lowercase::lowercase(fields.name));
             metas.push(Doc {
                 name: fields.name,
                 server: fields.server,
@@ -537,6 +535,7 @@ impl SearchIndex {
         }
         drop(vocabulary);
         let tables = Tables { terms, postings, name_terms, name_starts };
+        let lower_names = lower_names(metas.iter().map(|doc| doc.name));
         SearchIndex::assembled(analyzer, config, &metas, lower_names, server_of, tables)
     }
 
@@ -1635,6 +1634,17 @@ fn tie_ranks(docs: &[Doc<'_>]) -> Vec<u32> {
         }
     }
     rank
+}
+
+/// The lowercased `names` (each tool's, in build order): what an exact name is compared with. The
+/// build makes them, and a snapshot's load makes them again from its tools.
+pub(crate) fn lower_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Texts {
+    let mut lower = Texts::default();
+    for name in names {
+        crate::lowercase::push_lowercase(&mut lower.text, name);
+        lower.ends.push(lower.text.len() as u32);
+    }
+    lower
 }
 
 /// Every tool's lowercased name (`lower_names`, in build order), and its name without an `mcp__`

@@ -43,7 +43,7 @@ use alloc::vec::Vec;
 
 /// The format version this crate writes and reads; bytes of any other are `invalid_snapshot`,
 /// naming both versions.
-pub const SNAPSHOT_VERSION: u32 = 5;
+pub const SNAPSHOT_VERSION: u32 = 6;
 
 /// The trailer's first bytes.
 const MAGIC: &[u8; 8] = b"tshelf\x00\x01";
@@ -68,6 +68,12 @@ const FORMATS: [Format; 5] = [Format::OpenAi, Format::Responses, Format::Anthrop
 const DEFERRED: u8 = 1;
 const RENAMED: u8 = 2;
 const LEFT_OUT: u8 = 4;
+
+/// A tool's server: none, its server list's name (the load has it), or a name of its own that
+/// follows.
+const NO_SERVER: u8 = 0;
+const SERVER_OF_LIST: u8 = 1;
+const SERVER_OWN: u8 = 2;
 
 /// Where a tool's def is: a range of the snapshot's text, or a text of its own that follows.
 const DEF_IN_TEXT: u8 = 0;
@@ -425,8 +431,23 @@ fn write_catalog(out: &mut Writer, catalog: &Catalog, every: &[&Tool], ranges: &
 #[inline(never)]
 fn write_tool(out: &mut Writer, tool: &Tool, range: Option<(usize, usize)>, left_out: bool, required: &[String]) {
     out.str(&tool.name);
-    out.opt_str(tool.server.as_deref());
-    out.str(&tool.own_name);
+    // What the load finds itself is not written: a server list's tool's server (its list's name),
+    // an own name that is the name, the tool's place (the next of its list).
+    match (&tool.origin, tool.server.as_deref()) {
+        (ToolOrigin::Server(_), _) => out.u8(SERVER_OF_LIST),
+        (_, None) => out.u8(NO_SERVER),
+        (_, Some(server)) => {
+            out.u8(SERVER_OWN);
+            out.str(server);
+        }
+    }
+    match tool.own_name == tool.name {
+        true => out.u8(0),
+        false => {
+            out.u8(1);
+            out.str(&tool.own_name);
+        }
+    }
     out.str(&tool.description);
     let def_len = match range {
         Some((start, end)) => {
@@ -445,14 +466,11 @@ fn write_tool(out: &mut Writer, tool: &Tool, range: Option<(usize, usize)>, left
     // At most the def's bytes, as the load checks (a def forged not UTF-8 is written as the def
     // that stands in for it, which may be shorter).
     out.len(tool.size.min(def_len));
-    out.len(tool.position);
-    let (kind, at) = match tool.origin {
-        ToolOrigin::List(i) => (0, i),
-        ToolOrigin::Tools(i) => (1, i),
-        ToolOrigin::Server(i) => (2, i),
-    };
-    out.u8(kind);
-    out.len(at);
+    out.u8(match tool.origin {
+        ToolOrigin::List(_) => 0,
+        ToolOrigin::Tools(_) => 1,
+        ToolOrigin::Server(_) => 2,
+    });
     let flags = [(tool.deferred, DEFERRED), (tool.renamed, RENAMED), (left_out, LEFT_OUT)];
     out.u8(flags.iter().filter(|(on, _)| *on).map(|(_, bit)| bit).sum());
     out.u8(format_number(tool.read_as));
@@ -468,11 +486,17 @@ fn format_number(format: Format) -> u8 {
 /// The index's flat arrays as they are.
 #[inline(never)]
 fn write_index(out: &mut Writer, index: &SearchIndex) {
-    out.texts(&index.lower_names);
+    // The lowercased names are not written: the load makes them from the tools.
     out.texts(&index.terms);
+    let doc_bytes = doc_bytes(index.lower_names.len());
+    out.u8(doc_bytes as u8);
     out.len(index.postings.items.len());
+    let narrow = doc_bytes == 2;
     for posting in &index.postings.items {
-        out.u32(posting.doc);
+        match narrow {
+            true => out.0.extend_from_slice(&(posting.doc as u16).to_le_bytes()),
+            false => out.u32(posting.doc),
+        }
         out.u32(posting.term_freq.to_bits());
     }
     out.u32s(&index.postings.ends);
@@ -817,8 +841,9 @@ fn read_catalog(
     // def at its tool's place.
     let mut ranges = Vec::with_capacity(count);
     for at in 0..count {
-        let (tool, is_left_out) = read_tool(r, text, text_bytes)?;
-        if tool.position != at || places.next().is_none_or(|place| !at_place(&tool, place)) {
+        let place = places.next().ok_or_else(|| malformed(&["a tool's place is not the next in its list"]))?;
+        let (tool, is_left_out) = read_tool(r, text, text_bytes, at, place)?;
+        if !at_place(&tool, place) {
             return Err(malformed(&["a tool's place is not the next in its list"]));
         }
         let def = &tool.def_json;
@@ -884,10 +909,24 @@ fn at_place(tool: &Tool, (list, index): (Option<&str>, usize)) -> bool {
 
 /// One tool of the catalog, and whether it is one left out.
 #[inline(never)]
-fn read_tool(r: &mut Reader<'_>, text: &Arc<ToolboxText>, text_bytes: &[u8]) -> Result<(Tool, bool), Error> {
+fn read_tool(
+    r: &mut Reader<'_>,
+    text: &Arc<ToolboxText>,
+    text_bytes: &[u8],
+    position: usize,
+    (list, index): (Option<&str>, usize),
+) -> Result<(Tool, bool), Error> {
     let name = r.string()?;
-    let server = r.opt_string()?;
-    let own_name = r.string()?;
+    let server = match (r.u8()?, list) {
+        (NO_SERVER, _) => None,
+        (SERVER_OF_LIST, Some(list)) => Some(String::from(list)),
+        (SERVER_OWN, _) => Some(r.string()?),
+        _ => return Err(malformed(&["a tool's server"])),
+    };
+    let own_name = match r.flag()? {
+        false => name.clone(),
+        true => r.string()?,
+    };
     let description = r.string()?;
     let def_json = match r.u8()? {
         DEF_IN_TEXT => {
@@ -901,11 +940,10 @@ fn read_tool(r: &mut Reader<'_>, text: &Arc<ToolboxText>, text_bytes: &[u8]) -> 
         _ => return Err(malformed(&["where a tool's def is"])),
     };
     let size = r.usize()?;
-    let position = r.usize()?;
-    let origin = match (r.u8()?, r.usize()?) {
-        (0, at) => ToolOrigin::List(at),
-        (1, at) => ToolOrigin::Tools(at),
-        (2, at) => ToolOrigin::Server(at),
+    let origin = match r.u8()? {
+        0 => ToolOrigin::List(index),
+        1 => ToolOrigin::Tools(index),
+        2 => ToolOrigin::Server(index),
         _ => return Err(malformed(&["a tool's origin"])),
     };
     let flags = r.u8()?;
@@ -950,15 +988,15 @@ fn read_tool(r: &mut Reader<'_>, text: &Arc<ToolboxText>, text_bytes: &[u8]) -> 
 fn read_index(r: &mut Reader<'_>, catalog: &Catalog, options: &Options) -> Result<(SearchIndex, Vec<usize>), Error> {
     let documents: Vec<usize> = catalog.tools.iter().enumerate().filter(|(_, t)| t.deferred).map(|(i, _)| i).collect();
     let docs = documents.len();
-    let lower_names = r.texts()?;
+    let lower_names =
+        crate::search::lower_names(documents.iter().filter_map(|&i| catalog.tools.get(i)).map(|t| t.name.as_str()));
     let terms = r.texts()?;
-    let count = r.count(8)?;
-    let mut items = Vec::with_capacity(count);
-    for c in r.bytes(count * 8)?.chunks_exact(8) {
-        let pair = u64::from_le_bytes(c.try_into().unwrap_or_default());
-        items.push(Posting { doc: pair as u32, term_freq: f32::from_bits((pair >> 32) as u32) });
-    }
-    let postings = Lists { items, ends: r.u32s()? };
+    let doc_bytes = match r.u8()? {
+        2 => 2,
+        4 => 4,
+        _ => return Err(malformed(&["the index: the width of its tool numbers"])),
+    };
+    let postings = Lists { items: read_postings(r, doc_bytes)?, ends: r.u32s()? };
     let names = r.texts()?;
     let name_docs = r.u32s()?;
     let name_terms = r.u32s()?;
@@ -969,7 +1007,6 @@ fn read_index(r: &mut Reader<'_>, catalog: &Catalog, options: &Options) -> Resul
     let name_weights: Vec<f32> = r.u32s()?.into_iter().map(f32::from_bits).collect();
     let within = |list: &[u32], bound: usize| list.iter().all(|&n| (n as usize) < bound);
     let checks = [
-        (lower_names.len() == docs, "its tool count is not the catalog's deferred tools'"),
         (terms.is_sorted(), "its terms' order"),
         (postings.len() == terms.len() && postings.is_valid(), "its occurrence lists' bounds"),
         (sorted_by_tool(&postings, docs), "an occurrence list's tools"),
@@ -1002,6 +1039,39 @@ fn read_index(r: &mut Reader<'_>, catalog: &Catalog, options: &Options) -> Resul
         name_weights,
     };
     Ok((index, documents))
+}
+
+/// The bytes of a posting's tool number in an index of `docs` tools: two while every number fits
+/// in 16 bits, else four (the snapshot says which: a load reads either).
+fn doc_bytes(docs: usize) -> usize {
+    if docs <= 1 << 16 {
+        2
+    } else {
+        4
+    }
+}
+
+/// The occurrences of every term (the lists' ends read after them): each a tool number of
+/// `doc_bytes` bytes and a frequency of four.
+fn read_postings(r: &mut Reader<'_>, doc_bytes: usize) -> Result<Vec<Posting>, Error> {
+    let size = doc_bytes + 4;
+    let count = r.count(size)?;
+    let mut items = Vec::with_capacity(count);
+    // A loop per width, each a fixed-size read: the decoding is a load and a shift per item.
+    if doc_bytes == 2 {
+        for c in r.bytes(count * size)?.chunks_exact(6) {
+            let mut pair = [0u8; 8];
+            pair.iter_mut().zip(c).for_each(|(to, &from)| *to = from);
+            let pair = u64::from_le_bytes(pair);
+            items.push(Posting { doc: (pair & 0xffff) as u32, term_freq: f32::from_bits((pair >> 16) as u32) });
+        }
+    } else {
+        for c in r.bytes(count * size)?.chunks_exact(8) {
+            let pair = u64::from_le_bytes(c.try_into().unwrap_or_default());
+            items.push(Posting { doc: pair as u32, term_freq: f32::from_bits((pair >> 32) as u32) });
+        }
+    }
+    Ok(items)
 }
 
 /// The vectors, if the snapshot holds some: one per deferred tool of `shelf`, as quantising some
