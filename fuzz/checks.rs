@@ -665,7 +665,7 @@ impl Forged {
         fields.push(Field::U32(tools));
         for _ in 0..tools {
             // Name; server (0 none, 1 its list's, 2 a name that follows); own name (1: one follows);
-            // description; def; size; origin; flags, format, detected; required.
+            // description; def; size; origin; flags, format, detected.
             string(&mut c, &mut fields)?;
             let server = c.u8()?;
             fields.push(Field::U8(server));
@@ -682,7 +682,6 @@ impl Forged {
             }
             fields.push(Field::U32(c.u32()?));
             u8s(&mut c, &mut fields, 4)?;
-            strings(&mut c, &mut fields)?;
         }
         // The catalog's orders: by name, by own name, each server's name and tools.
         u32s(&mut c, &mut fields, 1)?;

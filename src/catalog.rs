@@ -595,12 +595,9 @@ impl Catalog {
     }
 
     /// The schema's top-level `required` names (those that are strings), as a search match shows
-    /// them: read at their place in the def's text, or for a tool loaded from a snapshot, as the
-    /// snapshot stores them (a search hit reads no def text).
+    /// them: read at their place in the def's text (for a tool loaded from a snapshot, its places
+    /// found in the def the first time they are asked for).
     pub fn required_names(&self, tool: &Tool) -> Vec<String> {
-        if let Outline::Loaded(loaded) = &tool.outline {
-            return loaded.required.clone();
-        }
         let mut names = Vec::new();
         tool.each_place(&[Place::Required], |_, _, reader| {
             let Ok(Value::Array(required)) = reader.value(1) else { return };
@@ -1022,22 +1019,20 @@ pub(crate) enum Outline {
     Loaded(Box<LoadedOutline>),
 }
 
-/// What a tool loaded from a snapshot holds of its schema.
+/// What a tool loaded from a snapshot holds of its schema: nothing until it is asked for.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LoadedOutline {
-    /// The `required` names a search match shows, as the snapshot stores them (a hit parses no
-    /// def).
-    pub(crate) required: Vec<String>,
-    /// The search places, found in the def's text when an update or a new index first asks.
+    /// The search places, found in the def's text when a search match, an update or a new index
+    /// first asks.
     places: Once<Box<[u32]>>,
     /// Whether the def's text is the tool's def ([`Tool::def_is_its_own`]), read when first asked.
     own_def: Once<bool>,
 }
 
-impl LoadedOutline {
-    /// A loaded tool's outline of its `required` names, the rest read when first asked for.
-    pub(crate) fn of(required: Vec<String>) -> Outline {
-        Outline::Loaded(Box::new(LoadedOutline { required, places: Once::new(), own_def: Once::new() }))
+impl Outline {
+    /// A loaded tool's outline, each part read when first asked for.
+    pub(crate) fn loaded() -> Outline {
+        Outline::Loaded(Box::default())
     }
 }
 

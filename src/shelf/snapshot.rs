@@ -25,7 +25,7 @@
 //! corrupt bytes; it is no signature) load into a shelf that never traps, hangs or answers with a
 //! name the snapshot does not hold, or are `invalid_snapshot` with a reason.
 
-use crate::catalog::{Catalog, DefText, LoadedOutline, Origin as ToolOrigin, Server, Tool, ToolboxText, MAX_TOOLS};
+use crate::catalog::{Catalog, DefText, Origin as ToolOrigin, Outline, Server, Tool, ToolboxText, MAX_TOOLS};
 use crate::error::{Error, ErrorCode};
 use crate::find::search_config;
 use crate::format::Format;
@@ -414,8 +414,7 @@ fn write_catalog(out: &mut Writer, catalog: &Catalog, every: &[&Tool], ranges: &
     let left_out = catalog.left_out.as_ptr_range();
     for (i, &tool) in every.iter().enumerate() {
         let left_out = left_out.contains(&core::ptr::from_ref(tool));
-        let required = if tool.deferred && !left_out { catalog.required_names(tool) } else { Vec::new() };
-        write_tool(out, tool, ranges.get(i).copied().flatten(), left_out, &required);
+        write_tool(out, tool, ranges.get(i).copied().flatten(), left_out);
     }
     // The lookup orders, which the load checks where a read sorts.
     let (by_name, by_own_name) = catalog.orders();
@@ -429,7 +428,7 @@ fn write_catalog(out: &mut Writer, catalog: &Catalog, every: &[&Tool], ranges: &
 }
 
 #[inline(never)]
-fn write_tool(out: &mut Writer, tool: &Tool, range: Option<(usize, usize)>, left_out: bool, required: &[String]) {
+fn write_tool(out: &mut Writer, tool: &Tool, range: Option<(usize, usize)>, left_out: bool) {
     out.str(&tool.name);
     // What the load finds itself is not written: a server list's tool's server (its list's name),
     // an own name that is the name, the tool's place (the next of its list).
@@ -475,8 +474,6 @@ fn write_tool(out: &mut Writer, tool: &Tool, range: Option<(usize, usize)>, left
     out.u8(flags.iter().filter(|(on, _)| *on).map(|(_, bit)| bit).sum());
     out.u8(format_number(tool.read_as));
     out.u8(tool.detected.map_or(u8::MAX, format_number));
-    out.len(required.len());
-    required.iter().for_each(|name| out.str(name));
 }
 
 fn format_number(format: Format) -> u8 {
@@ -952,7 +949,6 @@ fn read_tool(
         u8::MAX => None,
         n => Some(*FORMATS.get(n as usize).ok_or_else(|| malformed(&["an unknown format"]))?),
     };
-    let required = r.strings()?;
     // What the rest of the crate holds of every tool: a size (code points) no larger than its
     // def's bytes, a server for a deferred one, known flags.
     if size > def_json.end - def_json.start
@@ -967,7 +963,7 @@ fn read_tool(
         own_name,
         description,
         def_json,
-        outline: LoadedOutline::of(required),
+        outline: Outline::loaded(),
         size,
         position,
         origin,
