@@ -8,14 +8,18 @@
 //! or its fingerprint, or for a shelf that keeps no toolbox text, the text of its defs); the
 //! catalog's tools as read (each def a range of that text, or a text of its own) and its lookup
 //! orders (by name, by own name, each server's tools); the search index's flat arrays as they are;
-//! and the deferred tools' vectors as stored (int8, a scale each).
+//! and the deferred tools' vectors as stored (int8, a scale each). What the load makes itself is
+//! not written: a server list's tool's server (the list's name), an own name that is the name, a
+//! tool's place, the lowercased names; a posting's tool number takes two bytes while the tools fit
+//! in 16 bits.
 //!
 //! The load is a copy and a check, never a rebuild (SPEC §13): the toolbox a well-formed snapshot
 //! carries is trusted to be the one it claims to be (whoever can write the file can write any
-//! toolbox), so no def is parsed and the held text is kept as bytes (a tool's search places are
-//! found in its def the first time an index is built again, and a def a request needs is read then,
-//! its UTF-8 checked: one that is not UTF-8, or no object named as its tool, goes as a def of the
-//! tool's name and description, [`crate::catalog::Tool::def`]). What is checked is structure, at
+//! toolbox), so no def is parsed and the held text is kept as bytes (a tool's search places,
+//! `required` among them, are found in its def the first time a search match shows the tool or an
+//! index is built again, and a def a request needs is read then, its UTF-8 checked: one that is
+//! not UTF-8, or no object named as its tool, goes as a def of the tool's name and description,
+//! [`crate::catalog::Tool::def`]). What is checked is structure, at
 //! the cost of a pass over the bytes: the checksum, every count against the bytes left, every
 //! string's UTF-8, every def's range the def at its tool's place in its text (a walk of the text's
 //! lists that steps over each def by its stored range: only the bytes between defs are read),
