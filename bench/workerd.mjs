@@ -17,6 +17,9 @@
 //                  plan is made on the first call, then kept)
 //   stateless      assemble(toolbox, options) and search(toolbox, q, options) per request (each
 //                  prepares the toolbox and frees it: nothing is kept between calls)
+//   import toolshelf only / import the snapshot only  the snapshot's bundle (toolshelf and
+//                  shelf.bin both in it), of which the Worker imports one: where a snapshot
+//                  Worker's startup goes before its code runs
 //   import only, snapshot  imports toolshelf and the snapshot (shelf.bin, a Data module as
 //                  wrangler bundles one: an ArrayBuffer), returns a fixed response
 //   module scope, snapshot  Shelf.fromSnapshot(bytes) at module top level (the snapshot holds the
@@ -126,6 +129,24 @@ const shelf = new Shelf(toolbox, options);
 shelf.search("warm up", { limit: 1 });${warmAssemble ? "\nshelf.assemble();" : ""}
 ${SERVE_HELD}`,
   })),
+  {
+    key: "import-toolshelf",
+    label: "import toolshelf only, the snapshot in the bundle unimported",
+    toolshelf: true,
+    snapshot: true,
+    source: `import { Shelf } from "toolshelf";
+const imported = typeof Shelf;
+export default { fetch() { return new Response(imported); } };`,
+  },
+  {
+    key: "import-bin",
+    label: "import the snapshot only (a Data module), toolshelf in the bundle unimported",
+    toolshelf: true,
+    snapshot: true,
+    source: `import bytes from "./shelf.bin";
+const imported = String(bytes.byteLength);
+export default { fetch() { return new Response(imported); } };`,
+  },
   {
     key: "import-snapshot",
     label: "import only, snapshot",
