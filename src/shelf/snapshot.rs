@@ -489,17 +489,7 @@ fn format_number(format: Format) -> u8 {
 fn write_index(out: &mut Writer, index: &SearchIndex) {
     // The lowercased names are not written: the load makes them from the tools.
     out.texts(&index.terms);
-    let doc_bytes = doc_bytes(index.lower_names.len());
-    out.u8(doc_bytes as u8);
-    out.len(index.postings.items.len());
-    let narrow = doc_bytes == 2;
-    for posting in &index.postings.items {
-        match narrow {
-            true => out.0.extend_from_slice(&(posting.doc as u16).to_le_bytes()),
-            false => out.u32(posting.doc),
-        }
-        out.u32(posting.term_freq.to_bits());
-    }
+    write_postings(out, &index.postings.items, doc_bytes(index.lower_names.len()));
     out.u32s(&index.postings.ends);
     out.texts(&index.names);
     out.u32s(&index.name_docs);
@@ -511,6 +501,20 @@ fn write_index(out: &mut Writer, index: &SearchIndex) {
     out.len(index.name_weights.len());
     for weight in &index.name_weights {
         out.u32(weight.to_bits());
+    }
+}
+
+/// The occurrences of every term ([`read_postings`]): the width of a tool number, their count, then
+/// each a tool number of `doc_bytes` bytes and a frequency of four.
+fn write_postings(out: &mut Writer, items: &[Posting], doc_bytes: usize) {
+    out.u8(doc_bytes as u8);
+    out.len(items.len());
+    for posting in items {
+        match doc_bytes {
+            2 => out.0.extend_from_slice(&(posting.doc as u16).to_le_bytes()),
+            _ => out.u32(posting.doc),
+        }
+        out.u32(posting.term_freq.to_bits());
     }
 }
 
@@ -991,12 +995,7 @@ fn read_index(r: &mut Reader<'_>, catalog: &Catalog, options: &Options) -> Resul
     let lower_names =
         crate::search::lower_names(documents.iter().filter_map(|&i| catalog.tools.get(i)).map(|t| t.name.as_str()));
     let terms = r.texts()?;
-    let doc_bytes = match r.u8()? {
-        2 => 2,
-        4 => 4,
-        _ => return Err(malformed(&["the index: the width of its tool numbers"])),
-    };
-    let postings = Lists { items: read_postings(r, doc_bytes)?, ends: r.u32s()? };
+    let postings = Lists { items: read_postings(r)?, ends: r.u32s()? };
     let names = r.texts()?;
     let name_docs = r.u32s()?;
     let name_terms = r.u32s()?;
@@ -1051,9 +1050,14 @@ fn doc_bytes(docs: usize) -> usize {
     }
 }
 
-/// The occurrences of every term (the lists' ends read after them): each a tool number of
-/// `doc_bytes` bytes and a frequency of four.
-fn read_postings(r: &mut Reader<'_>, doc_bytes: usize) -> Result<Vec<Posting>, Error> {
+/// The occurrences of every term as [`write_postings`] writes them (the lists' ends read after
+/// them).
+fn read_postings(r: &mut Reader<'_>) -> Result<Vec<Posting>, Error> {
+    let doc_bytes = match r.u8()? {
+        2 => 2,
+        4 => 4,
+        _ => return Err(malformed(&["the index: the width of its tool numbers"])),
+    };
     let size = doc_bytes + 4;
     let count = r.count(size)?;
     let mut items = Vec::with_capacity(count);
@@ -1136,6 +1140,29 @@ fn starts_valid(starts: &[u32], docs: usize, len: usize) -> bool {
 mod tests {
     use super::*;
     use alloc::vec;
+
+    #[test]
+    fn postings_read_as_written_in_either_width() {
+        assert_eq!((doc_bytes(1 << 16), doc_bytes((1 << 16) + 1)), (2, 4));
+        let frequencies = [0.0f32, 1.0, 1.968_807_6, f32::MAX, 0.156_069_43];
+        for (width, top) in [(2, 0xffff_u32), (4, 0x0001_86a0)] {
+            let items: Vec<Posting> =
+                (0..5u32).map(|i| Posting { doc: top - i * 7, term_freq: frequencies[i as usize] }).collect();
+            let mut out = Writer(Vec::new());
+            write_postings(&mut out, &items, width);
+            assert_eq!(out.0.len(), 1 + 4 + items.len() * (width + 4));
+            let mut r = Reader::new(&out.0);
+            let read = read_postings(&mut r).unwrap();
+            assert_eq!(r.left(), 0);
+            let pairs = |ps: &[Posting]| ps.iter().map(|p| (p.doc, p.term_freq.to_bits())).collect::<Vec<_>>();
+            assert_eq!(pairs(&read), pairs(&items), "width {width}");
+        }
+        for width in [0u8, 3, 8] {
+            let mut bytes = vec![width];
+            bytes.extend(0u32.to_le_bytes());
+            assert!(read_postings(&mut Reader::new(&bytes)).is_err(), "width {width}");
+        }
+    }
 
     /// [`sorted_by_tool`]'s rule as it reads.
     fn sorted_by_tool_by_lists(postings: &Lists<Posting>, docs: usize) -> bool {
