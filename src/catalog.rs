@@ -1009,8 +1009,8 @@ type Once<T> = std::sync::OnceLock<T>;
 type Once<T> = core::cell::OnceCell<T>;
 
 /// What a tool holds of its def for search ([`Tool::search_places`]): the places found when it
-/// was read, or (a tool loaded from a snapshot, whose index needs none) what the snapshot stores,
-/// the places found the first time they are asked for (SPEC §13: a load parses no def).
+/// was read, or (a tool loaded from a snapshot, whose index needs none) the places found the first
+/// time they are asked for (SPEC §13: a load parses no def).
 #[derive(Clone, Debug)]
 pub(crate) enum Outline {
     /// Read with the tool.

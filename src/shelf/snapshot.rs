@@ -848,9 +848,6 @@ fn read_catalog(
     for at in 0..count {
         let place = places.next().ok_or_else(|| malformed(&["a tool's place is not the next in its list"]))?;
         let (tool, is_left_out) = read_tool(r, text, text_bytes, at, place)?;
-        if !at_place(&tool, place) {
-            return Err(malformed(&["a tool's place is not the next in its list"]));
-        }
         let def = &tool.def_json;
         ranges.push(Arc::ptr_eq(&def.source, text).then_some((def.start, def.end)));
         if is_left_out { &mut left_out } else { &mut tools }.push(tool);
@@ -900,19 +897,9 @@ fn at_char(text: &[u8], at: usize) -> bool {
     at == text.len() || text.get(at).is_some_and(|&b| (b as i8) >= -0x40)
 }
 
-/// Whether `tool`'s origin is `place`: the index in a server's list (named, and the tool's server)
-/// or in the direct list, flat or `tools` (`None`).
-fn at_place(tool: &Tool, (list, index): (Option<&str>, usize)) -> bool {
-    match tool.origin {
-        ToolOrigin::Server(i) => {
-            let same = |(a, b): (&String, &str)| crate::swar::same(a.as_bytes(), b.as_bytes());
-            i == index && tool.server.as_ref().zip(list).is_some_and(same)
-        }
-        ToolOrigin::List(i) | ToolOrigin::Tools(i) => list.is_none() && i == index,
-    }
-}
-
-/// One tool of the catalog, and whether it is one left out.
+/// One tool of the catalog, read at `position` and its `place` (its list, `None` for the direct
+/// list, flat or `tools`, and its index there), and whether it is one left out. A server list's
+/// tool is that server's: its server is the list's name.
 #[inline(never)]
 fn read_tool(
     r: &mut Reader<'_>,
@@ -922,7 +909,8 @@ fn read_tool(
     (list, index): (Option<&str>, usize),
 ) -> Result<(Tool, bool), Error> {
     let name = r.string()?;
-    let server = match (r.u8()?, list) {
+    let server_code = r.u8()?;
+    let server = match (server_code, list) {
         (NO_SERVER, _) => None,
         (SERVER_OF_LIST, Some(list)) => Some(String::from(list)),
         (SERVER_OWN, _) => Some(r.string()?),
@@ -945,10 +933,11 @@ fn read_tool(
         _ => return Err(malformed(&["where a tool's def is"])),
     };
     let size = r.usize()?;
-    let origin = match r.u8()? {
-        0 => ToolOrigin::List(index),
-        1 => ToolOrigin::Tools(index),
-        2 => ToolOrigin::Server(index),
+    let origin = match (r.u8()?, list) {
+        (0, None) => ToolOrigin::List(index),
+        (1, None) => ToolOrigin::Tools(index),
+        (2, Some(_)) if server_code == SERVER_OF_LIST => ToolOrigin::Server(index),
+        (0..=2, _) => return Err(malformed(&["a tool's place is not the next in its list"])),
         _ => return Err(malformed(&["a tool's origin"])),
     };
     let flags = r.u8()?;
