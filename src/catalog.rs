@@ -1015,8 +1015,9 @@ type Once<T> = core::cell::OnceCell<T>;
 pub(crate) enum Outline {
     /// Read with the tool.
     Read(Box<[u32]>),
-    /// Loaded from a snapshot.
-    Loaded(Box<LoadedOutline>),
+    /// Loaded from a snapshot (held in the tool, not boxed: a box each is an allocation and a free
+    /// per tool of every load).
+    Loaded(LoadedOutline),
 }
 
 /// What a tool loaded from a snapshot holds of its schema: nothing until it is asked for.
@@ -1032,7 +1033,7 @@ pub(crate) struct LoadedOutline {
 impl Outline {
     /// A loaded tool's outline, each part read when first asked for.
     pub(crate) fn loaded() -> Outline {
-        Outline::Loaded(Box::default())
+        Outline::Loaded(LoadedOutline::default())
     }
 }
 
