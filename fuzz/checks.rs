@@ -544,7 +544,7 @@ fn native_arguments(b: &mut Bytes) -> json::Value {
 
 // ---------------------------------------------------------------------------------------------
 // `snapshot_forged`: a real snapshot's fields changed and its checksum made right (bytes written
-// to deceive), loaded. The layout parsed here is format 6's (src/shelf/snapshot.rs): a change of the
+// to deceive), loaded. The layout parsed here is format 7's (src/shelf/snapshot.rs): a change of the
 // format changes `Forged::parse` with it.
 
 /// A snapshot's field, as `Forged::parse` reads it.
@@ -692,11 +692,12 @@ impl Forged {
             string(&mut c, &mut fields)?;
             u32s(&mut c, &mut fields, 1)?;
         }
-        // The index: terms, postings (the width of a tool number, the pairs, the ends), names,
-        // name docs, name terms, name starts, servers of tools, server count, tie ranks, name
-        // weights.
+        // The index: terms, postings (the lists' ends, the width of a tool number, the pairs),
+        // names, name docs, name terms, name starts, servers of tools, server count, tie ranks,
+        // name weights.
         let index_at = fields.len();
         string(&mut c, &mut fields)?;
+        u32s(&mut c, &mut fields, 1)?;
         u32s(&mut c, &mut fields, 1)?;
         let doc_bytes = c.u8()?;
         fields.push(Field::U8(doc_bytes));
@@ -711,7 +712,6 @@ impl Forged {
             pairs.extend([doc, c.u32()?]);
         }
         fields.push(Field::Postings(pairs, if doc_bytes == 2 { 2 } else { 4 }));
-        u32s(&mut c, &mut fields, 1)?;
         string(&mut c, &mut fields)?;
         (0..5).try_for_each(|_| u32s(&mut c, &mut fields, 1))?;
         fields.push(Field::U32(c.u32()?));

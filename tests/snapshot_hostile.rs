@@ -76,8 +76,9 @@ fn every_flipped_byte_is_refused_and_deceiving_bytes_never_panic() {
 fn a_foreign_version_and_foreign_bytes_are_named() {
     let mut bytes = small_snapshot();
     let at = bytes.len() - TRAILER + 8;
-    bytes[at..at + 4].copy_from_slice(&7u32.to_le_bytes());
-    let expected = format!("format version 7; this toolshelf reads version {}", toolshelf::SNAPSHOT_VERSION);
+    let foreign = toolshelf::SNAPSHOT_VERSION + 1;
+    bytes[at..at + 4].copy_from_slice(&foreign.to_le_bytes());
+    let expected = format!("format version {foreign}; this toolshelf reads version {}", toolshelf::SNAPSHOT_VERSION);
     assert!(refused(bytes).contains(&expected));
     assert!(refused(b"{\"servers\":{}}".repeat(10)).contains("not a toolshelf snapshot"));
     assert!(refused(Vec::new()).contains("truncated"));

@@ -86,16 +86,6 @@ impl<T> Lists<T> {
         let end = self.ends.get(i).map_or(0, |&e| e as usize);
         self.items.get(start..end).unwrap_or(&[])
     }
-
-    /// Whether every end is within the items and no end is before the one before it.
-    pub(crate) fn is_valid(&self) -> bool {
-        let mut last = 0;
-        self.ends.iter().all(|&end| {
-            let ok = end >= last && end as usize <= self.items.len();
-            last = end;
-            ok
-        })
-    }
 }
 
 /// The first `i` of `0..n` for which `holds(i)`, `holds` being false then true (binary search).
@@ -139,7 +129,5 @@ mod tests {
         assert!(lists.get(1).is_empty());
         assert_eq!(lists.get(2), &[3]);
         assert!(lists.get(3).is_empty());
-        assert!(lists.is_valid());
-        assert!(!Lists { items: alloc::vec![1], ends: alloc::vec![2] }.is_valid());
     }
 }

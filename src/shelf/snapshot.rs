@@ -47,7 +47,7 @@ use alloc::vec::Vec;
 
 /// The format version this crate writes and reads; bytes of any other are `invalid_snapshot`,
 /// naming both versions.
-pub const SNAPSHOT_VERSION: u32 = 6;
+pub const SNAPSHOT_VERSION: u32 = 7;
 
 /// The trailer's first bytes.
 const MAGIC: &[u8; 8] = b"tshelf\x00\x01";
@@ -489,8 +489,8 @@ fn format_number(format: Format) -> u8 {
 fn write_index(out: &mut Writer, index: &SearchIndex) {
     // The lowercased names are not written: the load makes them from the tools.
     out.texts(&index.terms);
-    write_postings(out, &index.postings.items, doc_bytes(index.lower_names.len()));
     out.u32s(&index.postings.ends);
+    write_postings(out, &index.postings.items, doc_bytes(index.lower_names.len()));
     out.texts(&index.names);
     out.u32s(&index.name_docs);
     out.u32s(&index.name_terms);
@@ -504,8 +504,8 @@ fn write_index(out: &mut Writer, index: &SearchIndex) {
     }
 }
 
-/// The occurrences of every term ([`read_postings`]): the width of a tool number, their count, then
-/// each a tool number of `doc_bytes` bytes and a frequency of four.
+/// The occurrences of every term ([`read_postings`], after the lists' ends): the width of a tool
+/// number, their count, then each a tool number of `doc_bytes` bytes and a frequency of four.
 fn write_postings(out: &mut Writer, items: &[Posting], doc_bytes: usize) {
     out.u8(doc_bytes as u8);
     out.len(items.len());
@@ -984,7 +984,8 @@ fn read_index(r: &mut Reader<'_>, catalog: &Catalog, options: &Options) -> Resul
     let lower_names =
         crate::search::lower_names(documents.iter().filter_map(|&i| catalog.tools.get(i)).map(|t| t.name.as_str()));
     let terms = r.texts()?;
-    let postings = Lists { items: read_postings(r)?, ends: r.u32s()? };
+    let ends = r.u32s()?;
+    let postings = Lists { items: read_postings(r, &ends, docs)?, ends };
     let names = r.texts()?;
     let name_docs = r.u32s()?;
     let name_terms = r.u32s()?;
@@ -996,8 +997,7 @@ fn read_index(r: &mut Reader<'_>, catalog: &Catalog, options: &Options) -> Resul
     let within = |list: &[u32], bound: usize| list.iter().all(|&n| (n as usize) < bound);
     let checks = [
         (terms.is_sorted(), "its terms' order"),
-        (postings.len() == terms.len() && postings.is_valid(), "its occurrence lists' bounds"),
-        (sorted_by_tool(&postings, docs), "an occurrence list's tools"),
+        (postings.len() == terms.len(), "its occurrence lists' bounds"),
         (names.is_sorted() && name_docs.len() == names.len() && within(&name_docs, docs), "its name table"),
         (within(&name_terms, terms.len()) && name_weights.len() == name_terms.len(), "its name terms"),
         (name_weights.iter().all(|w| w.is_finite()), "its name weights"),
@@ -1039,9 +1039,11 @@ fn doc_bytes(docs: usize) -> usize {
     }
 }
 
-/// The occurrences of every term as [`write_postings`] writes them (the lists' ends read after
-/// them).
-fn read_postings(r: &mut Reader<'_>) -> Result<Vec<Posting>, Error> {
+/// The occurrences of every term as [`write_postings`] writes them, each list checked as it is
+/// read: `ends` (read before them) within them and in order, and every list (the items past the
+/// last end one more) of tools in increasing order below `docs`, each frequency finite and not
+/// negative. One pass: the check is the read's.
+fn read_postings(r: &mut Reader<'_>, ends: &[u32], docs: usize) -> Result<Vec<Posting>, Error> {
     let doc_bytes = match r.u8()? {
         2 => 2,
         4 => 4,
@@ -1049,22 +1051,59 @@ fn read_postings(r: &mut Reader<'_>) -> Result<Vec<Posting>, Error> {
     };
     let size = doc_bytes + 4;
     let count = r.count(size)?;
+    let bytes = r.bytes(count * size)?;
+    if !ends_within(ends, count) {
+        return Err(malformed(&["the index: its occurrence lists' bounds"]));
+    }
     let mut items = Vec::with_capacity(count);
-    // A loop per width, each a fixed-size read: the decoding is a load and a shift per item.
-    if doc_bytes == 2 {
-        for c in r.bytes(count * size)?.chunks_exact(6) {
-            let mut pair = [0u8; 8];
-            pair.iter_mut().zip(c).for_each(|(to, &from)| *to = from);
-            let pair = u64::from_le_bytes(pair);
-            items.push(Posting { doc: (pair & 0xffff) as u32, term_freq: f32::from_bits((pair >> 16) as u32) });
-        }
-    } else {
-        for c in r.bytes(count * size)?.chunks_exact(8) {
-            let pair = u64::from_le_bytes(c.try_into().unwrap_or_default());
-            items.push(Posting { doc: pair as u32, term_freq: f32::from_bits((pair >> 32) as u32) });
-        }
+    let sorted = match doc_bytes {
+        2 => read_lists::<6>(bytes, ends, docs, &mut items),
+        _ => read_lists::<8>(bytes, ends, docs, &mut items),
+    };
+    if !sorted {
+        return Err(malformed(&["the index: an occurrence list's tools"]));
     }
     Ok(items)
+}
+
+/// Whether `ends` never decrease and none is past `count`.
+fn ends_within(ends: &[u32], count: usize) -> bool {
+    let mut last = 0;
+    ends.iter().all(|&end| {
+        let ok = end >= last && end as usize <= count;
+        last = end;
+        ok
+    })
+}
+
+/// Reads the postings of `SIZE` bytes each (a tool number in the first `SIZE - 4`, little-endian,
+/// then the frequency's bits) into `items`, list by list as `ends` (checked within) cut them, and
+/// whether every list is sorted as [`read_postings`] says. No branch per item: a list whose tools
+/// increase names tools below `docs` when its last does.
+fn read_lists<const SIZE: usize>(bytes: &[u8], ends: &[u32], docs: usize, items: &mut Vec<Posting>) -> bool {
+    let records = bytes.len() / SIZE;
+    let mut start = 0;
+    for end in ends.iter().map(|&e| e as usize).chain([records]) {
+        let mut ok = true;
+        // The least tool number the next item may have.
+        let mut least = 0u64;
+        for record in bytes.get(start * SIZE..end * SIZE).unwrap_or_default().chunks_exact(SIZE) {
+            let mut word = [0u8; 8];
+            word.iter_mut().zip(record).for_each(|(to, &from)| *to = from);
+            let word = u64::from_le_bytes(word);
+            let doc_bits = 8 * (SIZE as u32 - 4);
+            let doc = word & ((1 << doc_bits) - 1);
+            let term_freq = f32::from_bits((word >> doc_bits) as u32);
+            ok &= doc >= least && finite_and_not_negative(term_freq);
+            least = doc + 1;
+            items.push(Posting { doc: doc as u32, term_freq });
+        }
+        if !ok || least > docs as u64 {
+            return false;
+        }
+        start = end;
+    }
+    true
 }
 
 /// The vectors, if the snapshot holds some: one per deferred tool of `shelf`, as quantising some
@@ -1086,31 +1125,6 @@ fn read_embeddings(r: &mut Reader<'_>, shelf: &Shelf) -> Result<Option<Embedding
     embeddings.map(Some).map_err(|what| malformed(&["the embeddings: ", what]))
 }
 
-/// Whether every occurrence list names tools below `docs`, each once, in increasing order, with a
-/// finite, non-negative frequency.
-fn sorted_by_tool(postings: &Lists<Posting>, docs: usize) -> bool {
-    // List by list (the bounds checked before; items past the last end, which no list holds,
-    // checked as one more list), with no branch per item: a list in increasing order names tools
-    // below `docs` when its last one is.
-    let ends = postings.ends.iter().map(|&e| e as usize).chain([postings.items.len()]);
-    let mut start = 0;
-    for end in ends {
-        let list = postings.items.get(start..end).unwrap_or_default();
-        start = end;
-        let mut ok = list.last().is_none_or(|p| (p.doc as usize) < docs);
-        for (p, next) in list.iter().zip(list.iter().skip(1)) {
-            ok &= p.doc < next.doc;
-        }
-        for p in list {
-            ok &= finite_and_not_negative(p.term_freq);
-        }
-        if !ok {
-            return false;
-        }
-    }
-    true
-}
-
 /// `x.is_finite() && x >= 0.0`, from its bits (`-0.0` included).
 fn finite_and_not_negative(x: f32) -> bool {
     let bits = x.to_bits();
@@ -1130,61 +1144,86 @@ mod tests {
     use super::*;
     use alloc::vec;
 
+    /// Postings written by [`write_postings`] and read back by [`read_postings`] (the lists'
+    /// ends given), as `Err` when the read refuses them.
+    fn round_trip(items: &[Posting], ends: &[u32], docs: usize, width: usize) -> Result<Vec<Posting>, Error> {
+        let mut out = Writer(Vec::new());
+        write_postings(&mut out, items, width);
+        assert_eq!(out.0.len(), 1 + 4 + items.len() * (width + 4));
+        let mut r = Reader::new(&out.0);
+        let read = read_postings(&mut r, ends, docs);
+        assert!(read.is_err() || r.left() == 0);
+        read
+    }
+
     #[test]
     fn postings_read_as_written_in_either_width() {
         assert_eq!((doc_bytes(1 << 16), doc_bytes((1 << 16) + 1)), (2, 4));
         let frequencies = [0.0f32, 1.0, 1.968_807_6, f32::MAX, 0.156_069_43];
         for (width, top) in [(2, 0xffff_u32), (4, 0x0001_86a0)] {
+            // One list per item, so that the tools may fall.
             let items: Vec<Posting> =
                 (0..5u32).map(|i| Posting { doc: top - i * 7, term_freq: frequencies[i as usize] }).collect();
-            let mut out = Writer(Vec::new());
-            write_postings(&mut out, &items, width);
-            assert_eq!(out.0.len(), 1 + 4 + items.len() * (width + 4));
-            let mut r = Reader::new(&out.0);
-            let read = read_postings(&mut r).unwrap();
-            assert_eq!(r.left(), 0);
+            let ends: Vec<u32> = (1..=5).collect();
+            let read = round_trip(&items, &ends, top as usize + 1, width).unwrap();
             let pairs = |ps: &[Posting]| ps.iter().map(|p| (p.doc, p.term_freq.to_bits())).collect::<Vec<_>>();
             assert_eq!(pairs(&read), pairs(&items), "width {width}");
+            assert!(round_trip(&items, &ends, top as usize, width).is_err(), "a tool past the last, width {width}");
         }
         for width in [0u8, 3, 8] {
             let mut bytes = vec![width];
             bytes.extend(0u32.to_le_bytes());
-            assert!(read_postings(&mut Reader::new(&bytes)).is_err(), "width {width}");
+            assert!(read_postings(&mut Reader::new(&bytes), &[], 0).is_err(), "width {width}");
         }
     }
 
-    /// [`sorted_by_tool`]'s rule as it reads.
-    fn sorted_by_tool_by_lists(postings: &Lists<Posting>, docs: usize) -> bool {
-        (0..postings.len()).all(|i| {
-            let list = postings.get(i);
+    /// What [`read_postings`] accepts, as the rule reads list by list: ends in order within the
+    /// items, and every list (the items past the last end one more) of tools below `docs`, each
+    /// after the one before it, each frequency finite and not negative.
+    fn sorted_by_lists(items: &[Posting], ends: &[u32], docs: usize) -> bool {
+        let mut cuts: Vec<usize> = ends.iter().map(|&e| e as usize).collect();
+        if cuts.windows(2).any(|w| w[0] > w[1]) || cuts.iter().any(|&e| e > items.len()) {
+            return false;
+        }
+        cuts.insert(0, 0);
+        cuts.push(items.len());
+        cuts.windows(2).all(|w| {
+            let list = &items[w[0]..w[1]];
             list.iter().all(|p| (p.doc as usize) < docs && p.term_freq.is_finite() && p.term_freq >= 0.0)
                 && list.windows(2).all(|w| w.first().map(|p| p.doc) < w.get(1).map(|p| p.doc))
         })
     }
 
-    /// The check of the occurrence lists with no branch per item answers as the rule read list by
-    /// list, on every list shape of a few tools (empty lists among them) and odd frequencies.
+    /// The check read with the postings (no branch per item) answers as the rule read list by
+    /// list, in both widths, on every list shape of a few tools (empty lists among them, items
+    /// past the last end, ends out of order or past the items) and odd frequencies.
     #[test]
-    fn the_branchless_check_of_the_lists_is_the_rule() {
+    fn the_check_read_with_the_postings_is_the_rule() {
         let freqs = [1.0, 0.0, -0.0, -1.0, f32::NAN, f32::INFINITY];
         let mut checked = (0, 0);
         for shape in 0..4u32.pow(6) {
             // Six items, each a tool of 0..3 (3 is out of bounds), cut into lists at chosen places.
             let docs: Vec<u32> = (0..6).map(|i| (shape / 4u32.pow(i)) % 4).collect();
-            for cuts in 0..16u32 {
+            for cuts in 0..20u32 {
                 let mut ends: Vec<u32> = (0..4).filter(|b| cuts & (1 << b) != 0).map(|b| b + 1).collect();
-                ends.push(6);
-                if cuts == 5 {
-                    ends.insert(0, 0); // an empty first list
+                match cuts {
+                    5 => ends = vec![0, 1, 3, 6], // an empty first list
+                    16 => ends = vec![3, 2],      // out of order
+                    17 => ends = vec![2, 7],      // past the items
+                    18 => ends = vec![],          // the items past the last end, one list
+                    _ => ends.push(6),
                 }
                 let freq = freqs[(shape as usize + cuts as usize) % freqs.len()];
-                let items = docs
+                let items: Vec<Posting> = docs
                     .iter()
                     .enumerate()
-                    .map(|(i, &doc)| Posting { doc, term_freq: if i == 3 { freq } else { 1.0 } });
-                let postings = Lists { items: items.collect(), ends };
-                let expected = sorted_by_tool_by_lists(&postings, 3);
-                assert_eq!(sorted_by_tool(&postings, 3), expected, "{docs:?} {:?} {freq}", postings.ends);
+                    .map(|(i, &doc)| Posting { doc, term_freq: if i == 3 { freq } else { 1.0 } })
+                    .collect();
+                let expected = sorted_by_lists(&items, &ends, 3);
+                for width in [2, 4] {
+                    let read = round_trip(&items, &ends, 3, width);
+                    assert_eq!(read.is_ok(), expected, "{docs:?} {ends:?} {freq} width {width}");
+                }
                 if expected {
                     checked.0 += 1
                 } else {
@@ -1193,6 +1232,6 @@ mod tests {
             }
         }
         assert!(checked.0 > 100 && checked.1 > 100, "{checked:?}");
-        assert!(sorted_by_tool(&Lists { items: vec![], ends: vec![0, 0] }, 0));
+        assert!(round_trip(&[], &[0, 0], 0, 2).is_ok());
     }
 }
