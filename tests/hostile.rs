@@ -1098,25 +1098,26 @@ fn history_work(shelf: &Rc<Shelf>, text: &Rc<String>, call: Option<&str>) -> Wor
 /// One entry's growth: the ratio 10n / n and the times at n and 10n.
 type Growth = (f64, Duration, Duration);
 
-/// One measurement of a history case: the best times of `layout_with_text`, `unwrap_json_with`
-/// and the yardstick (parsing as many bytes of JSON), at n and 10n messages, taken alternately
-/// (the first round warms up). The ratios 10n / n of the two entries, then of the yardstick.
-fn history_growth(shelf: &Rc<Shelf>, texts: &[Rc<String>; 2], call: &str) -> ([Growth; 2], f64) {
-    let mut runs: Vec<Work> = vec![
+/// The works a history case times: `layout_with_text` at n and 10n messages, `unwrap_json_with`
+/// at n and 10n, and the yardstick (parsing as many bytes of JSON) at both sizes.
+fn history_runs(shelf: &Rc<Shelf>, texts: &[Rc<String>; 2], call: &str) -> Vec<Work> {
+    vec![
         history_work(shelf, &texts[0], None),
         history_work(shelf, &texts[1], None),
         history_work(shelf, &texts[0], Some(call)),
         history_work(shelf, &texts[1], Some(call)),
         yardstick(texts[0].len()),
         yardstick(texts[1].len()),
-    ];
-    let mut times = [Duration::MAX; 6];
-    for round in 0..3 {
-        for (i, w) in runs.iter_mut().enumerate() {
-            let t = best(&mut w.run, if i % 2 == 0 { 2 } else { 1 });
-            if round > 0 {
-                times[i] = times[i].min(t);
-            }
+    ]
+}
+
+/// One more measurement of a history case: each of `runs` timed alternately over `rounds`, its
+/// best time kept in `times` (the best over every measurement so far: a busy neighbour slows some
+/// runs, not all). The ratios 10n / n of the two entries, then of the yardstick.
+fn history_growth(runs: &mut [Work], times: &mut [Duration; 6], rounds: usize) -> ([Growth; 2], f64) {
+    for _ in 0..rounds {
+        for (i, (w, best_time)) in runs.iter_mut().zip(times.iter_mut()).enumerate() {
+            *best_time = (*best_time).min(best(&mut w.run, if i % 2 == 0 { 2 } else { 1 }));
         }
     }
     let ratio = |a: Duration, b: Duration| b.as_secs_f64() / a.as_secs_f64().max(1e-7);
@@ -1161,20 +1162,20 @@ fn long_histories_grow_linearly() {
             outcome[0],
             outcome[1]
         );
-        // A growth over the bound is measured again (twice at most): the machine is shared.
-        let mut measured: Vec<([Growth; 2], f64)> = Vec::new();
-        while measured.len() < 3
-            && measured.last().is_none_or(|(entries, yard)| entries.iter().any(|e| e.0 > allowed_growth(*yard)))
-        {
-            measured.push(history_growth(&shelf, &texts, &call));
+        // A round to warm up (its times dropped), two measured; a growth over the bound is measured
+        // again (three times at most), each work's best time kept: the machine is shared.
+        let mut runs = history_runs(&shelf, &texts, &call);
+        history_growth(&mut runs, &mut [Duration::MAX; 6], 1);
+        let mut times = [Duration::MAX; 6];
+        let (mut entries, mut yard) = history_growth(&mut runs, &mut times, 2);
+        for _ in 0..3 {
+            if entries.iter().all(|e| e.0 <= allowed_growth(yard)) {
+                break;
+            }
+            (entries, yard) = history_growth(&mut runs, &mut times, 2);
         }
         for (k, entry) in ["layout_with_text", "unwrap_json_with"].into_iter().enumerate() {
-            // The entry's best measurement: its growth the smallest part of what the bound allows.
-            let (ratio, small, large, yard) = measured
-                .iter()
-                .map(|(entries, yard)| (entries[k].0, entries[k].1, entries[k].2, *yard))
-                .min_by(|a, b| (a.0 / allowed_growth(a.3)).total_cmp(&(b.0 / allowed_growth(b.3))))
-                .unwrap();
+            let (ratio, small, large) = entries[k];
             let label = format!(
                 "{entry}, {wire:?} {mode}, {name}: {small:?}, 10× ({:.1} MB): {large:?}: ×{ratio:.1} (yardstick ×{yard:.1})",
                 texts[1].len() as f64 / 1e6
